@@ -1,0 +1,32 @@
+# cython: language_level=3
+"""The call floor: no-op calls into a compiled extension, built with the same flags as the engines.
+
+The bench table puts the per-call cost of the Python API next to these, so that "how close to the floor" is a
+measured ratio on the same machine in the same run.
+"""
+
+cimport cython
+
+
+@cython.final
+cdef class Noop:
+    cdef int acts[16]
+    cdef int n
+
+    def __cinit__(self):
+        cdef int i
+        self.n = 10
+        for i in range(10):
+            self.acts[i] = i
+
+    def m(self):
+        """No arguments, returns None."""
+        pass
+
+    def m1(self, a):
+        """One argument, returned as is."""
+        return a
+
+
+def noop():
+    pass

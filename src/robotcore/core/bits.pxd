@@ -1,0 +1,35 @@
+# cython: language_level=3
+"""Bitset helpers over uint64 words (card sets, legal-action masks). Declared in bits.h, one per compiler."""
+
+from libc.stdint cimport uint64_t
+
+cdef extern from "bits.h" nogil:
+    int rc_popcount64(uint64_t x)
+    int rc_ctz64(uint64_t x)      # index of the lowest set bit; x != 0
+    int rc_msb64(uint64_t x)      # index of the highest set bit; x != 0
+
+
+cdef inline int popcount(uint64_t x) noexcept nogil:
+    return rc_popcount64(x)
+
+
+cdef inline int lowest_bit(uint64_t x) noexcept nogil:
+    """Index of the lowest set bit; ``x`` must be non-zero."""
+    return rc_ctz64(x)
+
+
+cdef inline int highest_bit(uint64_t x) noexcept nogil:
+    """Index of the highest set bit; ``x`` must be non-zero."""
+    return rc_msb64(x)
+
+
+cdef inline uint64_t bit(int i) noexcept nogil:
+    return (<uint64_t>1) << i
+
+
+cdef inline int nth_set_bit(uint64_t x, int n) noexcept nogil:
+    """Index of the n-th (0-based) set bit of ``x``; ``n`` must be < popcount(x)."""
+    while n > 0:
+        x &= x - 1
+        n -= 1
+    return rc_ctz64(x)

@@ -1,0 +1,270 @@
+"""The ``Game`` base class: the immutable facts of one game under one set of parameters.
+
+A game package subclasses ``Game`` and supplies its engine (``_make_core``), its notation and its views. All the
+generic behaviour lives here once: parameter checking, new states, serialization, replay, batch rows.
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import json
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from robotcore.core import state as _state
+from robotcore.core.state import GameCore, State
+from robotcore.errors import CorruptStateError, InvalidParameterError
+from robotcore.types import ParamSpec, View
+
+__all__ = ["Game", "Content"]
+
+
+class Content(abc.ABC):
+    """Replaceable game content (card lists, AI cards...): validated on creation, serializable to JSON."""
+
+    @abc.abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Canonical JSON form; its digest identifies the content inside serialized states."""
+
+    def digest(self) -> str:
+        blob = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+
+class Game(abc.ABC):
+    """Immutable facts of a game under given parameters; the factory of its states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    param_specs: ClassVar[tuple[ParamSpec, ...]]
+    #: Content class accepted by the ``content`` parameter (None: the game has no replaceable content).
+    content_type: ClassVar[type[Content] | None] = None
+    #: Parameter sets the shared conformance suite runs besides the defaults (each variant rule once).
+    variants: ClassVar[tuple[dict[str, Any], ...]] = ()
+
+    def __init__(self, **params: Any) -> None:
+        self.params: Mapping[str, Any] = MappingProxyType(self._check_params(params))
+        self.content: Content | None = None
+        if self.content_type is not None:
+            given = self.params.get("content")
+            self.content = given if given is not None else self.content_type.default()  # type: ignore[attr-defined]
+        self._core: GameCore = self._make_core()
+        self._core.set_header(self.header)
+
+    # -- parameters ------------------------------------------------------------------------------------------
+
+    @classmethod
+    def _check_params(cls, params: Mapping[str, Any]) -> dict[str, Any]:
+        specs = {p.name: p for p in cls.param_specs}
+        unknown = sorted(set(params) - set(specs))
+        if unknown:
+            raise InvalidParameterError(
+                f"{cls.name} has no parameter {', '.join(unknown)}; parameters: {', '.join(specs)}"
+            )
+        out: dict[str, Any] = {}
+        for name, spec in specs.items():
+            value = params.get(name, spec.default)
+            if name == "content":
+                if value is not None and not isinstance(value, spec.type):
+                    raise InvalidParameterError(f"content must be a {spec.type.__name__}")
+                out[name] = value
+                continue
+            if spec.type is bool:
+                if not isinstance(value, bool):
+                    raise InvalidParameterError(f"{name} must be a bool, got {value!r}")
+            elif spec.type is int:
+                if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                    raise InvalidParameterError(f"{name} must be an int, got {value!r}")
+                value = int(value)
+                if spec.min is not None and value < spec.min:
+                    raise InvalidParameterError(f"{name} must be >= {spec.min}, got {value}")
+                if spec.max is not None and value > spec.max:
+                    raise InvalidParameterError(f"{name} must be <= {spec.max}, got {value}")
+            elif not isinstance(value, spec.type):
+                raise InvalidParameterError(f"{name} must be a {spec.type.__name__}, got {value!r}")
+            if spec.choices is not None and value not in spec.choices:
+                raise InvalidParameterError(f"{name} must be one of {list(spec.choices)}, got {value!r}")
+            if spec.check is not None:
+                spec.check(value)
+            out[name] = value
+        players = out.get("players")
+        if players is not None and not cls.min_players <= players <= cls.max_players:
+            raise InvalidParameterError(
+                f"{cls.name} is for {cls.min_players}-{cls.max_players} players, got {players}"
+            )
+        return out
+
+    @property
+    def header(self) -> bytes:
+        """Identifies game, parameters and content inside serialized states."""
+        plain = {k: v for k, v in self.params.items() if k != "content"}
+        doc = {"game": self.name, "params": plain, "content": self.content.digest() if self.content else None}
+        return json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
+
+    def plain_params(self) -> dict[str, Any]:
+        """Parameters without replaceable content (JSON-ready)."""
+        return {k: v for k, v in self.params.items() if k != "content"}
+
+    # -- facts -----------------------------------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return int(self._core.num_seats)
+
+    @property
+    def num_actions(self) -> int:
+        return int(self._core.num_actions)
+
+    @property
+    def state_size(self) -> int:
+        """Bytes of the packed state struct (one row of a batch array)."""
+        return int(self._core.state_size)
+
+    @property
+    def core(self) -> GameCore:
+        return self._core
+
+    @property
+    @abc.abstractmethod
+    def max_game_length(self) -> int:
+        """Upper bound on the number of actions in one game."""
+
+    @property
+    @abc.abstractmethod
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of ``observation(seat)``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Catalogue entry: the facts a client needs before creating a match."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "parameters": [p.to_json() for p in self.param_specs],
+            "values": self.plain_params(),
+            "num_players": self.num_players,
+            "num_actions": self.num_actions,
+            "state_size": self.state_size,
+            "max_game_length": self.max_game_length,
+            "observation_shape": list(self.observation_shape),
+        }
+
+    # -- states ----------------------------------------------------------------------------------------------
+
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """A new game. Chance comes from a PRNG inside the state seeded here (random when None)."""
+        if seed is None:
+            seed = secrets.randbits(64)
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise InvalidParameterError(f"seed must be an int, got {seed!r}")
+        return _state.new_initial_state(self, self._core, int(seed))
+
+    def from_bytes(self, data: bytes) -> State:
+        """Rebuild a state from ``State.to_bytes()``; foreign or corrupted bytes raise ``CorruptStateError``."""
+        return _state.state_from_bytes(self, self._core, data)
+
+    def replay(self, seed: int, actions: Iterable[tuple[int, int] | int]) -> State:
+        """Replay a history (``(seat, action)`` pairs, or bare actions for the current player)."""
+        state = self.new_initial_state(seed)
+        for item in actions:
+            if isinstance(item, (tuple, list)):
+                seat, action = item
+                state.apply(action, seat)
+            else:
+                state.apply(item)
+        return state
+
+    def state_from_row(self, row: npt.ArrayLike, seed: int = 0) -> State:
+        """A State (with empty history) from one row of a batch array, after the engine's invariant check."""
+        raw = np.ascontiguousarray(row, dtype=np.uint8)
+        if raw.ndim != 1:
+            raise CorruptStateError("a state row must be one-dimensional")
+        return _state.state_from_parts(self, self._core, raw.tobytes(), b"", seed)
+
+    def new_batch(self, seeds: Sequence[int] | npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8]:
+        """An ``(N, state_size)`` uint8 array of new games, one per seed."""
+        from robotcore.core import batch
+
+        return batch.new_states(self, np.asarray(seeds, dtype=np.uint64))
+
+    # -- per game --------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def _make_core(self) -> GameCore:
+        """Compile parameters and content into the engine's config and bind its function table."""
+
+    @abc.abstractmethod
+    def action_to_str(self, action: int) -> str:
+        """Readable notation of an action id (context-free: ids mean the same thing in every state)."""
+
+    @abc.abstractmethod
+    def parse_action(self, text: str) -> int:
+        """Inverse of ``action_to_str``; raises ``InvalidActionError``."""
+
+    @abc.abstractmethod
+    def action_to_dict(self, action: int) -> dict[str, Any]:
+        """JSON form of an action (what the service uses)."""
+
+    @abc.abstractmethod
+    def action_from_dict(self, data: Mapping[str, Any]) -> int:
+        """Inverse of ``action_to_dict``; raises ``InvalidActionError``."""
+
+    @abc.abstractmethod
+    def view(self, state: State, seat: int | None) -> View:
+        """What ``seat`` can see (None: a spectator)."""
+
+    @abc.abstractmethod
+    def omniscient_view(self, state: State) -> View:
+        """Everything, hidden parts included. In-process use only (debugging, the reveal after the end)."""
+
+    @abc.abstractmethod
+    def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
+        """Fixed-shape float32 tensor of ``view(seat)`` for learning."""
+
+    @abc.abstractmethod
+    def resample_hidden(self, state: State, seat: int, seed: int) -> State:
+        """A state consistent with all ``seat`` knows, with everything hidden from it re-drawn."""
+
+    @abc.abstractmethod
+    def scores_from_view(self, view: View) -> list[int]:
+        """The official scoring computed again, in Python, from a view alone (a check on the engine's
+        incremental scores, and a way for clients to verify what the server says)."""
+
+    def is_public_action(self, action: int) -> bool:
+        """Whether every seat sees this action when it is made (False: only the acting seat does, e.g. a
+        hidden commitment). Logs shown to other seats redact private actions."""
+        return True
+
+    def render(self, state: State) -> str:
+        """Human-readable text of the spectator's view."""
+        return json.dumps(self.view(state, None), indent=1)
+
+    # -- identity --------------------------------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.header == self.header
+
+    def __hash__(self) -> int:
+        return hash(self.header)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_load, (self.name, dict(self.params)))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.plain_params().items())
+        return f"{type(self).__name__}({args})"
+
+
+def _load(name: str, params: dict[str, Any]) -> Game:
+    from robotcore.registry import load_game
+
+    return load_game(name, **params)

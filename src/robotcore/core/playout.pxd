@@ -1,0 +1,53 @@
+# cython: language_level=3
+"""The native random-playout loop, written once.
+
+``random_playout_loop`` takes the engine's functions as arguments. The generic batch code calls it with the
+function pointers of any ``EngineSpec``; each game also instantiates it with its own functions
+(``SPEC.playout``), and since it is inlined there with constant pointers the C compiler turns the indirect
+calls into direct, inlinable ones. Both paths draw the same random numbers in the same order, so they reach
+the same states (tests/conformance checks it).
+"""
+
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+
+from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
+from robotcore.core.rng cimport rng_below
+from robotcore.core.state cimport MAX_MASK_WORDS, actors_fn, apply_fn, legal_mask_fn
+
+cdef enum:
+    PLAYOUT_TOO_LONG = -2     # length bound exceeded, or an acting seat without a legal action (engine bug)
+
+
+cdef inline int64_t random_playout_loop(
+    actors_fn actors, legal_mask_fn legal_mask, apply_fn apply, int mask_words,
+    const void* cfg, void* st, uint64_t* rng, int64_t max_len,
+) noexcept nogil:
+    """Uniformly random legal actions for the current (lowest acting) seat until the end; the action count."""
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint32_t bits
+    cdef int seat, i, count, k, c
+    cdef int64_t n = 0
+    while True:
+        bits = actors(cfg, st)
+        if bits == 0:
+            return n
+        if n >= max_len:
+            return PLAYOUT_TOO_LONG
+        seat = lowest_bit(bits)
+        legal_mask(cfg, st, seat, words)
+        count = 0
+        for i in range(mask_words):
+            if words[i]:
+                count += popcount(words[i])
+        if count == 0:
+            return PLAYOUT_TOO_LONG
+        k = <int>rng_below(rng, <uint32_t>count)
+        i = 0
+        while True:
+            c = popcount(words[i]) if words[i] else 0
+            if k < c:
+                break
+            k -= c
+            i += 1
+        apply(cfg, st, seat, (i << 6) | nth_set_bit(words[i], k))
+        n += 1

@@ -1,0 +1,45 @@
+# cython: language_level=3
+"""Python access to the engines' PRNG, for tests, bots and tools (the engines use the inline C functions)."""
+
+cimport cython
+from libc.stdint cimport uint32_t, uint64_t
+
+from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_unit
+
+
+@cython.final
+cdef class Rng:
+    """SplitMix64 stream, bit-identical to the one stored inside game states."""
+
+    cdef uint64_t state
+
+    def __init__(self, seed: int) -> None:
+        self.state = rng_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+
+    def next_u64(self) -> int:
+        return rng_next(&self.state)
+
+    def below(self, bound: int) -> int:
+        if not 1 <= bound <= 0xFFFFFFFF:
+            raise ValueError(f"bound must be in [1, 2**32 - 1], got {bound}")
+        return rng_below(&self.state, <uint32_t>bound)
+
+    def random(self) -> float:
+        return rng_unit(&self.state)
+
+    def shuffle(self, items: list) -> None:
+        """Fisher–Yates in place, with the same draws as the engines' ``rng_shuffle_u8``."""
+        cdef Py_ssize_t i = len(items) - 1, j
+        while i > 0:
+            j = rng_below(&self.state, <uint32_t>(i + 1))
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+
+    def choice(self, items):
+        if not items:
+            raise IndexError("choice from an empty sequence")
+        return items[rng_below(&self.state, <uint32_t>len(items))]
+
+    @property
+    def counter(self) -> int:
+        return self.state

@@ -1,0 +1,84 @@
+# cython: language_level=3
+"""The C contract between the generic machinery (State, batches, bots) and each game's engine.
+
+A game engine is a table of C functions over its packed state struct (``EngineSpec``). Everything generic —
+validation of actions, history, cloning, serialization, batch loops — is written once against that table.
+Every function receives ``cfg``, the game's compiled, immutable parameters and content (card tables, AI cards),
+so states stay pure data: no pointers, copyable with ``memcpy``.
+"""
+
+cimport cython
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+
+cdef enum:
+    MAX_SEATS = 8
+    MAX_ACTIONS = 8192
+    MAX_MASK_WORDS = 128          # MAX_ACTIONS / 64
+
+# Seat bitmask of the seats that must act now (several in a simultaneous phase); 0 exactly when terminal.
+ctypedef uint32_t (*actors_fn)(const void* cfg, const void* st) noexcept nogil
+# New game: fill the whole struct (chance drawn from the PRNG seeded with ``seed``).
+ctypedef void (*init_fn)(const void* cfg, void* st, uint64_t seed) noexcept nogil
+# Legal actions of ``seat`` as a bitmask over ``mask_words`` words (all zero when the seat is not acting).
+ctypedef void (*legal_mask_fn)(const void* cfg, const void* st, int seat, uint64_t* words) noexcept nogil
+# Apply a legal action of an acting seat. UNCHECKED: callers validate first (State.apply does).
+ctypedef void (*apply_fn)(const void* cfg, void* st, int seat, int action) noexcept nogil
+# Victory points by the official scoring, available at any time; ``num_seats`` values.
+ctypedef void (*scores_fn)(const void* cfg, const void* st, int32_t* out) noexcept nogil
+# Ranking keys (higher is better): the score with the game's tie-breaks folded in; equal keys share a place.
+ctypedef void (*rank_keys_fn)(const void* cfg, const void* st, int64_t* out) noexcept nogil
+# 0 when every invariant the engine relies on holds (so no function can index out of bounds), else an error
+# code > 0. Called on every state that enters from outside (bytes, arrays).
+ctypedef int (*validate_fn)(const void* cfg, const void* st) noexcept nogil
+# Optional: the game's own instance of core/playout.pxd's loop (same draws, faster); NULL to use the generic one.
+ctypedef int64_t (*playout_fn)(const void* cfg, void* st, uint64_t* rng, int64_t max_len) noexcept nogil
+
+
+ctypedef struct EngineSpec:
+    uint32_t state_size
+    int32_t num_actions
+    int32_t num_seats
+    int32_t mask_words
+    init_fn init
+    actors_fn actors
+    legal_mask_fn legal_mask
+    apply_fn apply
+    scores_fn scores
+    rank_keys_fn rank_keys
+    validate_fn validate
+    playout_fn playout
+
+
+@cython.final
+cdef class GameCore:
+    """An engine bound to one set of parameters: the function table plus the compiled config it reads."""
+    cdef EngineSpec spec
+    cdef void* cfg_mem            # owned copy of the config (aligned for any field type)
+    cdef const void* cfg
+    cdef readonly bytes header    # identifies game, parameters and content in serialized states
+
+    cdef int bind(self, const EngineSpec* spec, const void* cfg, size_t cfg_size) except -1
+
+
+@cython.final
+cdef class State:
+    cdef readonly object game
+    cdef GameCore core
+    cdef uint8_t* data            # the packed struct (core.spec.state_size bytes)
+    cdef uint32_t* hist           # (seat << 16) | action, one entry per applied action
+    cdef Py_ssize_t hist_len
+    cdef Py_ssize_t hist_cap
+    cdef readonly uint64_t seed
+
+    cdef int _reserve(self, Py_ssize_t cap) except -1
+    cdef int _seat(self, object seat) except -2
+    cpdef State clone(self)
+    cdef int apply_unchecked(self, int seat, int action) except -1
+    cdef uint32_t actor_bits(self) noexcept
+
+
+cdef State new_state(object game, GameCore core, uint64_t seed)
+cdef State empty_state(object game, GameCore core, uint64_t seed, Py_ssize_t hist_cap)
+
+
+cdef void compute_returns(const EngineSpec* spec, const void* cfg, const void* st, double* out) noexcept nogil

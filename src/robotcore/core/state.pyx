@@ -1,0 +1,536 @@
+# cython: language_level=3
+"""The one State class every game shares.
+
+A ``State`` owns one memory block: the game's packed struct (``spec.state_size`` bytes) followed by the action
+history. All rules live in the game's engine (``EngineSpec``); this class validates what comes from outside
+(actions, seats, serialized bytes) and keeps the history. Clone is one allocation and one ``memcpy``.
+"""
+
+cimport cython
+cimport numpy as cnp
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.ref cimport Py_INCREF
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcmp, memcpy, memset
+
+from robotcore.core.bits cimport lowest_bit, popcount
+
+import operator
+import struct as _struct
+import sys
+import zlib
+
+import numpy as np
+
+from robotcore.errors import (
+    CorruptStateError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidSeatError,
+    NotYourTurnError,
+)
+
+cnp.import_array()
+
+#: ``current_player`` once the game is over (OpenSpiel's kTerminalPlayerId).
+TERMINAL = -4
+
+MAGIC = b"RBC1"
+FORMAT_VERSION = 1
+_PREFIX = _struct.Struct("<4sHHQII")      # magic, version, header length, seed, state size, history length
+_CRC = _struct.Struct("<I")
+_MAX_HEADER = 4096
+_MAX_HISTORY = 1 << 20
+
+
+cdef inline Py_ssize_t _aligned(Py_ssize_t n) noexcept:
+    return (n + 7) & ~7
+
+
+@cython.final
+cdef class GameCore:
+    """An engine bound to one set of parameters (built by each game's ``engine.make_core``)."""
+
+    def __cinit__(self):
+        self.cfg_mem = NULL
+        self.cfg = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.cfg_mem)
+
+    cdef int bind(self, const EngineSpec* spec, const void* cfg, size_t cfg_size) except -1:
+        """Bind an engine's function table and a copy of its compiled config (called once, by the engine)."""
+        if self.cfg_mem != NULL:
+            raise AttributeError("a GameCore is bound once")
+        if spec.num_seats < 1 or spec.num_seats > MAX_SEATS or spec.num_actions < 1 \
+                or spec.num_actions > MAX_ACTIONS or spec.num_actions > 0xFFFF:
+            raise ValueError("engine spec out of the supported range")
+        self.cfg_mem = PyMem_Malloc(cfg_size if cfg_size else 1)
+        if self.cfg_mem == NULL:
+            raise MemoryError()
+        memcpy(self.cfg_mem, cfg, cfg_size)
+        self.cfg = self.cfg_mem
+        self.spec = spec[0]
+        self.spec.mask_words = (self.spec.num_actions + 63) >> 6
+        return 0
+
+    def set_header(self, bytes header not None) -> None:
+        if self.header is not None:
+            raise AttributeError("the header of a GameCore is set once")
+        if len(header) > _MAX_HEADER:
+            raise ValueError("serialization header too long")
+        self.header = header
+
+    @property
+    def state_size(self) -> int:
+        return self.spec.state_size
+
+    @property
+    def num_actions(self) -> int:
+        return self.spec.num_actions
+
+    @property
+    def num_seats(self) -> int:
+        return self.spec.num_seats
+
+    def validate_bytes(self, const uint8_t[::1] raw) -> int:
+        """Run the engine's invariant check on raw struct bytes: 0 when valid, else the engine's error code."""
+        if raw.shape[0] != self.spec.state_size:
+            return -1
+        return self.spec.validate(self.cfg, &raw[0])
+
+
+cdef State empty_state(object game, GameCore core, uint64_t seed, Py_ssize_t hist_cap):
+    cdef State s = State.__new__(State)
+    s.game = game
+    s.core = core
+    s.seed = seed
+    s._reserve(hist_cap)
+    memset(s.data, 0, core.spec.state_size)
+    return s
+
+
+cdef State new_state(object game, GameCore core, uint64_t seed):
+    cdef State s = empty_state(game, core, seed, 64)
+    core.spec.init(core.cfg, s.data, seed)
+    return s
+
+
+cdef object _coerce_int(object value, str what):
+    """An int from any integer-like value (numpy integers included); bools and the rest are refused."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be an integer, not bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+@cython.final
+@cython.freelist(32)
+cdef class State:
+    """A game position: what the rules need, packed in one struct, plus the history that led to it.
+
+    Obtain states from ``robotcore.make(...)`` or ``game.new_initial_state(...)``; never construct directly.
+    """
+
+    def __cinit__(self):
+        self.data = NULL
+        self.hist = NULL
+        self.hist_len = 0
+        self.hist_cap = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.data)
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("States come from robotcore.make() or Game.new_initial_state(), not State()")
+
+    cdef int _reserve(self, Py_ssize_t cap) except -1:
+        cdef Py_ssize_t size = _aligned(self.core.spec.state_size)
+        cdef uint8_t* block
+        if cap <= self.hist_cap and self.data != NULL:
+            return 0
+        if cap < 2 * self.hist_cap:
+            cap = 2 * self.hist_cap
+        if cap < 16:
+            cap = 16
+        block = <uint8_t*>PyMem_Realloc(self.data, size + cap * sizeof(uint32_t))
+        if block == NULL:
+            raise MemoryError()
+        self.data = block
+        self.hist = <uint32_t*>(block + size)
+        self.hist_cap = cap
+        return 0
+
+    cdef uint32_t actor_bits(self) noexcept:
+        return self.core.spec.actors(self.core.cfg, self.data)
+
+    cdef int apply_unchecked(self, int seat, int action) except -1:
+        """Apply without validation (search code that already knows the action is legal)."""
+        if self.hist_len == self.hist_cap:
+            self._reserve(self.hist_len + 1)
+        self.core.spec.apply(self.core.cfg, self.data, seat, action)
+        self.hist[self.hist_len] = ((<uint32_t>seat) << 16) | <uint32_t>action
+        self.hist_len += 1
+        return 0
+
+    cdef int _seat(self, object seat) except -2:
+        """The seat asked for, or the current player when None (-1 when the game is over)."""
+        cdef uint32_t bits
+        cdef long s
+        if seat is None:
+            bits = self.actor_bits()
+            return lowest_bit(bits) if bits else -1
+        if type(seat) is not int:
+            seat = _coerce_int(seat, "seat")
+        if seat < 0 or seat >= self.core.spec.num_seats:
+            raise InvalidSeatError(f"seat must be in [0, {self.core.spec.num_seats}), got {seat}")
+        s = seat
+        return <int>s
+
+    # -- who acts ---------------------------------------------------------------------------------------------
+
+    @property
+    def actors(self) -> list:
+        """Seats whose decision is pending now (several during a simultaneous phase; empty at the end)."""
+        cdef uint32_t bits = self.actor_bits()
+        out = []
+        while bits:
+            out.append(lowest_bit(bits))
+            bits &= bits - 1
+        return out
+
+    @property
+    def current_player(self) -> int:
+        """OpenSpiel-style single actor: the lowest pending seat, or TERMINAL (-4) when the game is over."""
+        cdef uint32_t bits = self.actor_bits()
+        return lowest_bit(bits) if bits else TERMINAL
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.actor_bits() == 0
+
+    @property
+    def num_players(self) -> int:
+        return self.core.spec.num_seats
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def legal_actions(self, seat=None) -> list:
+        """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
+        cdef int s = self._seat(seat)
+        cdef uint64_t words[MAX_MASK_WORDS]
+        cdef uint64_t w
+        cdef int nw = self.core.spec.mask_words, i, count = 0
+        cdef Py_ssize_t k = 0
+        cdef object a
+        if s < 0:
+            return []
+        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        for i in range(nw):
+            count += popcount(words[i])
+        out = PyList_New(count)
+        for i in range(nw):
+            w = words[i]
+            while w:
+                a = (i << 6) | lowest_bit(w)
+                Py_INCREF(a)
+                PyList_SET_ITEM(out, k, a)
+                k += 1
+                w &= w - 1
+        return out
+
+    def legal_mask(self, seat=None) -> cnp.ndarray:
+        """Boolean array of length ``num_actions``: True where the action is legal for ``seat``."""
+        cdef int s = self._seat(seat)
+        cdef uint64_t words[MAX_MASK_WORDS]
+        cdef cnp.npy_intp n = self.core.spec.num_actions
+        cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &n, cnp.NPY_BOOL, 0)
+        cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
+        cdef int i
+        if s < 0:
+            return arr
+        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        for i in range(n):
+            out[i] = (words[i >> 6] >> (i & 63)) & 1
+        return arr
+
+    def is_legal(self, action, seat=None) -> bool:
+        """True when ``action`` may be applied now for ``seat`` (default: the current player)."""
+        cdef int s
+        cdef uint64_t words[MAX_MASK_WORDS]
+        cdef long a
+        try:
+            s = self._seat(seat)
+        except (TypeError, ValueError):
+            return False
+        if s < 0 or not (self.actor_bits() >> s) & 1:
+            return False
+        if type(action) is not int:
+            try:
+                action = _coerce_int(action, "action")
+            except TypeError:
+                return False
+        if action < 0 or action >= self.core.spec.num_actions:
+            return False
+        a = action
+        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        return bool((words[a >> 6] >> (a & 63)) & 1)
+
+    def apply(self, action, seat=None) -> None:
+        """Apply ``action`` for ``seat`` (default: the current player), after checking it is legal.
+
+        Raises ``GameOverError``, ``NotYourTurnError``, ``InvalidActionError`` (not an action id) or
+        ``IllegalActionError`` (an id that is not legal now); the state is unchanged when it raises.
+        """
+        cdef uint32_t bits = self.actor_bits()
+        cdef uint64_t words[MAX_MASK_WORDS]
+        cdef int s
+        cdef long a
+        if bits == 0:
+            raise GameOverError("the game is over; no action can be applied")
+        if seat is None:
+            s = lowest_bit(bits)
+        else:
+            s = self._seat(seat)
+            if not (bits >> s) & 1:
+                raise NotYourTurnError(f"seat {s} is not acting now (acting: {self.actors})")
+        if type(action) is not int:
+            try:
+                action = _coerce_int(action, "action")
+            except TypeError as exc:
+                raise InvalidActionError(str(exc)) from None
+        if action < 0 or action >= self.core.spec.num_actions:
+            raise InvalidActionError(f"action ids are in [0, {self.core.spec.num_actions}), got {action}")
+        a = action
+        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        if not (words[a >> 6] >> (a & 63)) & 1:
+            raise IllegalActionError(
+                f"{self.game.action_to_str(a)} (action {a}) is not legal for seat {s} now"
+            )
+        self.apply_unchecked(s, <int>a)
+
+    def apply_str(self, text: str, seat=None) -> int:
+        """Parse ``text`` with the game's notation, apply it, and return the action id."""
+        a = self.game.parse_action(text)
+        self.apply(a, seat)
+        return a
+
+    def legal_action_strs(self, seat=None) -> list:
+        to_str = self.game.action_to_str
+        return [to_str(a) for a in self.legal_actions(seat)]
+
+    # -- history and lifecycle --------------------------------------------------------------------------------
+
+    @property
+    def history(self) -> list:
+        """Every applied action as ``(seat, action)``, oldest first (automata and chance are not listed)."""
+        cdef Py_ssize_t i
+        return [(<int>(self.hist[i] >> 16), <int>(self.hist[i] & 0xFFFF)) for i in range(self.hist_len)]
+
+    @property
+    def move_number(self) -> int:
+        return self.hist_len
+
+    cpdef State clone(self):
+        """An independent copy (struct and history)."""
+        cdef State c = empty_state(self.game, self.core, self.seed, self.hist_len + 16)
+        memcpy(c.data, self.data, self.core.spec.state_size)
+        memcpy(c.hist, self.hist, self.hist_len * sizeof(uint32_t))
+        c.hist_len = self.hist_len
+        return c
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (_restore, (self.game, self.to_bytes()))
+
+    def __eq__(self, other):
+        """Equal when the same game (parameters and content included) and the same packed struct."""
+        if not isinstance(other, State):
+            return NotImplemented
+        cdef State o = <State>other
+        return (
+            self.core.header == o.core.header
+            and memcmp(self.data, o.data, self.core.spec.state_size) == 0
+        )
+
+    __hash__ = None
+
+    def state_bytes(self) -> bytes:
+        """The packed struct alone (no header, no history): one row of a batch array."""
+        return (<char*>self.data)[:self.core.spec.state_size]
+
+    def to_bytes(self) -> bytes:
+        """Self-describing serialization: header (game, parameters, content), seed, struct, history, CRC-32."""
+        cdef bytes header = self.core.header
+        cdef Py_ssize_t size = self.core.spec.state_size
+        prefix = _PREFIX.pack(MAGIC, FORMAT_VERSION, len(header), self.seed, size, self.hist_len)
+        body = b"".join((
+            prefix,
+            header,
+            (<char*>self.data)[:size],
+            (<char*>self.hist)[:self.hist_len * sizeof(uint32_t)],
+        ))
+        return body + _CRC.pack(zlib.crc32(body))
+
+    # -- scores and end ---------------------------------------------------------------------------------------
+
+    def scores(self) -> list:
+        """Victory points of every seat by the game's official scoring (available at any time)."""
+        cdef int32_t out[MAX_SEATS]
+        cdef int i
+        self.core.spec.scores(self.core.cfg, self.data, out)
+        return [out[i] for i in range(self.core.spec.num_seats)]
+
+    def rank_keys(self) -> list:
+        """Ranking keys (higher is better, ties share a place): the score with the game's tie-breaks."""
+        cdef int64_t out[MAX_SEATS]
+        cdef int i
+        self.core.spec.rank_keys(self.core.cfg, self.data, out)
+        return [out[i] for i in range(self.core.spec.num_seats)]
+
+    def returns(self) -> list:
+        """Per-seat utility for search: the winners share 1.0 equally, the others get 0.0; all 0.0 until
+        the game is over."""
+        cdef double out[MAX_SEATS]
+        cdef int i
+        compute_returns(&self.core.spec, self.core.cfg, self.data, out)
+        return [out[i] for i in range(self.core.spec.num_seats)]
+
+    def outcome(self):
+        """The final ``Outcome`` (ranking with the game's tie-breaks), or None while the game goes on."""
+        if not self.is_terminal:
+            return None
+        from robotcore.types import Outcome
+        return Outcome.from_keys(self.scores(), self.rank_keys())
+
+    # -- per-seat information (computed by the game package) -------------------------------------------------
+
+    def view(self, seat=None) -> dict:
+        """JSON-ready dict of exactly what ``seat`` can see (None: a spectator)."""
+        if seat is not None:
+            seat = self._seat(seat)
+        return self.game.view(self, seat)
+
+    def observation(self, seat) -> cnp.ndarray:
+        """Fixed-shape float32 tensor of what ``seat`` can see, for learning."""
+        return self.game.observation(self, self._seat(seat))
+
+    def resample_hidden(self, seat, seed) -> State:
+        """A state consistent with everything ``seat`` knows, with the rest re-dealt (ISMCTS determinisation)."""
+        return self.game.resample_hidden(self, self._seat(seat), seed)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} State move={self.hist_len} actors={self.actors}>"
+
+    def __str__(self) -> str:
+        return self.game.render(self)
+
+
+cdef void compute_returns(const EngineSpec* spec, const void* cfg, const void* st, double* out) noexcept nogil:
+    cdef int64_t keys[MAX_SEATS]
+    cdef int64_t best
+    cdef int i, n = spec.num_seats, winners = 0
+    for i in range(n):
+        out[i] = 0.0
+    if spec.actors(cfg, st) != 0:
+        return
+    spec.rank_keys(cfg, st, keys)
+    best = keys[0]
+    for i in range(1, n):
+        if keys[i] > best:
+            best = keys[i]
+    for i in range(n):
+        if keys[i] == best:
+            winners += 1
+    for i in range(n):
+        if keys[i] == best:
+            out[i] = 1.0 / winners
+
+
+def _restore(game, data):
+    return game.from_bytes(data)
+
+
+def read_header(data) -> bytes:
+    """The game-identifying header of serialized state bytes (raises CorruptStateError on malformed input)."""
+    return _parse(data)[0]
+
+
+cdef tuple _parse(object data):
+    """Split serialized bytes into (header, seed, struct bytes, history bytes), checking framing and CRC."""
+    cdef const uint8_t[::1] view
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise CorruptStateError(f"serialized state must be bytes, not {type(data).__name__}")
+    data = bytes(data)
+    if sys.byteorder != "little":
+        raise CorruptStateError("serialized states are little-endian; this host is big-endian")
+    if len(data) < _PREFIX.size + _CRC.size:
+        raise CorruptStateError("serialized state is truncated")
+    magic, version, hlen, seed, size, hist_len = _PREFIX.unpack_from(data, 0)
+    if magic != MAGIC:
+        raise CorruptStateError("not a robotcore state (bad magic)")
+    if version != FORMAT_VERSION:
+        raise CorruptStateError(f"unsupported state format version {version}")
+    if hlen > _MAX_HEADER or hist_len > _MAX_HISTORY:
+        raise CorruptStateError("serialized state has impossible lengths")
+    expected = _PREFIX.size + hlen + size + 4 * hist_len + _CRC.size
+    if len(data) != expected:
+        raise CorruptStateError(f"serialized state has {len(data)} bytes, its framing says {expected}")
+    (crc,) = _CRC.unpack_from(data, expected - _CRC.size)
+    if zlib.crc32(data[: expected - _CRC.size]) != crc:
+        raise CorruptStateError("serialized state fails its checksum")
+    pos = _PREFIX.size
+    header = data[pos : pos + hlen]
+    pos += hlen
+    raw = data[pos : pos + size]
+    pos += size
+    hist = data[pos : pos + 4 * hist_len]
+    return header, seed, raw, hist
+
+
+def state_from_bytes(game, GameCore core, data) -> State:
+    """Rebuild a State of ``game`` from ``to_bytes()`` output; foreign or corrupted bytes raise CorruptStateError."""
+    header, seed, raw, hist = _parse(data)
+    if header != core.header:
+        raise CorruptStateError("these bytes belong to another game, parameter set or content")
+    return state_from_parts(game, core, raw, hist, seed)
+
+
+def state_from_parts(game, GameCore core, raw, hist, uint64_t seed) -> State:
+    """A State from raw struct bytes and a packed history, after the engine's invariant check."""
+    cdef const uint8_t[::1] rv = raw
+    cdef const uint8_t[::1] hv = hist
+    cdef Py_ssize_t n_hist = hv.shape[0] // 4, i
+    cdef int code
+    cdef uint32_t entry
+    cdef State s
+    if rv.shape[0] != core.spec.state_size:
+        raise CorruptStateError(f"struct must be {core.spec.state_size} bytes, got {rv.shape[0]}")
+    if hv.shape[0] % 4:
+        raise CorruptStateError("history length is not a whole number of entries")
+    code = core.spec.validate(core.cfg, &rv[0])
+    if code != 0:
+        raise CorruptStateError(f"state fails the engine's invariants (code {code})")
+    s = empty_state(game, core, seed, n_hist + 16)
+    memcpy(s.data, &rv[0], core.spec.state_size)
+    if n_hist:
+        memcpy(s.hist, &hv[0], n_hist * sizeof(uint32_t))
+    for i in range(n_hist):
+        entry = s.hist[i]
+        if (entry >> 16) >= <uint32_t>core.spec.num_seats or (entry & 0xFFFF) >= <uint32_t>core.spec.num_actions:
+            raise CorruptStateError(f"history entry {i} is out of range")
+    s.hist_len = n_hist
+    return s
+
+
+def new_initial_state(game, GameCore core, seed) -> State:
+    return new_state(game, core, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))

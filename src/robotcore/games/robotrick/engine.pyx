@@ -1,0 +1,691 @@
+# cython: language_level=3
+"""Robotrick's rules in C: move generation (``rt_legal_mask``), stepping (``rt_apply``), Droco's automaton
+(``droco_choose``), scoring (``rt_scores``) and the invariant check (``rt_validate``).
+
+Invariants that hold between calls (and that ``rt_validate`` checks for states from outside):
+- in the play phase the player to act is never Droco: ``advance`` lets Droco play at once whenever it is its turn;
+- every card is in exactly one place: a hand, a pending pass (pass phase), the set-aside, the played set, or the
+  trump card;
+- a round's scores are written to ``round_scores`` when its twelfth trick ends.
+"""
+
+cimport cython
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from robotcore.core.bits cimport bit, highest_bit, lowest_bit, popcount
+from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.rng cimport rng_below, rng_seed, rng_shuffle_u8
+from robotcore.core.state cimport EngineSpec, GameCore
+from robotcore.games.robotrick.state cimport (
+    ACTIONS_PER_ROUND, DISCARD_CHEAPEST_TRUMP_WIN, DISCARD_HIGHEST, DISCARD_HIGHEST_NON_TRUMP,
+    DISCARD_HIGHEST_TRUMP, DISCARD_LOWEST, DISCARD_LOWEST_NON_TRUMP, DROCO, FOLLOW_CHEAPEST_WIN,
+    FOLLOW_DUCK, FOLLOW_HIGHEST, FOLLOW_HIGHEST_IF_WIN, FOLLOW_LOWEST, HAND_SIZE, LEAD_HIGHEST,
+    LEAD_HIGHEST_NON_TRUMP, LEAD_HIGHEST_OF_LONGEST, LEAD_HIGHEST_TRUMP, LEAD_LOWEST,
+    LEAD_LOWEST_NON_TRUMP, LEAD_LOWEST_OF_SHORTEST, LEAD_LOWEST_TRUMP, MAX_AI_CARDS, MAX_ROUNDS,
+    NUM_ACTIONS, NUM_CARDS, NUM_COLOURS, NUM_DISCARD_RULES, NUM_FOLLOW_RULES, NUM_LEAD_RULES, NUM_SEATS,
+    NUM_STRENGTHS, PASS_BASE, PASS_CARDS, PHASE_OVER, PHASE_PASS, PHASE_PLAY, SET_ASIDE,
+    TRICKS_PER_ROUND, RTConfig, RTState, all_cards, colour_mask, colour_of,
+)
+
+
+# -- seating and tricks -----------------------------------------------------------------------------------------
+
+cdef int next_player(int rnd, int player) noexcept nogil:
+    """The player after ``player`` clockwise. In round r Droco sits between seat r and seat r+1: round 1 between
+    seat 0 and its left neighbour, round 2 between the two others, round 3 between seat 0 and its right one."""
+    if player == DROCO:
+        return (rnd + 1) % NUM_SEATS
+    if player == rnd % NUM_SEATS:
+        return DROCO
+    return (player + 1) % NUM_SEATS
+
+
+cdef int to_play(const RTState* s) noexcept nogil:
+    if s.trick_len == 0:
+        return s.leader
+    return next_player(s.round, s.trick_player[s.trick_len - 1])
+
+
+cdef bint beats(int card, int best, int led, int trump_colour) noexcept nogil:
+    """Does ``card`` beat ``best`` (the strongest card so far)? Rule B: trumps beat everything else and the
+    higher trump wins; rule A: otherwise only a higher card of the led colour wins."""
+    cdef int cc = colour_of(card), bc = colour_of(best)
+    if cc == trump_colour:
+        return bc != trump_colour or card > best
+    if cc == led:
+        return bc != trump_colour and (bc != led or card > best)
+    return False
+
+
+cdef int trick_winner_of(const int* cards, const int* players, int n, int trump_colour) noexcept nogil:
+    cdef int best = 0, i, led = colour_of(cards[0])
+    for i in range(1, n):
+        if beats(cards[i], cards[best], led, trump_colour):
+            best = i
+    return players[best]
+
+
+cdef int trick_best(const RTState* s) noexcept nogil:
+    """Index in the trick in progress of the card that wins it so far."""
+    cdef int best = 0, i, led = colour_of(s.trick_card[0]), tc = colour_of(s.trump)
+    for i in range(1, s.trick_len):
+        if beats(s.trick_card[i], s.trick_card[best], led, tc):
+            best = i
+    return best
+
+
+# -- Droco ------------------------------------------------------------------------------------------------------
+
+cdef int pick_extreme(uint64_t cards, int trump_colour, bint highest) noexcept nogil:
+    """Strongest (or weakest) card of a non-empty set; equal strengths: a non-trump colour first, then the colour
+    order Red, Green, Orange, Blue."""
+    cdef int col, card, best = -1, rank, best_rank = 0
+    cdef uint64_t sub
+    for col in range(NUM_COLOURS):
+        sub = cards & colour_mask(col)
+        if not sub:
+            continue
+        card = highest_bit(sub) if highest else lowest_bit(sub)
+        rank = card % NUM_STRENGTHS
+        if (best < 0
+                or (highest and rank > best_rank) or (not highest and rank < best_rank)
+                or (rank == best_rank and colour_of(best) == trump_colour)):
+            best = card
+            best_rank = rank
+    return best
+
+
+cdef int colour_by_length(uint64_t cards, bint longest) noexcept nogil:
+    """Colour with the most (or fewest, at least one) cards; ties: the stronger top card (longest) or the weaker
+    bottom card (shortest), then the colour order."""
+    cdef int col, best = -1, n, best_n = 0, edge, best_edge = 0
+    cdef uint64_t sub
+    for col in range(NUM_COLOURS):
+        sub = cards & colour_mask(col)
+        if not sub:
+            continue
+        n = popcount(sub)
+        edge = (highest_bit(sub) if longest else lowest_bit(sub)) % NUM_STRENGTHS
+        if (best < 0
+                or (longest and (n > best_n or (n == best_n and edge > best_edge)))
+                or (not longest and (n < best_n or (n == best_n and edge < best_edge)))):
+            best = col
+            best_n = n
+            best_edge = edge
+    return best
+
+
+cdef int cheapest_winner(uint64_t cards, int best, int led, int tc) noexcept nogil:
+    """Weakest card of ``cards`` that beats ``best``, or -1."""
+    cdef int c
+    while cards:
+        c = lowest_bit(cards)
+        if beats(c, best, led, tc):
+            return c
+        cards &= cards - 1
+    return -1
+
+
+cdef int droco_choose(const RTConfig* cfg, const RTState* s) noexcept nogil:
+    """The card Droco plays now, fixed by its AI card for the three situations (RULES.md, "The AI cards")."""
+    cdef uint64_t hand = s.hand[DROCO], trumps, others, follow
+    cdef int tc = colour_of(s.trump), led, best, c, rule
+    trumps = hand & colour_mask(tc)
+    others = hand & ~colour_mask(tc)
+    if s.trick_len == 0:
+        rule = cfg.ai_lead[s.ai_card]
+        if rule == LEAD_HIGHEST:
+            return pick_extreme(hand, tc, True)
+        if rule == LEAD_LOWEST:
+            return pick_extreme(hand, tc, False)
+        if rule == LEAD_HIGHEST_OF_LONGEST:
+            return highest_bit(hand & colour_mask(colour_by_length(hand, True)))
+        if rule == LEAD_LOWEST_OF_SHORTEST:
+            return lowest_bit(hand & colour_mask(colour_by_length(hand, False)))
+        if rule == LEAD_HIGHEST_TRUMP:
+            return highest_bit(trumps) if trumps else pick_extreme(hand, tc, True)
+        if rule == LEAD_LOWEST_TRUMP:
+            return lowest_bit(trumps) if trumps else pick_extreme(hand, tc, False)
+        if rule == LEAD_HIGHEST_NON_TRUMP:
+            return pick_extreme(others, tc, True) if others else highest_bit(trumps)
+        return pick_extreme(others, tc, False) if others else lowest_bit(trumps)   # LEAD_LOWEST_NON_TRUMP
+    led = colour_of(s.trick_card[0])
+    best = s.trick_card[trick_best(s)]
+    follow = hand & colour_mask(led)
+    if follow:
+        rule = cfg.ai_follow[s.ai_card]
+        if rule == FOLLOW_HIGHEST:
+            return highest_bit(follow)
+        if rule == FOLLOW_LOWEST:
+            return lowest_bit(follow)
+        if rule == FOLLOW_CHEAPEST_WIN:
+            c = cheapest_winner(follow, best, led, tc)
+            return c if c >= 0 else lowest_bit(follow)
+        if rule == FOLLOW_HIGHEST_IF_WIN:
+            c = highest_bit(follow)
+            return c if beats(c, best, led, tc) else lowest_bit(follow)
+        # FOLLOW_DUCK: the strongest card that does not take the lead, else the weakest
+        while follow:
+            c = highest_bit(follow)
+            if not beats(c, best, led, tc):
+                return c
+            follow &= ~bit(c)
+        return lowest_bit(hand & colour_mask(led))
+    rule = cfg.ai_discard[s.ai_card]
+    if rule == DISCARD_LOWEST:
+        return pick_extreme(hand, tc, False)
+    if rule == DISCARD_HIGHEST:
+        return pick_extreme(hand, tc, True)
+    if rule == DISCARD_CHEAPEST_TRUMP_WIN:
+        c = cheapest_winner(trumps, best, led, tc)
+        if c >= 0:
+            return c
+        return pick_extreme(others, tc, False) if others else lowest_bit(trumps)
+    if rule == DISCARD_HIGHEST_TRUMP:
+        return highest_bit(trumps) if trumps else pick_extreme(hand, tc, False)
+    if rule == DISCARD_LOWEST_NON_TRUMP:
+        return pick_extreme(others, tc, False) if others else lowest_bit(trumps)
+    return pick_extreme(others, tc, True) if others else lowest_bit(trumps)    # DISCARD_HIGHEST_NON_TRUMP
+
+
+# -- scoring ----------------------------------------------------------------------------------------------------
+
+cdef int32_t vp_sum(const RTConfig* cfg, uint64_t cards) noexcept nogil:
+    cdef int32_t total = 0
+    while cards:
+        total += cfg.vp[lowest_bit(cards)]
+        cards &= cards - 1
+    return total
+
+
+cdef int32_t live_round_score(const RTConfig* cfg, const RTState* s, int seat) noexcept nogil:
+    """Face-up captures count plus, face-down captures count minus."""
+    return vp_sum(cfg, s.face_up[seat]) - vp_sum(cfg, s.face_down[seat])
+
+
+cdef void rt_scores(const void* c, const void* st, int32_t* out) noexcept nogil:
+    cdef const RTConfig* cfg = <const RTConfig*>c
+    cdef const RTState* s = <const RTState*>st
+    cdef int p, r
+    for p in range(NUM_SEATS):
+        out[p] = 0
+        for r in range(s.round):
+            out[p] += s.round_scores[r][p]
+        if s.phase != PHASE_OVER:
+            out[p] += live_round_score(cfg, s, p)
+
+
+cdef void rt_rank_keys(const void* c, const void* st, int64_t* out) noexcept nogil:
+    """The total score; equal totals share the victory (no tie-break in the rules)."""
+    cdef int32_t sc[NUM_SEATS]
+    cdef int p
+    rt_scores(c, st, sc)
+    for p in range(NUM_SEATS):
+        out[p] = sc[p]
+
+
+# -- round flow -------------------------------------------------------------------------------------------------
+
+cdef void setup_round(const RTConfig* cfg, RTState* s) noexcept nogil:
+    """Steps 1-4 of the round set-up: reveal an AI card, shuffle, reveal the trump, set 3 aside, deal 12 each."""
+    cdef uint8_t deck[NUM_CARDS]
+    cdef int i = 0, p, k
+    if not (cfg.same_ai and s.round > 0):
+        k = <int>rng_below(&s.rng, <uint32_t>(cfg.num_ai - popcount(s.ai_used)))
+        for i in range(cfg.num_ai):
+            if not (s.ai_used >> i) & 1:
+                if k == 0:
+                    break
+                k -= 1
+        s.ai_used |= <uint16_t>(1 << i)
+        s.ai_card = <uint8_t>i
+    for i in range(NUM_CARDS):
+        deck[i] = <uint8_t>i
+    rng_shuffle_u8(&s.rng, deck, NUM_CARDS)
+    s.trump = deck[0]
+    s.aside = bit(deck[1]) | bit(deck[2]) | bit(deck[3])
+    for p in range(4):
+        s.hand[p] = 0
+        for i in range(HAND_SIZE):
+            s.hand[p] |= bit(deck[1 + SET_ASIDE + HAND_SIZE * p + i])
+    for p in range(NUM_SEATS):
+        s.face_up[p] = 0
+        s.face_down[p] = 0
+        s.passed[p] = 0
+        s.pass_count[p] = 0
+    s.played = 0
+    memset(s.played_at, 0, NUM_CARDS)
+    s.voids = 0
+    s.trick_len = 0
+    s.trick_no = 0
+    s.leader = DROCO
+    s.phase = PHASE_PASS
+
+
+cdef void end_round(const RTConfig* cfg, RTState* s) noexcept nogil:
+    cdef int p
+    for p in range(NUM_SEATS):
+        s.round_scores[s.round][p] = <int16_t>live_round_score(cfg, s, p)
+    s.round += 1
+    if s.round >= cfg.rounds:
+        s.phase = PHASE_OVER
+    else:
+        setup_round(cfg, s)
+
+
+cdef void resolve_trick(const RTConfig* cfg, RTState* s) noexcept nogil:
+    """Captures: Droco wins -> each seat keeps its own card face down; a seat wins -> it takes Droco's card face
+    up while it has fewer face-up cards than hangars, else face down. Every other card is discarded."""
+    cdef int winner = s.trick_player[trick_best(s)], i, p
+    for i in range(4):
+        p = s.trick_player[i]
+        if winner == DROCO:
+            if p != DROCO:
+                s.face_down[p] |= bit(s.trick_card[i])
+        elif p == DROCO:
+            if popcount(s.face_up[winner]) < cfg.hangars:
+                s.face_up[winner] |= bit(s.trick_card[i])
+            else:
+                s.face_down[winner] |= bit(s.trick_card[i])
+    s.leader = <uint8_t>winner
+    s.trick_len = 0
+    s.trick_no += 1
+    if s.trick_no == TRICKS_PER_ROUND:
+        end_round(cfg, s)
+
+
+cdef void play_card(const RTConfig* cfg, RTState* s, int player, int card) noexcept nogil:
+    cdef int led
+    s.hand[player] &= ~bit(card)
+    if s.trick_len > 0:
+        led = colour_of(s.trick_card[0])
+        if colour_of(card) != led and player != DROCO:
+            s.voids |= <uint16_t>(1 << (player * 4 + led))
+    s.trick_card[s.trick_len] = <uint8_t>card
+    s.trick_player[s.trick_len] = <uint8_t>player
+    s.trick_len += 1
+    s.played |= bit(card)
+    s.played_at[card] = <uint8_t>(1 + s.trick_no * 4 + player)
+    if s.trick_len == 4:
+        resolve_trick(cfg, s)
+
+
+cdef void advance(const RTConfig* cfg, RTState* s) noexcept nogil:
+    """Let Droco play for as long as it is its turn (it leads the first trick of every round)."""
+    while s.phase == PHASE_PLAY and to_play(s) == DROCO:
+        play_card(cfg, s, DROCO, droco_choose(cfg, s))
+
+
+# -- the engine contract ----------------------------------------------------------------------------------------
+
+cdef void rt_init(const void* c, void* st, uint64_t seed) noexcept nogil:
+    cdef RTState* s = <RTState*>st
+    memset(s, 0, sizeof(RTState))
+    s.rng = rng_seed(seed)
+    setup_round(<const RTConfig*>c, s)
+
+
+cdef uint32_t rt_actors(const void* c, const void* st) noexcept nogil:
+    cdef const RTState* s = <const RTState*>st
+    cdef uint32_t bits = 0
+    cdef int p
+    if s.phase == PHASE_PASS:
+        for p in range(NUM_SEATS):
+            if s.pass_count[p] < PASS_CARDS:
+                bits |= (<uint32_t>1) << p
+        return bits
+    if s.phase == PHASE_PLAY:
+        return (<uint32_t>1) << to_play(s)
+    return 0
+
+
+cdef void rt_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    """Move generation. Pass phase: any card still in hand (ids 52..103). Play phase: the player to act must
+    follow the led colour when able, else any card (ids 0..51)."""
+    cdef const RTState* s = <const RTState*>st
+    cdef uint64_t hand = s.hand[seat], follow
+    words[0] = 0
+    words[1] = 0
+    if s.phase == PHASE_PASS:
+        if s.pass_count[seat] < PASS_CARDS:
+            words[0] = hand << PASS_BASE
+            words[1] = hand >> (64 - PASS_BASE)
+    elif s.phase == PHASE_PLAY and to_play(s) == seat:
+        if s.trick_len > 0:
+            follow = hand & colour_mask(colour_of(s.trick_card[0]))
+            if follow:
+                hand = follow
+        words[0] = hand
+
+
+cdef void rt_apply(const void* c, void* st, int seat, int action) noexcept nogil:
+    cdef const RTConfig* cfg = <const RTConfig*>c
+    cdef RTState* s = <RTState*>st
+    cdef int card, p
+    if action >= PASS_BASE:
+        card = action - PASS_BASE
+        s.hand[seat] &= ~bit(card)
+        s.passed[seat] |= bit(card)
+        s.pass_count[seat] += 1
+        for p in range(NUM_SEATS):
+            if s.pass_count[p] < PASS_CARDS:
+                return
+        # every seat has chosen: the choices are revealed to their receivers (the seat on the left)
+        for p in range(NUM_SEATS):
+            s.hand[(p + 1) % NUM_SEATS] |= s.passed[p]
+        s.phase = PHASE_PLAY
+    else:
+        play_card(cfg, s, seat, action)
+    advance(cfg, s)
+
+
+cdef int rt_validate(const void* c, const void* st) noexcept nogil:
+    """0 when the state is one the engine can reach, else the number of the first broken invariant."""
+    cdef const RTConfig* cfg = <const RTConfig*>c
+    cdef const RTState* s = <const RTState*>st
+    cdef uint64_t ALL = all_cards(), union_, seen
+    cdef int p, r, i, total, v, t, pl, card
+    cdef int in_trick[4]
+    cdef uint8_t per_trick[TRICKS_PER_ROUND + 1][4]
+    if s.phase > PHASE_OVER:
+        return 1
+    if s.round > cfg.rounds or (s.phase == PHASE_OVER) != (s.round == cfg.rounds):
+        return 2
+    if s.ai_card >= cfg.num_ai or (s.ai_used >> cfg.num_ai) != 0 or not (s.ai_used >> s.ai_card) & 1:
+        return 3
+    if cfg.same_ai and popcount(s.ai_used) != 1:
+        return 3
+    if not cfg.same_ai and popcount(s.ai_used) != (s.round + 1 if s.phase != PHASE_OVER else s.round):
+        return 3
+    if s.trump >= NUM_CARDS or (s.voids >> 12) != 0:
+        return 4
+    for p in range(4):
+        if s.hand[p] & ~ALL:
+            return 5
+    for p in range(NUM_SEATS):
+        if (s.face_up[p] | s.face_down[p] | s.passed[p]) & ~ALL:
+            return 5
+    if (s.aside | s.played) & ~ALL or popcount(s.aside) != SET_ASIDE:
+        return 5
+    if s.trick_len > 3 or s.leader > DROCO or s.trick_no > TRICKS_PER_ROUND:
+        return 6
+    for i in range(s.trick_len):
+        if s.trick_card[i] >= NUM_CARDS or s.trick_player[i] > DROCO:
+            return 6
+    for p in range(NUM_SEATS):
+        if s.pass_count[p] > PASS_CARDS or popcount(s.passed[p]) != s.pass_count[p]:
+            return 7
+    for r in range(MAX_ROUNDS):
+        for p in range(NUM_SEATS):
+            if r >= s.round and s.round_scores[r][p] != 0:
+                return 8
+    # played_at agrees with the played set, never points to a future trick, and every completed trick holds
+    # exactly one card of each player
+    memset(per_trick, 0, sizeof(per_trick))
+    for card in range(NUM_CARDS):
+        v = s.played_at[card]
+        if (v != 0) != ((s.played >> card) & 1 != 0):
+            return 9
+        if v:
+            t = (v - 1) // 4
+            if t > s.trick_no or t >= TRICKS_PER_ROUND:
+                return 9
+            per_trick[t][(v - 1) % 4] += 1
+    for t in range(s.trick_no):
+        for p in range(4):
+            if per_trick[t][p] != 1:
+                return 9
+    # every card in exactly one place
+    union_ = bit(s.trump) | s.aside | s.played
+    total = 1 + SET_ASIDE + popcount(s.played)
+    for p in range(4):
+        union_ |= s.hand[p]
+        total += popcount(s.hand[p])
+    if s.phase == PHASE_PASS:
+        for p in range(NUM_SEATS):
+            union_ |= s.passed[p]
+            total += popcount(s.passed[p])
+    if union_ != ALL or total != NUM_CARDS:
+        return 10
+    if s.phase == PHASE_PASS:
+        if s.played or s.trick_len or s.trick_no or s.leader != DROCO or s.voids:
+            return 11
+        for p in range(NUM_SEATS):
+            if s.face_up[p] or s.face_down[p]:
+                return 11
+            if popcount(s.hand[p]) + s.pass_count[p] != HAND_SIZE:
+                return 12
+        if popcount(s.hand[DROCO]) != HAND_SIZE:
+            return 12
+        if s.pass_count[0] == PASS_CARDS and s.pass_count[1] == PASS_CARDS and s.pass_count[2] == PASS_CARDS:
+            return 13
+        return 0
+    for p in range(NUM_SEATS):
+        if s.pass_count[p] != PASS_CARDS:
+            return 14
+        if s.passed[p] & ~(s.hand[(p + 1) % NUM_SEATS] | s.played):
+            return 14
+        if popcount(s.face_up[p]) > cfg.hangars or (s.face_up[p] | s.face_down[p]) & ~s.played:
+            return 15
+    seen = 0
+    for p in range(NUM_SEATS):
+        if (s.face_up[p] | s.face_down[p]) & seen or s.face_up[p] & s.face_down[p]:
+            return 15
+        seen |= s.face_up[p] | s.face_down[p]
+    if s.phase == PHASE_OVER:
+        if s.trick_len or s.trick_no != TRICKS_PER_ROUND:
+            return 16
+        for p in range(4):
+            if s.hand[p]:
+                return 16
+        return 0
+    if s.trick_no >= TRICKS_PER_ROUND:
+        return 17
+    # the trick in progress follows the seating from its leader, and is what played_at says
+    pl = s.leader
+    for p in range(4):
+        in_trick[p] = 0
+    for i in range(s.trick_len):
+        if s.trick_player[i] != pl:
+            return 18
+        card = s.trick_card[i]
+        if s.played_at[card] != 1 + s.trick_no * 4 + pl:
+            return 18
+        in_trick[pl] = 1
+        pl = next_player(s.round, pl)
+    if pl == DROCO:
+        return 19
+    for p in range(4):
+        if per_trick[s.trick_no][p] != in_trick[p]:
+            return 18
+    for p in range(4):
+        if popcount(s.hand[p]) != HAND_SIZE - s.trick_no - in_trick[p]:
+            return 20
+    return 0
+
+
+cdef int64_t rt_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
+    return random_playout_loop(rt_actors, rt_legal_mask, rt_apply, 2, c, st, rng, max_len)
+
+
+cdef EngineSpec SPEC
+SPEC.state_size = sizeof(RTState)
+SPEC.num_actions = NUM_ACTIONS
+SPEC.num_seats = NUM_SEATS
+SPEC.init = rt_init
+SPEC.actors = rt_actors
+SPEC.legal_mask = rt_legal_mask
+SPEC.apply = rt_apply
+SPEC.scores = rt_scores
+SPEC.rank_keys = rt_rank_keys
+SPEC.validate = rt_validate
+SPEC.playout = rt_playout
+
+STATE_SIZE = sizeof(RTState)
+LEAD_RULE_COUNT = NUM_LEAD_RULES
+FOLLOW_RULE_COUNT = NUM_FOLLOW_RULES
+DISCARD_RULE_COUNT = NUM_DISCARD_RULES
+MAX_AI = MAX_AI_CARDS
+
+
+def make_core(vp, ai_rules, int hangars, bint same_ai, int rounds) -> GameCore:
+    """Compile content and parameters (already validated by the Python layer) into a bound GameCore.
+
+    ``vp``: 52 ints; ``ai_rules``: (lead, follow, discard) rule numbers per AI card.
+    """
+    cdef RTConfig cfg
+    cdef int i
+    memset(&cfg, 0, sizeof(RTConfig))
+    if len(vp) != NUM_CARDS or not 1 <= len(ai_rules) <= MAX_AI_CARDS:
+        raise ValueError("content has the wrong shape")
+    if not 1 <= rounds <= MAX_ROUNDS or not (same_ai or len(ai_rules) >= rounds):
+        raise ValueError("not enough AI cards for the rounds")
+    for i in range(NUM_CARDS):
+        if not -100 <= vp[i] <= 100:
+            raise ValueError("VP values must be within [-100, 100]")
+        cfg.vp[i] = <int8_t>vp[i]
+    for i, (lead, follow, discard) in enumerate(ai_rules):
+        if not (0 <= lead < NUM_LEAD_RULES and 0 <= follow < NUM_FOLLOW_RULES and 0 <= discard < NUM_DISCARD_RULES):
+            raise ValueError("unknown AI rule")
+        cfg.ai_lead[i] = lead
+        cfg.ai_follow[i] = follow
+        cfg.ai_discard[i] = discard
+    cfg.num_ai = len(ai_rules)
+    if not 0 <= hangars <= HAND_SIZE:
+        raise ValueError("hangars must be within [0, 12]")
+    cfg.hangars = hangars
+    cfg.same_ai = same_ai
+    cfg.rounds = rounds
+    core = GameCore()
+    core.bind(&SPEC, &cfg, sizeof(RTConfig))
+    return core
+
+
+def droco_card(GameCore core, const uint8_t[::1] raw) -> int:
+    """The card Droco would play now (for tests and tools); -1 when it is not Droco's decision."""
+    cdef const RTState* s
+    if raw.shape[0] != sizeof(RTState) or rt_validate(core.cfg, &raw[0]) != 0:
+        raise ValueError("not a valid Robotrick state")
+    s = <const RTState*>&raw[0]
+    if s.phase != PHASE_PLAY or s.hand[DROCO] == 0:
+        return -1
+    return droco_choose(<const RTConfig*>core.cfg, s)
+
+
+def droco_choice(GameCore core, uint64_t droco_hand, trick_cards, trick_players, int trump, int ai_card) -> int:
+    """Droco's card for a hand and a trick in progress, outside any game (for rule tests and RULES.md)."""
+    cdef RTState s
+    cdef int i
+    memset(&s, 0, sizeof(RTState))
+    if droco_hand == 0 or droco_hand & ~all_cards() or not 0 <= trump < NUM_CARDS:
+        raise ValueError("bad hand or trump")
+    if not 0 <= ai_card < (<const RTConfig*>core.cfg).num_ai or len(trick_cards) > 3:
+        raise ValueError("bad AI card or trick")
+    if len(trick_players) != len(trick_cards):
+        raise ValueError("one player per trick card")
+    s.hand[DROCO] = droco_hand
+    s.trump = trump
+    s.ai_card = ai_card
+    s.trick_len = len(trick_cards)
+    for i in range(s.trick_len):
+        if not 0 <= trick_cards[i] < NUM_CARDS:
+            raise ValueError("bad trick card")
+        s.trick_card[i] = trick_cards[i]
+        s.trick_player[i] = trick_players[i]
+    return droco_choose(<const RTConfig*>core.cfg, &s)
+
+
+# -- raw access for tests and tools (in-process only: this is the omniscient struct) ----------------------------
+
+_FIELDS_1 = ("rng", "aside", "played", "ai_used", "voids", "trick_len", "trick_no", "leader", "trump", "round",
+             "phase", "ai_card")
+
+
+def unpack_state(const uint8_t[::1] raw) -> dict:
+    """Every field of the struct as Python values (hands and sets as int bitsets)."""
+    cdef RTState s
+    if raw.shape[0] != sizeof(RTState):
+        raise ValueError(f"a Robotrick state is {sizeof(RTState)} bytes")
+    memcpy(&s, &raw[0], sizeof(RTState))
+    return {
+        "rng": s.rng,
+        "hand": [s.hand[i] for i in range(4)],
+        "face_up": [s.face_up[i] for i in range(3)],
+        "face_down": [s.face_down[i] for i in range(3)],
+        "passed": [s.passed[i] for i in range(3)],
+        "aside": s.aside,
+        "played": s.played,
+        "round_scores": [[s.round_scores[r][p] for p in range(3)] for r in range(3)],
+        "ai_used": s.ai_used,
+        "voids": s.voids,
+        "played_at": [s.played_at[i] for i in range(NUM_CARDS)],
+        "trick_card": [s.trick_card[i] for i in range(4)],
+        "trick_player": [s.trick_player[i] for i in range(4)],
+        "trick_len": s.trick_len,
+        "trick_no": s.trick_no,
+        "leader": s.leader,
+        "trump": s.trump,
+        "round": s.round,
+        "phase": s.phase,
+        "ai_card": s.ai_card,
+        "pass_count": [s.pass_count[i] for i in range(3)],
+    }
+
+
+def pack_state(dict f) -> bytes:
+    """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
+    cdef RTState s
+    cdef int i, r
+    memset(&s, 0, sizeof(RTState))
+    s.rng = f["rng"]
+    for i in range(4):
+        s.hand[i] = f["hand"][i]
+        s.trick_card[i] = f["trick_card"][i]
+        s.trick_player[i] = f["trick_player"][i]
+    for i in range(3):
+        s.face_up[i] = f["face_up"][i]
+        s.face_down[i] = f["face_down"][i]
+        s.passed[i] = f["passed"][i]
+        s.pass_count[i] = f["pass_count"][i]
+        for r in range(3):
+            s.round_scores[r][i] = f["round_scores"][r][i]
+    for i in range(NUM_CARDS):
+        s.played_at[i] = f["played_at"][i]
+    s.aside = f["aside"]
+    s.played = f["played"]
+    s.ai_used = f["ai_used"]
+    s.voids = f["voids"]
+    s.trick_len = f["trick_len"]
+    s.trick_no = f["trick_no"]
+    s.leader = f["leader"]
+    s.trump = f["trump"]
+    s.round = f["round"]
+    s.phase = f["phase"]
+    s.ai_card = f["ai_card"]
+    return (<char*>&s)[:sizeof(RTState)]
+
+
+def trick_winner(cards, players, int trump_card) -> int:
+    """Winner (player index, 3 = Droco) of a complete or partial trick given in play order."""
+    cdef int c[4]
+    cdef int p[4]
+    cdef int i, n = len(cards)
+    if not 1 <= n <= 4 or len(players) != n or not 0 <= trump_card < NUM_CARDS:
+        raise ValueError("a trick is 1 to 4 (card, player) pairs")
+    for i in range(n):
+        if not 0 <= cards[i] < NUM_CARDS:
+            raise ValueError("card ids are 0..51")
+        c[i] = cards[i]
+        p[i] = players[i]
+    return trick_winner_of(c, p, n, colour_of(trump_card))
+
+
+def seating(int rnd) -> list:
+    """Clockwise order of the table in round ``rnd`` (0-based), starting at seat 0; Droco is 3."""
+    out = [0]
+    p = next_player(rnd, 0)
+    while p != 0:
+        out.append(p)
+        p = next_player(rnd, p)
+    return out

@@ -1,0 +1,406 @@
+# cython: language_level=3
+"""What each seat may see of a Robotrick state (views, observation tensors) and re-dealing what it may not
+(``resample``, the determinisation hook for ISMCTS/PIMC search).
+
+Hidden from a seat: the other seats' hands, the three set-aside cards, the other seats' pass choices (its own
+left neighbour's gift included), the PRNG (so the next rounds' deals). Everything else is public: Droco's hand,
+the trump card, every played card and who played it, every capture, the scores.
+"""
+
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
+from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
+from robotcore.core.state cimport State
+from robotcore.games.robotrick.engine cimport live_round_score, next_player, to_play, trick_winner_of
+from robotcore.games.robotrick.state cimport (
+    ACTIONS_PER_ROUND, DROCO, MAX_AI_CARDS, NUM_CARDS, NUM_COLOURS, NUM_SEATS, PASS_BASE, PHASE_OVER,
+    PHASE_PASS, PHASE_PLAY, TRICKS_PER_ROUND, RTConfig, RTState, all_cards, colour_mask, colour_of,
+)
+
+import numpy as np
+
+from robotcore.games.robotrick.cards import CARD_NAMES, COLOURS
+
+cnp.import_array()
+
+PHASES = ("pass", "play", "over")
+
+# observation layout: 16 planes of 52 cards, then scalar features (documented in RULES.md, "Observation")
+cdef enum:
+    PLANE_HAND = 0
+    PLANE_DROCO = 1
+    PLANE_TRUMP = 2
+    PLANE_PLAYED = 3
+    PLANE_TRICK = 4        # 4 planes: me, my left, my right, Droco
+    PLANE_GIVEN = 8
+    PLANE_RECEIVED = 9
+    PLANE_FACE_UP = 10     # 3 planes: me, my left, my right
+    PLANE_FACE_DOWN = 13   # 3 planes
+    NUM_PLANES = 16
+    SCALARS = NUM_PLANES * NUM_CARDS
+    F_PHASE = SCALARS                  # 3
+    F_ROUND = F_PHASE + 3              # 3
+    F_TRICK_NO = F_ROUND + 3           # 1
+    F_AI = F_TRICK_NO + 1              # 16
+    F_SCORES = F_AI + MAX_AI_CARDS     # 3 (relative seats, /50)
+    F_HANGARS_FREE = F_SCORES + 3      # 3
+    F_VOIDS = F_HANGARS_FREE + 3       # 12 (relative seat x colour)
+    F_HAND_SIZES = F_VOIDS + 12        # 3
+    F_PASS_CHOSEN = F_HAND_SIZES + 3   # 3
+    F_LEADER = F_PASS_CHOSEN + 3       # 4 (me, left, right, Droco)
+    F_TRUMP_COLOUR = F_LEADER + 4      # 4
+    OBS_SIZE = F_TRUMP_COLOUR + 4
+
+OBSERVATION_SIZE = OBS_SIZE
+
+
+cdef inline int seating_round(const RTState* s) noexcept nogil:
+    """Round whose seating applies (after the last round, the last round's)."""
+    return s.round - 1 if s.phase == PHASE_OVER else s.round
+
+
+cdef list _names(uint64_t cards):
+    out = []
+    while cards:
+        out.append(CARD_NAMES[lowest_bit(cards)])
+        cards &= cards - 1
+    return out
+
+
+cdef object _who(int player):
+    return "droco" if player == DROCO else player
+
+
+cdef list _completed_tricks(const RTState* s):
+    """This round's completed tricks, rebuilt from ``played_at`` and the seating: leader, cards, winner."""
+    cdef int table[TRICKS_PER_ROUND][4]
+    cdef int cards[4]
+    cdef int players[4]
+    cdef int t, i, p, v, c, leader = DROCO, rnd = seating_round(s), tc = colour_of(s.trump)
+    out = []
+    memset(table, 0, sizeof(table))      # every completed trick has its 4 cards (rt_validate checks it)
+    for c in range(NUM_CARDS):
+        v = s.played_at[c]
+        if v:
+            table[(v - 1) // 4][(v - 1) % 4] = c
+    for t in range(s.trick_no):
+        p = leader
+        for i in range(4):
+            cards[i] = table[t][p]
+            players[i] = p
+            p = next_player(rnd, p)
+        winner = trick_winner_of(cards, players, 4, tc)
+        out.append({
+            "leader": _who(leader),
+            "cards": [[_who(players[i]), CARD_NAMES[cards[i]]] for i in range(4)],
+            "winner": _who(winner),
+        })
+        leader = winner
+    return out
+
+
+cdef dict _public(game, State state):
+    cdef const RTState* s = <const RTState*>state.data
+    cdef const RTConfig* cfg = <const RTConfig*>state.core.cfg
+    cdef int p, r, i, rnd = seating_round(s)
+    order = [0]
+    p = next_player(rnd, 0)
+    while p != 0:
+        order.append(_who(p))
+        p = next_player(rnd, p)
+    ai = game.content.ai_cards[s.ai_card]
+    droco = {}
+    for i in range(NUM_COLOURS):
+        droco[COLOURS[i]] = _names(s.hand[DROCO] & colour_mask(i))[::-1]
+    return {
+        "game": "robotrick",
+        "phase": PHASES[s.phase],
+        "round": rnd + 1,
+        "rounds": cfg.rounds,
+        "tricks_played": s.trick_no,
+        "actors": state.actors,
+        "seating": order,
+        "ai_card": {"id": s.ai_card, **ai.describe()},
+        "ai_cards_revealed": [i for i in range(cfg.num_ai) if (s.ai_used >> i) & 1],
+        "trump": CARD_NAMES[s.trump],
+        "droco_hand": droco,
+        "hand_sizes": [popcount(s.hand[p]) for p in range(NUM_SEATS)],
+        "pass_chosen": [s.pass_count[p] for p in range(NUM_SEATS)],
+        "trick": {
+            "leader": _who(s.leader),
+            "cards": [[_who(s.trick_player[i]), CARD_NAMES[s.trick_card[i]]] for i in range(s.trick_len)],
+        },
+        "tricks": _completed_tricks(s),
+        "captures": [
+            {"face_up": _names(s.face_up[p]), "face_down": _names(s.face_down[p])} for p in range(NUM_SEATS)
+        ],
+        "hangars": cfg.hangars,
+        "round_scores": [[s.round_scores[r][p] for p in range(NUM_SEATS)] for r in range(s.round)],
+        "scores": state.scores(),
+        "terminal": s.phase == PHASE_OVER,
+    }
+
+
+def view(game, State state, seat) -> dict:
+    cdef const RTState* s = <const RTState*>state.data
+    cdef int me, right
+    out = _public(game, state)
+    out["seat"] = seat
+    if seat is None:
+        return out
+    me = seat
+    right = (me + NUM_SEATS - 1) % NUM_SEATS
+    out["hand"] = _names(s.hand[me])
+    out["pass"] = {
+        "given": _names(s.passed[me]),
+        "received": _names(s.passed[right]) if s.phase != PHASE_PASS else [],
+    }
+    return out
+
+
+def omniscient(game, State state) -> dict:
+    cdef const RTState* s = <const RTState*>state.data
+    out = _public(game, state)
+    out["seat"] = "omniscient"
+    out["hands"] = [_names(s.hand[p]) for p in range(NUM_SEATS)]
+    out["passed"] = [_names(s.passed[p]) for p in range(NUM_SEATS)]
+    out["aside"] = _names(s.aside)
+    return out
+
+
+cdef inline void _put(float* o, int plane, uint64_t cards) noexcept nogil:
+    while cards:
+        o[plane * NUM_CARDS + lowest_bit(cards)] = 1.0
+        cards &= cards - 1
+
+
+def observation(State state, int seat) -> cnp.ndarray:
+    cdef const RTState* s = <const RTState*>state.data
+    cdef const RTConfig* cfg = <const RTConfig*>state.core.cfg
+    cdef cnp.ndarray arr = np.zeros(OBS_SIZE, dtype=np.float32)
+    cdef float* o = <float*>cnp.PyArray_DATA(arr)
+    cdef int rel, p, i, c, rnd = seating_round(s)
+    scores = state.scores()
+    _put(o, PLANE_HAND, s.hand[seat])
+    _put(o, PLANE_DROCO, s.hand[DROCO])
+    _put(o, PLANE_TRUMP, bit(s.trump))
+    _put(o, PLANE_PLAYED, s.played)
+    for i in range(s.trick_len):
+        p = s.trick_player[i]
+        rel = 3 if p == DROCO else (p - seat + NUM_SEATS) % NUM_SEATS
+        _put(o, PLANE_TRICK + rel, bit(s.trick_card[i]))
+    _put(o, PLANE_GIVEN, s.passed[seat])
+    if s.phase != PHASE_PASS:
+        _put(o, PLANE_RECEIVED, s.passed[(seat + NUM_SEATS - 1) % NUM_SEATS])
+    for rel in range(NUM_SEATS):
+        p = (seat + rel) % NUM_SEATS
+        _put(o, PLANE_FACE_UP + rel, s.face_up[p])
+        _put(o, PLANE_FACE_DOWN + rel, s.face_down[p])
+        o[F_HANGARS_FREE + rel] = max(0, cfg.hangars - popcount(s.face_up[p])) / 4.0
+        for c in range(NUM_COLOURS):
+            o[F_VOIDS + rel * 4 + c] = (s.voids >> (p * 4 + c)) & 1
+        o[F_HAND_SIZES + rel] = popcount(s.hand[p]) / 12.0
+        o[F_PASS_CHOSEN + rel] = s.pass_count[p] / 2.0
+        o[F_SCORES + rel] = scores[p] / 50.0
+    o[F_PHASE + s.phase] = 1.0
+    o[F_ROUND + rnd] = 1.0
+    o[F_TRICK_NO] = s.trick_no / 12.0
+    o[F_AI + s.ai_card] = 1.0
+    if s.phase == PHASE_PLAY:
+        p = s.leader
+        o[F_LEADER + (3 if p == DROCO else (p - seat + NUM_SEATS) % NUM_SEATS)] = 1.0
+    o[F_TRUMP_COLOUR + colour_of(s.trump)] = 1.0
+    return arr
+
+
+# -- resampling -------------------------------------------------------------------------------------------------
+
+cdef double BINOM[14][14]
+
+
+cdef void _init_binom() noexcept:
+    cdef int n, k
+    for n in range(14):
+        for k in range(14):
+            BINOM[n][k] = 0.0
+        BINOM[n][0] = 1.0
+        for k in range(1, n + 1):
+            BINOM[n][k] = BINOM[n - 1][k - 1] + (BINOM[n - 1][k] if k <= n - 1 else 0.0)
+
+
+_init_binom()
+
+
+cdef uint64_t _random_subset(uint64_t cards, int k, uint64_t* rng) noexcept nogil:
+    """k cards drawn uniformly from ``cards`` (k <= popcount)."""
+    cdef uint64_t out = 0
+    cdef int n = popcount(cards), c
+    while k > 0:
+        c = nth_set_bit(cards, <int>rng_below(rng, <uint32_t>n))
+        out |= bit(c)
+        cards &= ~bit(c)
+        n -= 1
+        k -= 1
+    return out
+
+
+cdef int _deal(uint64_t pool, int need_a, int need_b, int void_a, int void_b, uint64_t* rng,
+               uint64_t* out_a, uint64_t* out_b, uint64_t* out_x) noexcept nogil:
+    """Split ``pool`` into seat a (need_a cards), seat b (need_b) and the set-aside (the rest), uniformly among
+    the splits where no seat gets a colour it is known to lack. Counts per colour are drawn from exact weights
+    (a dynamic programme over colours), then the cards of each colour are shuffled. Returns 0, or -1 if no
+    split exists."""
+    cdef double W[5][13][13]
+    cdef int u[4]
+    cdef int rem[5]
+    cdef int c, ra, rb, ka, kb, kx, i, chosen_a, chosen_b
+    cdef bint done
+    cdef double w, pick
+    cdef uint8_t cards[13]
+    cdef uint64_t sub
+    for c in range(4):
+        u[c] = popcount(pool & colour_mask(c))
+    rem[4] = 0
+    for c in range(3, -1, -1):
+        rem[c] = rem[c + 1] + u[c]
+    if need_a > 12 or need_b > 12 or need_a < 0 or need_b < 0:
+        return -1
+    memset(W, 0, sizeof(W))
+    W[4][0][0] = 1.0
+    for c in range(3, -1, -1):
+        for ra in range(need_a + 1):
+            for rb in range(need_b + 1):
+                if rem[c] - ra - rb < 0:
+                    continue
+                w = 0.0
+                for ka in range(min(ra, u[c]) + 1):
+                    if ka and (void_a >> c) & 1:
+                        break
+                    for kb in range(min(rb, u[c] - ka) + 1):
+                        if kb and (void_b >> c) & 1:
+                            break
+                        kx = u[c] - ka - kb
+                        if rem[c + 1] - (ra - ka) - (rb - kb) < 0:
+                            continue
+                        w += BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * W[c + 1][ra - ka][rb - kb]
+                W[c][ra][rb] = w
+    if W[0][need_a][need_b] <= 0.0:
+        return -1
+    out_a[0] = 0
+    out_b[0] = 0
+    out_x[0] = 0
+    ra = need_a
+    rb = need_b
+    for c in range(4):
+        pick = rng_unit(rng) * W[c][ra][rb]
+        chosen_a = 0
+        chosen_b = 0
+        done = False
+        for ka in range(min(ra, u[c]) + 1):
+            if ka and (void_a >> c) & 1:
+                break
+            for kb in range(min(rb, u[c] - ka) + 1):
+                if kb and (void_b >> c) & 1:
+                    break
+                w = BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * W[c + 1][ra - ka][rb - kb]
+                if w <= 0.0:
+                    continue
+                chosen_a = ka
+                chosen_b = kb
+                if pick < w:
+                    done = True
+                    break
+                pick -= w
+            if done:
+                break
+        ka = chosen_a
+        kb = chosen_b
+        # (rounding may leave the last valid split chosen, which is fine)
+        sub = pool & colour_mask(c)
+        for i in range(u[c]):
+            cards[i] = <uint8_t>lowest_bit(sub)
+            sub &= sub - 1
+        rng_shuffle_u8(rng, cards, u[c])
+        for i in range(u[c]):
+            if i < ka:
+                out_a[0] |= bit(cards[i])
+            elif i < ka + kb:
+                out_b[0] |= bit(cards[i])
+            else:
+                out_x[0] |= bit(cards[i])
+        ra -= ka
+        rb -= kb
+    return 0
+
+
+def resample(game, State state, int seat, uint64_t seed) -> State:
+    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with what it
+    knows: its hand, Droco's hand, the trump, the cards it gave (still in its left neighbour's hand unless
+    played), every played card, and which colours each seat has shown it lacks."""
+    cdef State out = state.clone()
+    cdef RTState* s = <RTState*>out.data
+    cdef int a = (seat + 1) % NUM_SEATS, b = (seat + 2) % NUM_SEATS
+    cdef uint64_t rng = rng_seed(seed), fixed_a = 0, hidden_a, hidden_b, pool, new_a, new_b, new_x, played_b
+    cdef int c, i, round_start, p
+    if s.phase == PHASE_PASS:
+        hidden_a = s.hand[a] | s.passed[a]
+        hidden_b = s.hand[b] | s.passed[b]
+    else:
+        fixed_a = s.passed[seat] & s.hand[a]
+        hidden_a = s.hand[a] & ~fixed_a
+        hidden_b = s.hand[b]
+    pool = hidden_a | hidden_b | s.aside
+    if _deal(pool, popcount(hidden_a), popcount(hidden_b), (s.voids >> (a * 4)) & 15, (s.voids >> (b * 4)) & 15,
+             &rng, &new_a, &new_b, &new_x) != 0:
+        raise AssertionError("no consistent deal exists: the state breaks Robotrick's invariants")
+    s.aside = new_x
+    if s.phase == PHASE_PASS:
+        s.passed[a] = _random_subset(new_a, s.pass_count[a], &rng)
+        s.hand[a] = new_a & ~s.passed[a]
+        s.passed[b] = _random_subset(new_b, s.pass_count[b], &rng)
+        s.hand[b] = new_b & ~s.passed[b]
+    else:
+        s.hand[a] = fixed_a | new_a
+        s.hand[b] = new_b
+        played_b = 0
+        for c in range(NUM_CARDS):
+            if s.played_at[c] and (s.played_at[c] - 1) % 4 == b:
+                played_b |= bit(c)
+        s.passed[a] = _random_subset(s.hand[b] | played_b, 2, &rng)
+    s.rng = rng_seed(rng_next(&rng))
+    out.seed = seed
+    _rewrite_hidden_passes(out, s, seat)
+    return out
+
+
+cdef void _rewrite_hidden_passes(State out, const RTState* s, int seat) noexcept:
+    """Keep the history consistent with the new deal: this round's pass choices of the other seats become
+    the resampled ones (earlier rounds' entries stay; no future rule reads them)."""
+    cdef Py_ssize_t start = ACTIONS_PER_ROUND * seating_round(s), i
+    cdef uint64_t left[NUM_SEATS]
+    cdef int p, a
+    cdef int count[NUM_SEATS]
+    if out.hist_len < start:
+        return
+    for p in range(NUM_SEATS):
+        left[p] = s.passed[p]
+        count[p] = 0
+    for i in range(start, out.hist_len):
+        p = out.hist[i] >> 16
+        a = out.hist[i] & 0xFFFF
+        if a >= PASS_BASE:
+            count[p] += 1
+    for p in range(NUM_SEATS):
+        if p != seat and count[p] != popcount(s.passed[p]):
+            return          # a partial history (e.g. from a batch row): nothing consistent to rewrite
+    for i in range(start, out.hist_len):
+        p = out.hist[i] >> 16
+        a = out.hist[i] & 0xFFFF
+        if a >= PASS_BASE and p != seat:
+            a = lowest_bit(left[p])
+            left[p] &= left[p] - 1
+            out.hist[i] = ((<uint32_t>p) << 16) | <uint32_t>(PASS_BASE + a)

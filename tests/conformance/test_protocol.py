@@ -1,0 +1,302 @@
+"""The shared conformance suite (design.md section 7), run over every registered game and variant.
+
+Each test states one property of the common protocol; a game that breaks it fails here without any test of
+its own. Speed is never asserted here (bench/ measures it).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import robotcore
+from robotcore.core import batch
+from robotcore.errors import (
+    CorruptStateError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidSeatError,
+    NotYourTurnError,
+)
+
+from ..conftest import random_play
+
+
+def test_game_facts(game: robotcore.Game) -> None:
+    assert game.min_players <= game.num_players <= game.max_players
+    assert 0 < game.num_actions <= 8192
+    assert game.state_size > 0 and game.state_size % 8 == 0
+    assert game.max_game_length > 0
+    facts = game.to_json()
+    json.dumps(facts)
+    assert facts["name"] == game.name and facts["num_actions"] == game.num_actions
+    assert robotcore.load_game(game.name, **game.plain_params()) == game
+
+
+def test_thousands_of_native_random_games(game: robotcore.Game) -> None:
+    """Random playouts in the engine: every game ends within the length bound, with valid returns."""
+    states = game.new_batch(np.arange(3000, dtype=np.uint64))
+    lengths = batch.random_playouts(game, states, seed=11)
+    assert (lengths > 0).all(), "a playout failed (invalid row, no legal action or too long)"
+    assert (lengths <= game.max_game_length).all()
+    assert (batch.current_players(game, states) == robotcore.TERMINAL).all()
+    rets = batch.returns(game, states)
+    assert np.allclose(rets.sum(axis=1), 1.0)
+    scores = batch.scores(game, states)
+    for row in range(0, 3000, 97):
+        state = game.state_from_row(states[row])
+        assert state.scores() == list(scores[row])
+        assert game.scores_from_view(state.view(None)) == state.scores()
+        winners = state.outcome().winners
+        assert [r > 0 for r in rets[row]] == [s in winners for s in range(game.num_players)]
+
+
+def test_thousands_of_python_games(game: robotcore.Game) -> None:
+    """Random games through the Python API with the cheap invariants checked at every step."""
+    rng = random.Random(1)
+    lengths = []
+    for g in range(1000):
+        state = game.new_initial_state(seed=g)
+        n = 0
+        while not state.is_terminal:
+            actors = state.actors
+            assert actors == sorted(set(actors)) and actors
+            assert state.current_player == actors[0]
+            seat = rng.choice(actors)
+            legal = state.legal_actions(seat)
+            assert legal and legal == sorted(set(legal))
+            state.apply(rng.choice(legal), seat)
+            n += 1
+        assert n == len(state.history) <= game.max_game_length
+        assert state.current_player == robotcore.TERMINAL
+        assert state.legal_actions() == [] and state.actors == []
+        lengths.append(n)
+    assert min(lengths) > 0
+
+
+def test_deep_invariants_during_play(game: robotcore.Game) -> None:
+    """Fewer games, every property at every step."""
+    rng = random.Random(2)
+    for g in range(40):
+        state = game.new_initial_state(seed=1000 + g)
+        while not state.is_terminal:
+            actors = state.actors
+            for seat in range(game.num_players):
+                legal = state.legal_actions(seat)
+                mask = state.legal_mask(seat)
+                assert mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
+                assert list(np.flatnonzero(mask)) == legal
+                assert bool(legal) == (seat in actors)
+                for a in legal[:3]:
+                    assert state.is_legal(a, seat)
+            # strings and JSON forms round-trip and are unique
+            legal = state.legal_actions(actors[0])
+            strs = [game.action_to_str(a) for a in legal]
+            assert len(set(strs)) == len(strs)
+            for a in legal:
+                assert game.parse_action(game.action_to_str(a)) == a
+                assert game.action_from_dict(json.loads(json.dumps(game.action_to_dict(a)))) == a
+            # bytes round-trip, clone equality
+            again = game.from_bytes(state.to_bytes())
+            assert again == state and again.history == state.history and again.to_bytes() == state.to_bytes()
+            # the engine's scores equal the scoring recomputed from the public view
+            assert game.scores_from_view(state.view(None)) == state.scores()
+            seat = rng.choice(actors)
+            action = rng.choice(state.legal_actions(seat))
+            # clone independence: stepping the clone leaves the original untouched
+            before = state.to_bytes()
+            twin = state.clone()
+            twin.apply(action, seat)
+            assert state.to_bytes() == before
+            state.apply(action, seat)
+            assert state == twin and state.to_bytes() == twin.to_bytes()
+
+
+def test_rejected_actions_change_nothing(game: robotcore.Game) -> None:
+    rng = random.Random(3)
+    for g in range(30):
+        state = random_play(game.new_initial_state(seed=g), rng, steps=rng.randrange(0, 60))
+        before, hist = state.to_bytes(), state.history
+        if state.is_terminal:
+            with pytest.raises(GameOverError):
+                state.apply(0)
+            continue
+        actors = state.actors
+        seat = actors[0]
+        illegal = sorted(set(range(game.num_actions)) - set(state.legal_actions(seat)))
+        for a in rng.sample(illegal, min(5, len(illegal))):
+            with pytest.raises(IllegalActionError):
+                state.apply(a, seat)
+        idle = [s for s in range(game.num_players) if s not in actors]
+        for s in idle:
+            with pytest.raises(NotYourTurnError):
+                state.apply(state.legal_actions(seat)[0], s)
+        for bad in (-1, game.num_actions, 10**30, "1", 1.0, None, True):
+            with pytest.raises(InvalidActionError):
+                state.apply(bad, seat)
+        for bad_seat in (-1, game.num_players, 99):
+            with pytest.raises(InvalidSeatError):
+                state.apply(state.legal_actions(seat)[0], bad_seat)
+        assert state.to_bytes() == before and state.history == hist
+        for err in (IllegalActionError, InvalidActionError, NotYourTurnError, GameOverError, CorruptStateError):
+            assert issubclass(err, ValueError)
+
+
+def test_determinism(game: robotcore.Game) -> None:
+    """Same seed and same actions give the same bytes; replaying the history reproduces the state."""
+    rng = random.Random(4)
+    for g in range(20):
+        a = random_play(game.new_initial_state(seed=g), rng)
+        b = game.replay(g, a.history)
+        assert a.to_bytes() == b.to_bytes()
+        c = game.new_initial_state(seed=g)
+        for seat, action in a.history[: len(a.history) // 2]:
+            c.apply(action, seat)
+        d = game.replay(g, c.history)
+        assert c.to_bytes() == d.to_bytes()
+    starts = {game.new_initial_state(seed=s).state_bytes() for s in range(50)}
+    assert len(starts) == 50, "different seeds should deal different games"
+
+
+def test_views_never_leak(game: robotcore.Game) -> None:
+    """Two states that differ only in what a seat cannot see give that seat identical views, legal actions
+    and observations (resample_hidden makes such a state). The test also checks it is not vacuous: the
+    resampled states really differ from the originals."""
+    rng = random.Random(5)
+    changed = compared = 0
+    for g in range(60):
+        state = random_play(game.new_initial_state(seed=g), rng, steps=rng.randrange(0, game.max_game_length))
+        for seat in range(game.num_players):
+            other = state.resample_hidden(seat, rng.getrandbits(64))
+            compared += 1
+            changed += other.state_bytes() != state.state_bytes()
+            assert other.view(seat) == state.view(seat)
+            assert other.view(None) == state.view(None)
+            assert other.actors == state.actors
+            assert other.legal_actions(seat) == state.legal_actions(seat)
+            assert np.array_equal(other.observation(seat), state.observation(seat))
+            json.dumps(state.view(seat))
+            # the re-dealt state is a valid state of the game, and it plays on to the end
+            again = game.from_bytes(other.to_bytes())
+            random_play(again, rng)
+    assert changed > compared * 0.8
+
+
+def test_resample_keeps_everything_but_hidden_future(game: robotcore.Game) -> None:
+    """The continuation of a resampled state is not fixed by the original's PRNG (no peeking at future chance
+    through the determinised state)."""
+    rng = random.Random(6)
+    for g in range(10):
+        state = random_play(game.new_initial_state(seed=g), rng, steps=rng.randrange(0, 40))
+        if state.is_terminal:
+            continue
+        a = state.resample_hidden(state.actors[0], 1)
+        b = state.resample_hidden(state.actors[0], 1)
+        c = state.resample_hidden(state.actors[0], 2)
+        assert a.to_bytes() == b.to_bytes()
+        assert a.state_bytes() != c.state_bytes()
+
+
+def test_observations(game: robotcore.Game) -> None:
+    state = random_play(game.new_initial_state(seed=0), random.Random(7), steps=20)
+    for seat in range(game.num_players):
+        obs = state.observation(seat)
+        assert obs.dtype == np.float32 and obs.shape == game.observation_shape
+        assert np.isfinite(obs).all()
+
+
+def test_clone_copy_pickle(game: robotcore.Game) -> None:
+    state = random_play(game.new_initial_state(seed=0), random.Random(8), steps=15)
+    for twin in (state.clone(), copy.copy(state), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert twin == state and twin.history == state.history and twin is not state
+        assert twin.to_bytes() == state.to_bytes()
+
+
+def test_generic_and_game_playout_loops_agree(game: robotcore.Game) -> None:
+    a = game.new_batch(np.arange(200, dtype=np.uint64))
+    b = a.copy()
+    na = batch.random_playouts(game, a, seed=3)
+    nb = batch.random_playout_generic(game, b, seed=3)
+    assert np.array_equal(na, nb) and np.array_equal(a, b)
+
+
+def test_batch_threads_match_one_thread(game: robotcore.Game) -> None:
+    a = game.new_batch(np.arange(500, dtype=np.uint64))
+    b = a.copy()
+    assert np.array_equal(batch.random_playouts(game, a, 9), batch.random_playouts(game, b, 9, threads=2))
+    assert np.array_equal(a, b)
+
+
+def test_batch_step_matches_python_api(game: robotcore.Game) -> None:
+    rng = np.random.default_rng(0)
+    n = 64
+    arr = game.new_batch(np.arange(n, dtype=np.uint64))
+    states = [game.new_initial_state(seed=i) for i in range(n)]
+    for _ in range(game.max_game_length):
+        masks = batch.legal_masks(game, arr)
+        actions = np.array(
+            [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], dtype=np.int32
+        )
+        status = batch.step(game, arr, actions)
+        for i, st in enumerate(states):
+            if st.is_terminal:
+                assert status[i] == batch.ALREADY_OVER
+            else:
+                st.apply(int(actions[i]))
+                assert status[i] == batch.APPLIED
+            assert st.state_bytes() == arr[i].tobytes()
+        if all(s.is_terminal for s in states):
+            break
+    assert all(s.is_terminal for s in states)
+    # an illegal action leaves the row as it was
+    fresh = game.new_batch(np.array([5], dtype=np.uint64))
+    legal = set(np.flatnonzero(batch.legal_masks(game, fresh)[0]))
+    bad = next(a for a in range(game.num_actions) if a not in legal)
+    before = fresh.copy()
+    assert batch.step(game, fresh, np.array([bad], dtype=np.int32))[0] == batch.ILLEGAL
+    assert np.array_equal(before, fresh)
+
+
+def test_corrupt_rows_are_refused(game: robotcore.Game) -> None:
+    rng = np.random.default_rng(1)
+    junk = rng.integers(0, 256, size=(50, game.state_size), dtype=np.uint8)
+    assert (batch.random_playouts(game, junk, 1) == batch.PLAYOUT_INVALID_ROW).all()
+    assert (batch.step(game, junk, np.zeros(50, dtype=np.int32)) == batch.INVALID_ROW).all()
+    with pytest.raises(CorruptStateError):
+        batch.legal_masks(game, junk)
+    with pytest.raises(CorruptStateError):
+        batch.random_playouts(game, np.zeros((2, game.state_size + 1), dtype=np.uint8), 1)
+    with pytest.raises(CorruptStateError):
+        game.state_from_row(junk[0])
+
+
+def test_outcome_and_returns(game: robotcore.Game) -> None:
+    rng = random.Random(10)
+    for g in range(30):
+        state = game.new_initial_state(seed=g)
+        assert state.outcome() is None and state.returns() == [0.0] * game.num_players
+        random_play(state, rng)
+        out = state.outcome()
+        assert out is not None and out.scores == tuple(state.scores())
+        keys = state.rank_keys()
+        best = max(keys)
+        assert out.winners == tuple(s for s, k in enumerate(keys) if k == best)
+        assert state.returns() == [1.0 / len(out.winners) if s in out.winners else 0.0
+                                   for s in range(game.num_players)]
+        json.dumps(out.to_json())
+
+
+def test_unknown_names_and_parameters() -> None:
+    with pytest.raises(robotcore.UnknownGameError):
+        robotcore.make("chess")
+    for name in robotcore.list_games():
+        with pytest.raises(robotcore.InvalidParameterError):
+            robotcore.make(name, no_such_parameter=1)
+        with pytest.raises(robotcore.InvalidParameterError):
+            robotcore.make(name, players=99)

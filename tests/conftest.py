@@ -1,0 +1,49 @@
+"""Shared fixtures: every registered game, under its defaults and each of its declared variants."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import robotcore
+from robotcore.registry import game_class
+
+
+def game_configs() -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name in robotcore.list_games():
+        out.append((name, {}))
+        out.extend((name, dict(v)) for v in game_class(name).variants)
+    return out
+
+
+def config_id(cfg: tuple[str, dict[str, Any]]) -> str:
+    name, params = cfg
+    return name + ("" if not params else "-" + "-".join(f"{k}={v}" for k, v in params.items()))
+
+
+CONFIGS = game_configs()
+
+
+@pytest.fixture(params=CONFIGS, ids=[config_id(c) for c in CONFIGS])
+def game(request: pytest.FixtureRequest) -> robotcore.Game:
+    name, params = request.param
+    return robotcore.load_game(name, **params)
+
+
+@pytest.fixture(params=robotcore.list_games())
+def default_game(request: pytest.FixtureRequest) -> robotcore.Game:
+    return robotcore.load_game(request.param)
+
+
+def random_play(state: robotcore.State, rng: random.Random, steps: int | None = None) -> robotcore.State:
+    """Apply uniformly random legal actions of a random acting seat (all seats of a simultaneous phase get
+    their turn in random order)."""
+    n = 0
+    while not state.is_terminal and (steps is None or n < steps):
+        seat = rng.choice(state.actors)
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+        n += 1
+    return state
