@@ -1,0 +1,15 @@
+"""Bots written over the common protocol only: they work for every registered game.
+
+- ``RandomBot``: uniform over the legal actions.
+- ``GreedyBot``: one-ply lookahead on a determinised state (``resample_hidden``), maximising the seat's score
+  lead; ties broken at random. The "simple heuristic" of the service and of the balance simulations.
+- ``MonteCarloBot``: flat Monte Carlo over determinisations (PIMC): for every legal action, native random
+  playouts from re-dealt states; picks the best mean return. Strong and game-agnostic; takes a time budget.
+"""
+
+from robotcore.bots.base import BOTS, Bot, make_bot
+from robotcore.bots.greedy import GreedyBot
+from robotcore.bots.montecarlo import MonteCarloBot
+from robotcore.bots.random import RandomBot
+
+__all__ = ["Bot", "BOTS", "make_bot", "RandomBot", "GreedyBot", "MonteCarloBot"]

@@ -1,0 +1,49 @@
+"""Flat Monte Carlo over determinisations (perfect-information Monte Carlo), using native batch playouts."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from robotcore.bots.base import Bot, register
+from robotcore.core import batch
+from robotcore.core.state import State
+
+
+@register
+class MonteCarloBot(Bot):
+    """For each legal action: ``playouts`` random playouts, each from a fresh re-deal of what the seat cannot
+    see, run natively in one batch. Picks the action with the best mean return (winners share 1.0).
+    With ``budget_ms``, rounds of playouts continue until the budget is spent (at least one round)."""
+
+    name = "montecarlo"
+
+    def __init__(self, seed: int = 0, playouts: int = 32) -> None:
+        super().__init__(seed)
+        self.playouts = max(1, int(playouts))
+
+    def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
+        legal = self._legal(state, seat)
+        if len(legal) == 1:
+            return int(legal[0])
+        game = state.game
+        deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
+        totals = np.zeros(len(legal))
+        runs = 0
+        while True:
+            rows = []
+            for action in legal:
+                for _ in range(self.playouts):
+                    world = state.resample_hidden(seat, self.rng.next_u64())
+                    world.apply(action, seat)
+                    rows.append(np.frombuffer(world.state_bytes(), dtype=np.uint8))
+            arr = np.stack(rows)
+            batch.random_playouts(game, arr, self.rng.next_u64())
+            rets = batch.returns(game, arr)[:, seat].reshape(len(legal), self.playouts)
+            totals += rets.sum(axis=1)
+            runs += self.playouts
+            if deadline is None or time.perf_counter() >= deadline:
+                break
+        best = np.flatnonzero(totals == totals.max())
+        return int(legal[int(best[self.rng.below(len(best))])])

@@ -1,0 +1,1 @@
+"""Tools over the common protocol: golden playthroughs, match runners, simulations."""
