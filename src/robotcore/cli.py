@@ -51,7 +51,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
-        from robotcore_api.app import create_app
+        from robotcore_api.app import create_app  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print("the service needs its extra: pip install 'robotcore[service]'", file=sys.stderr)
         return 2

@@ -50,7 +50,7 @@ class Outcome:
 
     >>> o = Outcome.from_keys([5, 9, 9], [5, 9, 9])
     >>> o.winners, o.places, o.shared
-    ((1, 2), (1, 0, 0), True)
+    ((1, 2), (2, 0, 0), True)
     """
 
     scores: tuple[int, ...]

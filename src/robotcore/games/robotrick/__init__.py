@@ -122,16 +122,16 @@ class RobotrickGame(Game):
     # -- information ------------------------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
-        return view.view(self, state, seat)  # type: ignore[no-any-return]
+        return view.view(self, state, seat)
 
     def omniscient_view(self, state: State) -> View:
-        return view.omniscient(self, state)  # type: ignore[no-any-return]
+        return view.omniscient(self, state)
 
     def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
-        return view.observation(state, seat)  # type: ignore[no-any-return]
+        return view.observation(state, seat)
 
     def resample_hidden(self, state: State, seat: int, seed: int) -> State:
-        return view.resample(self, state, seat, seed & 0xFFFFFFFFFFFFFFFF)  # type: ignore[no-any-return]
+        return view.resample(self, state, seat, seed & 0xFFFFFFFFFFFFFFFF)
 
     def scores_from_view(self, view: View) -> list[int]:
         """Finished rounds' scores plus, while a round is on, face-up VP minus face-down VP."""

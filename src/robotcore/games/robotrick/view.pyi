@@ -1,0 +1,14 @@
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from robotcore.core.state import State
+
+PHASES: tuple[str, ...]
+OBSERVATION_SIZE: int
+
+def view(game: Any, state: State, seat: int | None) -> dict[str, Any]: ...
+def omniscient(game: Any, state: State) -> dict[str, Any]: ...
+def observation(state: State, seat: int) -> npt.NDArray[np.float32]: ...
+def resample(game: Any, state: State, seat: int, seed: int) -> State: ...

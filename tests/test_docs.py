@@ -1,0 +1,57 @@
+"""The README's examples are doctests, and the typed surface matches the compiled modules."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import robotcore
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_PARENT = Path(robotcore.__file__).resolve().parents[1]
+
+
+def test_readme_examples() -> None:
+    failures, tried = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
+                                       optionflags=doctest.ELLIPSIS)
+    assert tried > 10 and failures == 0
+
+
+@pytest.mark.parametrize("module", ["robotcore", "robotcore.types", "robotcore.games.robotrick"])
+def test_module_doctests(module: str) -> None:
+    failures, _ = doctest.testmod(importlib.import_module(module))
+    assert failures == 0
+
+
+def _compiled_modules() -> list[str]:
+    out = []
+    for pyi in sorted(PACKAGE_PARENT.joinpath("robotcore").rglob("*.pyi")):
+        out.append(".".join(pyi.relative_to(PACKAGE_PARENT).with_suffix("").parts))
+    return out
+
+
+def test_every_compiled_module_has_a_stub() -> None:
+    compiled = set()
+    for path in PACKAGE_PARENT.joinpath("robotcore").rglob("*"):
+        if path.suffix in (".so", ".pyd"):
+            parts = path.relative_to(PACKAGE_PARENT).parts
+            compiled.add(".".join((*parts[:-1], parts[-1].split(".")[0])))
+    assert compiled and compiled == set(_compiled_modules())
+
+
+def test_stubs_match_the_compiled_modules() -> None:
+    """mypy's stubtest imports each compiled module and compares it with its .pyi stub."""
+    pytest.importorskip("mypy")
+    allow = ROOT / "stubtest-allowlist.txt"
+    env = dict(os.environ, MYPYPATH=str(PACKAGE_PARENT))
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "--allowlist", str(allow), *_compiled_modules()],
+        capture_output=True, text=True, env=env, cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
