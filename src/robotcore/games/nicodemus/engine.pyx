@@ -40,6 +40,7 @@ from robotcore.games.nicodemus.state cimport (
 # lexicographically (wood < copper < crystal).
 cdef uint8_t ALLOC[NUM_ALLOCS][4]
 cdef uint8_t ALLOC_SIZE[NUM_ALLOCS]
+cdef uint8_t ALLOC_FROM[5]          # allocations of size k are ALLOC_FROM[k] .. ALLOC_FROM[k + 1] - 1
 # PAIR[i] = two resources (a <= b) among wood, copper, crystal: ww, wc, wx, cc, cx, xx.
 cdef uint8_t PAIR_A[6]
 cdef uint8_t PAIR_B[6]
@@ -69,6 +70,11 @@ cdef void _init_tables() noexcept:
                 ALLOC[n][c] += 1
                 ALLOC_SIZE[n] = 3
                 n += 1
+    ALLOC_FROM[0] = 0
+    ALLOC_FROM[1] = 1
+    ALLOC_FROM[2] = 4
+    ALLOC_FROM[3] = 10
+    ALLOC_FROM[4] = NUM_ALLOCS
     n = 0
     for a in range(1, 4):
         for b in range(a, 4):
@@ -87,10 +93,13 @@ cdef inline void set_bit(uint64_t* words, int a) noexcept nogil:
 
 
 cdef int hand_count(const NMState* s, int seat) noexcept nogil:
-    cdef int t, n = 0
-    for t in range(MAX_TYPES):
-        n += s.hand[seat][t]
-    return n
+    """Machines in a hand. Sums the 16 counts as two 8-byte words (the multiply adds all bytes into the top
+    one): exact while a hand holds fewer than 256 machines, which ``nm_validate`` guarantees (at most 64 cards)
+    before any other function sees a state."""
+    cdef uint64_t lo, hi
+    memcpy(&lo, &s.hand[seat][0], 8)
+    memcpy(&hi, &s.hand[seat][8], 8)
+    return <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
 
 
 cdef inline int cubes(const NMState* s, int seat) noexcept nogil:
@@ -235,24 +244,27 @@ cdef uint32_t copyable(const NMConfig* cfg, const NMState* s, int seat, int n_af
 
 # -- repairs ----------------------------------------------------------------------------------------------------
 
-cdef int repair_options(const NMConfig* cfg, const NMState* s, int seat, int slot, uint32_t* allocs) noexcept nogil:
-    """Joker allocations (bits over ALLOC) with which ``seat`` can repair the machine at ``slot``; returns how
-    many. Reductions of the workshop apply in full: each machine producing a resource lowers that cost by one,
-    charcoalium producers lower the charcoalium cost, and jokers are spread over the remaining cube costs (as
-    many as can be used; the payer chooses where)."""
-    cdef int red[5]
-    cdef int c[4]
-    cdef int i, r, t = s.table[slot], jokers, total, use, need_coal, a, n = 0
-    cdef bint ok
-    for r in range(5):
-        red[r] = 0
+cdef inline void reductions(const NMConfig* cfg, const NMState* s, int seat, int* red) noexcept nogil:
+    """red[r]: workshop machines producing r (index 4: jokers)."""
+    cdef int i
+    for i in range(5):
+        red[i] = 0
     for i in range(s.ws_n[seat]):
         red[cfg.prod[s.ws[seat][i]]] += 1
+
+
+cdef uint32_t repair_options(const NMConfig* cfg, const NMState* s, int seat, int slot,
+                             const int* red) noexcept nogil:
+    """Joker allocations (bits over ALLOC) with which ``seat`` can repair the machine at ``slot``, given the
+    workshop's reductions ``red``. Reductions apply in full: each machine producing a resource lowers that cost
+    by one, charcoalium producers lower the charcoalium cost, and jokers are spread over the remaining cube
+    costs (as many as can be used; the payer chooses where)."""
+    cdef int c[4]
+    cdef int r, t = s.table[slot], total, use, need_coal, a
+    cdef uint32_t allocs = 0
+    cdef bint ok
     need_coal = (s.table_n - 1 - slot) - red[COAL]
-    if need_coal < 0:
-        need_coal = 0
-    allocs[0] = 0
-    if s.res[seat][COAL] < need_coal:
+    if need_coal > s.res[seat][COAL]:
         return 0
     total = 0
     for r in range(1, 4):
@@ -260,20 +272,18 @@ cdef int repair_options(const NMConfig* cfg, const NMState* s, int seat, int slo
         if c[r] < 0:
             c[r] = 0
         total += c[r]
-    jokers = red[JOKER]
-    use = jokers if jokers < total else total
-    for a in range(NUM_ALLOCS):
-        if ALLOC_SIZE[a] != use:
-            continue
+    use = red[JOKER] if red[JOKER] < total else total
+    if use > 3:
+        use = 3
+    for a in range(ALLOC_FROM[use], ALLOC_FROM[use + 1]):
         ok = True
         for r in range(1, 4):
             if ALLOC[a][r] > c[r] or c[r] - ALLOC[a][r] > s.res[seat][r]:
                 ok = False
                 break
         if ok:
-            allocs[0] |= 1u << a
-            n += 1
-    return n
+            allocs |= 1u << a
+    return allocs
 
 
 cdef void do_repair(const NMConfig* cfg, NMState* s, int seat, int slot, int alloc) noexcept nogil:
@@ -281,10 +291,7 @@ cdef void do_repair(const NMConfig* cfg, NMState* s, int seat, int slot, int all
     the paid units lie on the machines just after the target), take the machine and its charcoalium, score it."""
     cdef int red[5]
     cdef int i, r, t = s.table[slot], pay, need_coal
-    for r in range(5):
-        red[r] = 0
-    for i in range(s.ws_n[seat]):
-        red[cfg.prod[s.ws[seat][i]]] += 1
+    reductions(cfg, s, seat, red)
     for r in range(1, 4):
         pay = cfg.cost[t][r] - red[r] - ALLOC[alloc][r]
         if pay > 0:
@@ -581,6 +588,7 @@ cdef void cost_pairs(const NMConfig* cfg, const uint8_t* have, int base_pair, in
 
 cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
     cdef int t, i, a, hn = hand_count(s, seat)
+    cdef int red[5]
     cdef uint32_t allocs
     cdef bint any_repair = False
     for t in range(cfg.num_types):
@@ -589,13 +597,18 @@ cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t
             set_bit(words, cfg.a_play + t * 3 + USE_PRODUCE)
             if effect_ok(cfg, s, seat, t, s.table_n + 1, hn - 1):
                 set_bit(words, cfg.a_play + t * 3 + USE_EFFECT)
-    for i in range(s.table_n):
-        if repair_options(cfg, s, seat, i, &allocs):
+    reductions(cfg, s, seat, red)
+    # from the last slot back: the charcoalium cost only grows, so the first unaffordable one ends the search
+    i = s.table_n - 1
+    while i >= 0 and (s.table_n - 1 - i) - red[COAL] <= s.res[seat][COAL]:
+        allocs = repair_options(cfg, s, seat, i, red)
+        if allocs:
             any_repair = True
             while allocs:
                 a = lowest_bit(allocs)
                 allocs &= allocs - 1
                 set_bit(words, cfg.a_repair + i * NUM_ALLOCS + a)
+        i -= 1
     if hn == 0 and not any_repair:
         set_bit(words, cfg.a_draw)
 
