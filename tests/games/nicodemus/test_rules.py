@@ -811,3 +811,27 @@ def test_games_end_within_the_length_bound() -> None:
     arr = g.new_batch(np.arange(500, dtype=np.uint64))
     lengths = batch.random_playouts(g, arr, 5)
     assert (lengths > 0).all() and lengths.max() < g.max_game_length
+
+
+# -- the seed's notes ---------------------------------------------------------------------------------------
+
+def test_seed_note_producing_charcoalium_is_never_better_than_the_charcoalium_use() -> None:
+    """« même si sa machine le lui permet, le joueur n'a pas d'intérêt à gagner du charbonium de cette manière » """
+    producers = [m.name for m in DEFAULT_MACHINES if m.production == "charcoalium"]
+    assert producers == ["B2", "P5", "R3", "Y2"]
+    for name in producers:
+        a = build(hands=(name, "B1"), res=((0, 0, 0, 0), (0, 0, 0, 0)))
+        b = a.clone()
+        a.apply_str(f"play {name} charcoalium")
+        b.apply_str(f"play {name} production")
+        assert resources(a, 0)[0] >= resources(b, 0)[0] == 1
+
+
+def test_observation_is_the_seats_view() -> None:
+    st = build(hands=("B1 B1 Y2", "R3 R3"), table="P4", res=((3, 1, 0, 2), (0, 0, 0, 0)))
+    g = st.game
+    obs0, obs1 = st.observation(0), st.observation(1)
+    assert obs0.shape == g.observation_shape and obs0.dtype == np.float32
+    assert obs0[0] == 0.5 and obs0[15] == 0.25            # two B1, one Y2 (counts / 4)
+    assert obs1[12] == 0.5 and obs1[0] == 0.0             # seat 1's two R3
+    assert not np.array_equal(obs0, obs1)
