@@ -9,6 +9,8 @@ history. All rules live in the game's engine (``EngineSpec``); this class valida
 cimport cython
 cimport numpy as cnp
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -43,6 +45,8 @@ _PREFIX = _struct.Struct("<4sHHQII")      # magic, version, header length, seed,
 _CRC = _struct.Struct("<I")
 _MAX_HEADER = 4096
 _MAX_HISTORY = 1 << 20
+# Action ids as ready-made Python ints: legal_actions() fills its list without creating any.
+cdef tuple _ACTION_IDS = tuple(range(MAX_ACTIONS))
 
 
 cdef inline Py_ssize_t _aligned(Py_ssize_t n) noexcept:
@@ -231,12 +235,13 @@ cdef class State:
             return []
         self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
         for i in range(nw):
-            count += popcount(words[i])
+            if words[i]:
+                count += popcount(words[i])
         out = PyList_New(count)
         for i in range(nw):
             w = words[i]
             while w:
-                a = (i << 6) | lowest_bit(w)
+                a = <object>PyTuple_GET_ITEM(_ACTION_IDS, (i << 6) | lowest_bit(w))
                 Py_INCREF(a)
                 PyList_SET_ITEM(out, k, a)
                 k += 1
@@ -288,7 +293,7 @@ cdef class State:
         """
         cdef uint32_t bits = self.actor_bits()
         cdef uint64_t words[MAX_MASK_WORDS]
-        cdef int s
+        cdef int s, overflow = 0
         cdef long a
         if bits == 0:
             raise GameOverError("the game is over; no action can be applied")
@@ -303,9 +308,9 @@ cdef class State:
                 action = _coerce_int(action, "action")
             except TypeError as exc:
                 raise InvalidActionError(str(exc)) from None
-        if action < 0 or action >= self.core.spec.num_actions:
+        a = PyLong_AsLongAndOverflow(action, &overflow)
+        if overflow or a < 0 or a >= self.core.spec.num_actions:
             raise InvalidActionError(f"action ids are in [0, {self.core.spec.num_actions}), got {action}")
-        a = action
         self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
         if not (words[a >> 6] >> (a & 63)) & 1:
             raise IllegalActionError(
