@@ -145,6 +145,7 @@ cdef class State:
         self.hist = NULL
         self.hist_len = 0
         self.hist_cap = 0
+        self.mask_seat = -1
 
     def __dealloc__(self):
         PyMem_Free(self.data)
@@ -176,6 +177,7 @@ cdef class State:
         """Apply without validation (search code that already knows the action is legal)."""
         if self.hist_len == self.hist_cap:
             self._reserve(self.hist_len + 1)
+        self.mask_seat = -1
         self.core.spec.apply(self.core.cfg, self.data, seat, action)
         self.hist[self.hist_len] = ((<uint32_t>seat) << 16) | <uint32_t>action
         self.hist_len += 1
@@ -225,15 +227,27 @@ cdef class State:
 
     def legal_actions(self, seat=None) -> list:
         """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
-        cdef int s = self._seat(seat)
+        cdef uint32_t bits = self.actor_bits()
+        cdef int s
         cdef uint64_t words[MAX_MASK_WORDS]
         cdef uint64_t w
         cdef int nw = self.core.spec.mask_words, i, count = 0
         cdef Py_ssize_t k = 0
         cdef object a
-        if s < 0:
-            return []
+        if seat is None:
+            if bits == 0:
+                return []
+            s = lowest_bit(bits)
+        else:
+            s = self._seat(seat)
+            if not (bits >> s) & 1:
+                return []
         self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        if nw <= MASK_CACHE_WORDS:
+            self.mask_seat = s
+            self.mask_actors = bits
+            for i in range(nw):
+                self.mask_words[i] = words[i]
         for i in range(nw):
             if words[i]:
                 count += popcount(words[i])
@@ -291,8 +305,9 @@ cdef class State:
         Raises ``GameOverError``, ``NotYourTurnError``, ``InvalidActionError`` (not an action id) or
         ``IllegalActionError`` (an id that is not legal now); the state is unchanged when it raises.
         """
-        cdef uint32_t bits = self.actor_bits()
+        cdef uint32_t bits = self.mask_actors if self.mask_seat >= 0 else self.actor_bits()
         cdef uint64_t words[MAX_MASK_WORDS]
+        cdef const uint64_t* mask = words
         cdef int s, overflow = 0
         cdef long a
         if bits == 0:
@@ -311,8 +326,11 @@ cdef class State:
         a = PyLong_AsLongAndOverflow(action, &overflow)
         if overflow or a < 0 or a >= self.core.spec.num_actions:
             raise InvalidActionError(f"action ids are in [0, {self.core.spec.num_actions}), got {action}")
-        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
-        if not (words[a >> 6] >> (a & 63)) & 1:
+        if self.mask_seat == s:
+            mask = self.mask_words
+        else:
+            self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        if not (mask[a >> 6] >> (a & 63)) & 1:
             raise IllegalActionError(
                 f"{self.game.action_to_str(a)} (action {a}) is not legal for seat {s} now"
             )
