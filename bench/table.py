@@ -39,6 +39,9 @@ import robotcore  # noqa: E402
 from robotcore.core import batch  # noqa: E402
 from robotcore.core._noop import Noop  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probes import midgame  # noqa: E402
+
 OH_HELL = "oh_hell(players=3,num_tricks_fixed=17)"
 
 
@@ -55,18 +58,6 @@ def best_of(passes: int, fn: Any) -> float:
 
 
 # -- robotcore ----------------------------------------------------------------------------------------------
-
-def rc_probe(game: robotcore.Game) -> tuple[robotcore.State, int]:
-    """A decision one third into a game, and a legal action there."""
-    rng = random.Random(7)
-    state = game.new_initial_state(7)
-    for _ in range(game.max_game_length // 3):
-        if state.is_terminal:
-            break
-        seat = state.current_player
-        state.apply(rng.choice(state.legal_actions(seat)), seat)
-    return state, state.legal_actions()[0]
-
 
 def rc_recorded(game: robotcore.Game, seed: int) -> list[int]:
     rng = random.Random(seed)
@@ -283,7 +274,7 @@ def main() -> None:
     game = robotcore.load_game(args.game)
     with_os = os_available() and not args.no_openspiel
 
-    state, action = rc_probe(game)
+    state, action = midgame(game)
     noop = Noop()
     raw = state.state_bytes()
     env: dict[str, Any] = {"s": state, "a": action, "n": noop, "raw": raw, "bytearray": bytearray}

@@ -14,6 +14,7 @@ import random
 
 import numpy as np
 import pytest
+from probes import midgame
 
 import robotcore
 from robotcore.core import batch
@@ -22,15 +23,7 @@ GAMES = robotcore.list_games()
 
 
 def _midgame(name: str) -> tuple[robotcore.State, int]:
-    game = robotcore.load_game(name)
-    rng = random.Random(7)
-    state = game.new_initial_state(7)
-    for _ in range(game.max_game_length // 3):
-        if state.is_terminal:
-            break
-        seat = state.current_player
-        state.apply(rng.choice(state.legal_actions(seat)), seat)
-    return state, state.legal_actions()[0]
+    return midgame(robotcore.load_game(name))
 
 
 @pytest.mark.parametrize("name", GAMES)
