@@ -9,6 +9,8 @@ history. All rules live in the game's engine (``EngineSpec``); this class valida
 cimport cython
 cimport numpy as cnp
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -43,6 +45,8 @@ _PREFIX = _struct.Struct("<4sHHQII")      # magic, version, header length, seed,
 _CRC = _struct.Struct("<I")
 _MAX_HEADER = 4096
 _MAX_HISTORY = 1 << 20
+# Action ids as ready-made Python ints: legal_actions() fills its list without creating any.
+cdef tuple _ACTION_IDS = tuple(range(MAX_ACTIONS))
 
 
 cdef inline Py_ssize_t _aligned(Py_ssize_t n) noexcept:
@@ -141,6 +145,7 @@ cdef class State:
         self.hist = NULL
         self.hist_len = 0
         self.hist_cap = 0
+        self.mask_seat = -1
 
     def __dealloc__(self):
         PyMem_Free(self.data)
@@ -172,6 +177,7 @@ cdef class State:
         """Apply without validation (search code that already knows the action is legal)."""
         if self.hist_len == self.hist_cap:
             self._reserve(self.hist_len + 1)
+        self.mask_seat = -1
         self.core.spec.apply(self.core.cfg, self.data, seat, action)
         self.hist[self.hist_len] = ((<uint32_t>seat) << 16) | <uint32_t>action
         self.hist_len += 1
@@ -221,22 +227,35 @@ cdef class State:
 
     def legal_actions(self, seat=None) -> list:
         """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
-        cdef int s = self._seat(seat)
+        cdef uint32_t bits = self.actor_bits()
+        cdef int s
         cdef uint64_t words[MAX_MASK_WORDS]
         cdef uint64_t w
         cdef int nw = self.core.spec.mask_words, i, count = 0
         cdef Py_ssize_t k = 0
         cdef object a
-        if s < 0:
-            return []
+        if seat is None:
+            if bits == 0:
+                return []
+            s = lowest_bit(bits)
+        else:
+            s = self._seat(seat)
+            if not (bits >> s) & 1:
+                return []
         self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        if nw <= MASK_CACHE_WORDS:
+            self.mask_seat = s
+            self.mask_actors = bits
+            for i in range(nw):
+                self.mask_words[i] = words[i]
         for i in range(nw):
-            count += popcount(words[i])
+            if words[i]:
+                count += popcount(words[i])
         out = PyList_New(count)
         for i in range(nw):
             w = words[i]
             while w:
-                a = (i << 6) | lowest_bit(w)
+                a = <object>PyTuple_GET_ITEM(_ACTION_IDS, (i << 6) | lowest_bit(w))
                 Py_INCREF(a)
                 PyList_SET_ITEM(out, k, a)
                 k += 1
@@ -286,9 +305,10 @@ cdef class State:
         Raises ``GameOverError``, ``NotYourTurnError``, ``InvalidActionError`` (not an action id) or
         ``IllegalActionError`` (an id that is not legal now); the state is unchanged when it raises.
         """
-        cdef uint32_t bits = self.actor_bits()
+        cdef uint32_t bits = self.mask_actors if self.mask_seat >= 0 else self.actor_bits()
         cdef uint64_t words[MAX_MASK_WORDS]
-        cdef int s
+        cdef const uint64_t* mask = words
+        cdef int s, overflow = 0
         cdef long a
         if bits == 0:
             raise GameOverError("the game is over; no action can be applied")
@@ -303,11 +323,14 @@ cdef class State:
                 action = _coerce_int(action, "action")
             except TypeError as exc:
                 raise InvalidActionError(str(exc)) from None
-        if action < 0 or action >= self.core.spec.num_actions:
+        a = PyLong_AsLongAndOverflow(action, &overflow)
+        if overflow or a < 0 or a >= self.core.spec.num_actions:
             raise InvalidActionError(f"action ids are in [0, {self.core.spec.num_actions}), got {action}")
-        a = action
-        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
-        if not (words[a >> 6] >> (a & 63)) & 1:
+        if self.mask_seat == s:
+            mask = self.mask_words
+        else:
+            self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        if not (mask[a >> 6] >> (a & 63)) & 1:
             raise IllegalActionError(
                 f"{self.game.action_to_str(a)} (action {a}) is not legal for seat {s} now"
             )

@@ -8,16 +8,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import robotcore
-from robotcore.bots import make_bot
+from robotcore.bots import Bot, make_bot
 
 
-def play_match(name: str, bots: Sequence[str], seed: int, budget_ms: float | None = None,
+def play_match(name: str, bots: Sequence[str | Bot], seed: int, budget_ms: float | None = None,
                **params: Any) -> robotcore.State:
-    """One full game; seat i is played by ``bots[i]`` (any acting seat of a simultaneous phase in turn)."""
+    """One full game; seat i is played by ``bots[i]`` (a bot, or the name of a built-in bot seeded from
+    ``seed``); in a simultaneous phase the lowest pending seat moves first."""
     game = robotcore.load_game(name, **params)
     if len(bots) != game.num_players:
         raise robotcore.InvalidParameterError(f"{name} needs {game.num_players} bots, got {len(bots)}")
-    players = [make_bot(b, seed=seed * 1000 + i) for i, b in enumerate(bots)]
+    players = [b if isinstance(b, Bot) else make_bot(b, seed=seed * 1000 + i) for i, b in enumerate(bots)]
     state = game.new_initial_state(seed)
     while not state.is_terminal:
         seat = state.current_player

@@ -31,14 +31,18 @@ from robotcore.games.robotrick.state cimport (
 
 # -- seating and tricks -----------------------------------------------------------------------------------------
 
+# NEXT[r][p]: the player after p clockwise in round r. In round r Droco sits between seat r and seat r+1:
+# round 1 between seat 0 and its left neighbour, round 2 between the two others, round 3 between seat 0 and its
+# right neighbour. (A table: this is on the path of every move.)
+cdef uint8_t NEXT[MAX_ROUNDS][4]
+NEXT[0][:] = [DROCO, 2, 0, 1]
+NEXT[1][:] = [1, DROCO, 0, 2]
+NEXT[2][:] = [1, 2, DROCO, 0]
+
+
 cdef int next_player(int rnd, int player) noexcept nogil:
-    """The player after ``player`` clockwise. In round r Droco sits between seat r and seat r+1: round 1 between
-    seat 0 and its left neighbour, round 2 between the two others, round 3 between seat 0 and its right one."""
-    if player == DROCO:
-        return (rnd + 1) % NUM_SEATS
-    if player == rnd % NUM_SEATS:
-        return DROCO
-    return (player + 1) % NUM_SEATS
+    """The player after ``player`` clockwise (``rnd`` < MAX_ROUNDS, ``player`` <= DROCO)."""
+    return NEXT[rnd][player]
 
 
 cdef int to_play(const RTState* s) noexcept nogil:
@@ -683,6 +687,8 @@ def trick_winner(cards, players, int trump_card) -> int:
 
 def seating(int rnd) -> list:
     """Clockwise order of the table in round ``rnd`` (0-based), starting at seat 0; Droco is 3."""
+    if not 0 <= rnd < MAX_ROUNDS:
+        raise ValueError(f"rounds are 0..{MAX_ROUNDS - 1}")
     out = [0]
     p = next_player(rnd, 0)
     while p != 0:

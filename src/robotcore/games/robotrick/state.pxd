@@ -99,12 +99,12 @@ ctypedef struct RTConfig:
 
 
 cdef inline int colour_of(int card) noexcept nogil:
-    return card // NUM_STRENGTHS
+    return <unsigned>card // NUM_STRENGTHS      # card ids are never negative: unsigned division is cheaper
 
 
 cdef inline int strength_of(int card) noexcept nogil:
     """1..13"""
-    return card % NUM_STRENGTHS + 1
+    return <unsigned>card % NUM_STRENGTHS + 1
 
 
 cdef inline uint64_t colour_mask(int colour) noexcept nogil:

@@ -1,0 +1,101 @@
+"""Any robotcore game as a PettingZoo AEC environment (``pip install pettingzoo``).
+
+    from robotcore.adapters.pettingzoo import env
+    e = env("robotrick")
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are ``player_0..player_{n-1}``; observations are ``{"observation": float32 vector, "action_mask": int8}``
+(the seat's ``observation()`` and ``legal_mask()``); the agent to act is the game's ``current_player`` (the
+lowest pending seat of a simultaneous phase; other seats' commitments stay hidden in their observations);
+rewards are ``returns()`` at the end (winners share 1.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+import robotcore
+
+
+class RobotcoreAEC(AECEnv):  # type: ignore[misc]
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, name: str, render_mode: str | None = None, **params: Any) -> None:
+        super().__init__()
+        self.game = robotcore.load_game(name, **params)
+        self.metadata = {**self.metadata, "name": f"robotcore_{name}_v0"}
+        self.render_mode = render_mode
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(-np.inf, np.inf, self.game.observation_shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
+        self.state: robotcore.State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.state = self.game.new_initial_state(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        assert self.state is not None
+        seat = self._seat[agent]
+        return {
+            "observation": self.state.observation(seat),
+            "action_mask": self.state.legal_mask(seat).astype(np.int8),
+        }
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.state is not None
+        self.state.apply(int(action), self._seat[agent])
+        self._cumulative_rewards[agent] = 0.0
+        if self.state.is_terminal:
+            for a, r in zip(self.possible_agents, self.state.returns()):
+                self.rewards[a] = float(r)
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            self.agent_selection = self._deads_step_first()
+        else:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.agent_selection = self.possible_agents[self.state.current_player]
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi" and self.state is not None:
+            return str(self.state)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def env(name: str, render_mode: str | None = None, **params: Any) -> RobotcoreAEC:
+    return RobotcoreAEC(name, render_mode=render_mode, **params)
