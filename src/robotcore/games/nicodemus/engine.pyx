@@ -102,6 +102,21 @@ cdef int hand_count(const NMState* s, int seat) noexcept nogil:
     return <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
 
 
+cdef inline uint32_t nonzero_bytes(uint64_t x) noexcept nogil:
+    """Bit k set when byte k of x is not zero (k = 0..7)."""
+    cdef uint64_t y = ((x & <uint64_t>0x7F7F7F7F7F7F7F7FULL) + <uint64_t>0x7F7F7F7F7F7F7F7FULL) | x
+    y = (y >> 7) & <uint64_t>0x0101010101010101ULL
+    return <uint32_t>((y * <uint64_t>0x0102040810204080ULL) >> 56)
+
+
+cdef inline uint32_t hand_types(const NMState* s, int seat) noexcept nogil:
+    """The machine types present in a hand, as a bitset."""
+    cdef uint64_t lo, hi
+    memcpy(&lo, &s.hand[seat][0], 8)
+    memcpy(&hi, &s.hand[seat][8], 8)
+    return nonzero_bytes(lo) | (nonzero_bytes(hi) << 8)
+
+
 cdef inline int cubes(const NMState* s, int seat) noexcept nogil:
     return s.res[seat][WOOD] + s.res[seat][COPPER] + s.res[seat][CRYSTAL]
 
@@ -191,13 +206,16 @@ cdef void remove_slot(NMState* s, int i) noexcept nogil:
 
 cdef uint32_t exchange_mask(const NMConfig* cfg, const NMState* s, int seat) noexcept nogil:
     """Bits 0..2: charcoalium -> wood/copper/crystal; bits 3..5: wood/copper/crystal -> charcoalium. An exchange
-    needs the unit given and a unit to receive (from the reserve, or from the opponent when it runs short)."""
-    cdef int o = 1 - seat, r
+    needs the unit given and a unit to receive (from the reserve, or from the opponent when it runs short): what
+    the reserve and the opponent hold together is the supply minus the player's stock (minus, for charcoalium,
+    what lies on the bric-a-brac)."""
+    cdef int r
     cdef uint32_t m = 0
+    cdef bint coal_to_get = reserve_of(cfg, s, COAL) + s.res[1 - seat][COAL] > 0
     for r in range(1, 4):
-        if s.res[seat][COAL] > 0 and (reserve_of(cfg, s, r) > 0 or s.res[o][r] > 0):
+        if s.res[seat][COAL] > 0 and cfg.supply[r] > s.res[seat][r]:
             m |= 1u << (r - 1)
-        if s.res[seat][r] > 0 and (reserve_of(cfg, s, COAL) > 0 or s.res[o][COAL] > 0):
+        if s.res[seat][r] > 0 and coal_to_get:
             m |= 1u << (r + 2)
     return m
 
@@ -260,7 +278,7 @@ cdef uint32_t repair_options(const NMConfig* cfg, const NMState* s, int seat, in
     by one, charcoalium producers lower the charcoalium cost, and jokers are spread over the remaining cube
     costs (as many as can be used; the payer chooses where)."""
     cdef int c[4]
-    cdef int r, t = s.table[slot], total, use, need_coal, a
+    cdef int r, t = s.table[slot], total, use, need_coal, a, deficit
     cdef uint32_t allocs = 0
     cdef bint ok
     need_coal = (s.table_n - 1 - slot) - red[COAL]
@@ -275,6 +293,15 @@ cdef uint32_t repair_options(const NMConfig* cfg, const NMState* s, int seat, in
     use = red[JOKER] if red[JOKER] < total else total
     if use > 3:
         use = 3
+    if use == 0:
+        return 1 if c[1] <= s.res[seat][1] and c[2] <= s.res[seat][2] and c[3] <= s.res[seat][3] else 0
+    # the jokers must cover every cube the player lacks
+    deficit = 0
+    for r in range(1, 4):
+        if c[r] > s.res[seat][r]:
+            deficit += c[r] - s.res[seat][r]
+    if deficit > use:
+        return 0
     for a in range(ALLOC_FROM[use], ALLOC_FROM[use + 1]):
         ok = True
         for r in range(1, 4):
@@ -589,14 +616,15 @@ cdef void cost_pairs(const NMConfig* cfg, const uint8_t* have, int base_pair, in
 cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
     cdef int t, i, a, hn = hand_count(s, seat)
     cdef int red[5]
-    cdef uint32_t allocs
+    cdef uint32_t allocs, present = hand_types(s, seat)
     cdef bint any_repair = False
-    for t in range(cfg.num_types):
-        if s.hand[seat][t]:
-            set_bit(words, cfg.a_play + t * 3 + USE_COAL)
-            set_bit(words, cfg.a_play + t * 3 + USE_PRODUCE)
-            if effect_ok(cfg, s, seat, t, s.table_n + 1, hn - 1):
-                set_bit(words, cfg.a_play + t * 3 + USE_EFFECT)
+    while present:
+        t = lowest_bit(present)
+        present &= present - 1
+        set_bit(words, cfg.a_play + t * 3 + USE_COAL)
+        set_bit(words, cfg.a_play + t * 3 + USE_PRODUCE)
+        if effect_ok(cfg, s, seat, t, s.table_n + 1, hn - 1):
+            set_bit(words, cfg.a_play + t * 3 + USE_EFFECT)
     reductions(cfg, s, seat, red)
     # from the last slot back: the charcoalium cost only grows, so the first unaffordable one ends the search
     i = s.table_n - 1
