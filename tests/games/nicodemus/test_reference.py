@@ -44,7 +44,7 @@ def test_engine_matches_reference_move_by_move(params: dict[str, Any]) -> None:
     game = robotcore.load_game("nicodemus", **params)
     rng = random.Random(17)
     seen: Counter[str] = Counter()
-    for seed in range(60):
+    for seed in range(150):
         state = game.new_initial_state(seed=seed)
         model = ref.Reference(game.content, dict(game.params), fields(state))
         assert model.layout.total == game.num_actions
