@@ -382,6 +382,22 @@ def test_y2_copies_another_machine_as_if_it_were_played() -> None:
     assert resources(st, 0) == (0, 1, 1, 0)
 
 
+def test_y2_copying_p2_counts_back_from_the_y2() -> None:
+    st = build(hands=("Y2", "B1"), table="B1 B2 B3 P2 B4", res=((0, 0, 0, 0), (0, 0, 0, 0)))
+    st.apply_str("play Y2 effect")
+    st.apply_str("copy P2")                                    # the 3 machines before the Y2, P2 included
+    assert legal(st) == ["discard slot 3", "discard slot 4", "discard slot 5"]
+    st.apply_str("discard slot 4")                             # P2 itself: 2 wood, a single choice
+    assert line(st) == ["B1", "B2", "B3", "B4", "Y2"] and resources(st, 0) == (0, 1, 0, 0)
+
+
+def test_y2_copying_an_attack() -> None:
+    st = build(hands=("Y2 B1", "P4 P4"), table="R1", res=((0, 0, 0, 0), (2, 0, 0, 0)))
+    st.apply_str("play Y2 effect")                             # R1 is the only copyable machine
+    assert resources(st, 0)[0] == 1 and resources(st, 1)[0] == 1
+    assert st.view(0)["hand"].count("P4") == 1 and len(st.view(1)["hand"]) == 1
+
+
 def test_y2_copying_a_production_counts_for_the_copied_machine() -> None:
     st = build(hands=("Y2", "B1"), table="B2 P5", res=((0, 0, 0, 0), (0, 0, 0, 0)))
     st.apply_str("play Y2 effect")
