@@ -1,0 +1,1343 @@
+# cython: language_level=3
+"""Nicodemus's rules in C: move generation (``nm_legal_mask``), stepping (``nm_apply``), scoring and the invariant
+check (``nm_validate``). RULES.md states the rules these functions implement.
+
+A turn is a short sequence of decisions of the current player: the main action (play a machine with one of its
+three uses, repair a bric-a-brac machine, or draw when stuck), then the sub-prompts of an effect or the projects
+after a repair (``Phase`` in state.pxd). A sub-prompt with exactly one legal answer is answered automatically
+(``auto_resolve``): no decision is ever a forced one.
+
+Invariants that hold between calls (and that ``nm_validate`` checks for states from outside):
+- every machine is in exactly one place (deck, a hand, the bric-a-brac, a workshop, a set-aside pile, the public
+  discard, or a discard hidden from one seat), and every project too (pile, public, private, completed, removed,
+  being chosen);
+- ``known[s]`` never exceeds what is really in the opponent's hand plus ``hdisc[s]`` (it is a lower bound that
+  seat s can deduce);
+- the acting seat always has a legal action; the scores equal the scoring recomputed from the pieces.
+"""
+
+cimport cython
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from robotcore.core.bits cimport lowest_bit, popcount
+from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.rng cimport rng_below, rng_seed, rng_shuffle_u8
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore
+from robotcore.games.nicodemus.state cimport (
+    BLUE, COAL, COPPER, CRYSTAL, FX_COPY, FX_DISCARD_BACK_2, FX_DISCARD_BACK_3, FX_DISCARD_HAND,
+    FX_DISCARD_PREVIOUS, FX_EXCHANGE, FX_PRODUCE, FX_PROJECT, FX_RETURN, FX_STEAL_COAL, FX_STEAL_RESOURCE,
+    FX_STRIP, HAND_SIZE, JOKER, MAX_CARDS, MAX_PROJECTS, MAX_REQ, MAX_TYPES, NO_CARD, NUM_ALLOCS, NUM_EFFECTS,
+    NUM_PHASES, NUM_SEATS, PH_CHOOSE_RES, PH_COPY, PH_DISCARD_HAND, PH_DISCARD_SLOT, PH_EXCHANGE, PH_KEEP,
+    PH_MAIN, PH_OVER, PH_PROJECTS, PH_RETURN, PH_STEAL, PH_TAKE_COST1, PH_TAKE_COST2, PK_COLOUR, PK_IDENTICAL,
+    PK_PRODUCTION, PK_VP, ROW, SHARE_ALL, SHARE_NONE, SHARE_REPAIRED, TABLE_SLOTS, USE_COAL, USE_EFFECT,
+    USE_PRODUCE, WOOD, WORKSHOP_MAX, NMConfig, NMState,
+)
+
+# -- fixed tables: joker allocations, resource pairs, exchanges ---------------------------------------------------
+
+# ALLOC[a] = joker reductions on (wood, copper, crystal): every multiset of 0 to 3 of them, by size then
+# lexicographically (wood < copper < crystal).
+cdef uint8_t ALLOC[NUM_ALLOCS][4]
+cdef uint8_t ALLOC_SIZE[NUM_ALLOCS]
+cdef uint8_t ALLOC_FROM[5]          # allocations of size k are ALLOC_FROM[k] .. ALLOC_FROM[k + 1] - 1
+# PAIR[i] = two resources (a <= b) among wood, copper, crystal: ww, wc, wx, cc, cx, xx.
+cdef uint8_t PAIR_A[6]
+cdef uint8_t PAIR_B[6]
+
+
+cdef void _init_tables() noexcept:
+    cdef int n = 0, a, b, c, k
+    for k in range(NUM_ALLOCS):
+        ALLOC[k][0] = ALLOC[k][1] = ALLOC[k][2] = ALLOC[k][3] = 0
+    ALLOC_SIZE[n] = 0
+    n += 1
+    for a in range(1, 4):
+        ALLOC[n][a] += 1
+        ALLOC_SIZE[n] = 1
+        n += 1
+    for a in range(1, 4):
+        for b in range(a, 4):
+            ALLOC[n][a] += 1
+            ALLOC[n][b] += 1
+            ALLOC_SIZE[n] = 2
+            n += 1
+    for a in range(1, 4):
+        for b in range(a, 4):
+            for c in range(b, 4):
+                ALLOC[n][a] += 1
+                ALLOC[n][b] += 1
+                ALLOC[n][c] += 1
+                ALLOC_SIZE[n] = 3
+                n += 1
+    ALLOC_FROM[0] = 0
+    ALLOC_FROM[1] = 1
+    ALLOC_FROM[2] = 4
+    ALLOC_FROM[3] = 10
+    ALLOC_FROM[4] = NUM_ALLOCS
+    n = 0
+    for a in range(1, 4):
+        for b in range(a, 4):
+            PAIR_A[n] = a
+            PAIR_B[n] = b
+            n += 1
+
+
+_init_tables()
+
+
+# -- small helpers ----------------------------------------------------------------------------------------------
+
+cdef inline void set_bit(uint64_t* words, int a) noexcept nogil:
+    words[a >> 6] |= (<uint64_t>1) << (a & 63)
+
+
+cdef int hand_count(const NMState* s, int seat) noexcept nogil:
+    """Machines in a hand. Sums the 16 counts as two 8-byte words (the multiply adds all bytes into the top
+    one): exact while a hand holds fewer than 256 machines, which ``nm_validate`` guarantees (at most 64 cards)
+    before any other function sees a state."""
+    cdef uint64_t lo, hi
+    memcpy(&lo, &s.hand[seat][0], 8)
+    memcpy(&hi, &s.hand[seat][8], 8)
+    return <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
+
+
+cdef inline uint32_t nonzero_bytes(uint64_t x) noexcept nogil:
+    """Bit k set when byte k of x is not zero (k = 0..7)."""
+    cdef uint64_t y = ((x & <uint64_t>0x7F7F7F7F7F7F7F7FULL) + <uint64_t>0x7F7F7F7F7F7F7F7FULL) | x
+    y = (y >> 7) & <uint64_t>0x0101010101010101ULL
+    return <uint32_t>((y * <uint64_t>0x0102040810204080ULL) >> 56)
+
+
+cdef inline uint32_t hand_types(const NMState* s, int seat) noexcept nogil:
+    """The machine types present in a hand, as a bitset."""
+    cdef uint64_t lo, hi
+    memcpy(&lo, &s.hand[seat][0], 8)
+    memcpy(&hi, &s.hand[seat][8], 8)
+    return nonzero_bytes(lo) | (nonzero_bytes(hi) << 8)
+
+
+cdef inline int cubes(const NMState* s, int seat) noexcept nogil:
+    return s.res[seat][WOOD] + s.res[seat][COPPER] + s.res[seat][CRYSTAL]
+
+
+cdef int reserve_of(const NMConfig* cfg, const NMState* s, int r) noexcept nogil:
+    """What the reserve holds of resource r: the supply minus the players' stocks (minus, for charcoalium,
+    what lies on bric-a-brac machines). Never negative in a valid state."""
+    cdef int v = cfg.supply[r] - s.res[0][r] - s.res[1][r], i
+    if r == COAL:
+        for i in range(s.table_n):
+            v -= s.table_coal[i]
+    return v
+
+
+cdef inline void dec(uint8_t* x) noexcept nogil:
+    if x[0] > 0:
+        x[0] -= 1
+
+
+cdef void gain(const NMConfig* cfg, NMState* s, int seat, int r, int n) noexcept nogil:
+    """Take n units of r from the reserve; when it runs short, the rest from the opponent, up to what they hold;
+    anything beyond is lost."""
+    cdef int o = 1 - seat, avail, take, rest
+    if n <= 0:
+        return
+    avail = reserve_of(cfg, s, r)
+    take = n if n < avail else avail
+    if take < 0:
+        take = 0
+    rest = n - take
+    if rest > s.res[o][r]:
+        rest = s.res[o][r]
+    s.res[seat][r] += take + rest
+    s.res[o][r] -= rest
+
+
+cdef int32_t seat_score(const NMConfig* cfg, const NMState* s, int seat) noexcept nogil:
+    """VP of every machine the seat repaired (in its workshop or set aside) plus its completed projects."""
+    cdef int32_t v = 0
+    cdef int t, i
+    cdef uint32_t done = s.proj_done[seat]
+    for i in range(s.ws_n[seat]):
+        v += cfg.vp[s.ws[seat][i]]
+    for t in range(cfg.num_types):
+        v += s.aside[seat][t] * cfg.vp[t]
+    while done:
+        v += cfg.proj_vp[lowest_bit(done)]
+        done &= done - 1
+    return v
+
+
+cdef int nth_in_hand(const NMState* s, int seat, int k) noexcept nogil:
+    """The type of the k-th machine (0-based) of a hand listed by ascending type."""
+    cdef int t
+    for t in range(MAX_TYPES):
+        if k < s.hand[seat][t]:
+            return t
+        k -= s.hand[seat][t]
+    return 0
+
+
+cdef void sort_workshop(NMState* s, int seat, int n) noexcept nogil:
+    """Insertion sort of ws[seat][0:n] by type."""
+    cdef int i, j
+    cdef uint8_t x
+    for i in range(1, n):
+        x = s.ws[seat][i]
+        j = i - 1
+        while j >= 0 and s.ws[seat][j] > x:
+            s.ws[seat][j + 1] = s.ws[seat][j]
+            j -= 1
+        s.ws[seat][j + 1] = x
+
+
+cdef void remove_slot(NMState* s, int i) noexcept nogil:
+    """Take machine i out of the bric-a-brac (its charcoalium goes with it) and close the gap."""
+    cdef int j
+    for j in range(i, s.table_n - 1):
+        s.table[j] = s.table[j + 1]
+        s.table_coal[j] = s.table_coal[j + 1]
+    s.table_n -= 1
+    s.table[s.table_n] = 0
+    s.table_coal[s.table_n] = 0
+
+
+# -- what an effect needs to be applicable ----------------------------------------------------------------------
+
+cdef uint32_t exchange_mask(const NMConfig* cfg, const NMState* s, int seat) noexcept nogil:
+    """Bits 0..2: charcoalium -> wood/copper/crystal; bits 3..5: wood/copper/crystal -> charcoalium. An exchange
+    needs the unit given and a unit to receive (from the reserve, or from the opponent when it runs short): what
+    the reserve and the opponent hold together is the supply minus the player's stock (minus, for charcoalium,
+    what lies on the bric-a-brac)."""
+    cdef int r
+    cdef uint32_t m = 0
+    cdef bint coal_to_get = reserve_of(cfg, s, COAL) + s.res[1 - seat][COAL] > 0
+    for r in range(1, 4):
+        if s.res[seat][COAL] > 0 and cfg.supply[r] > s.res[seat][r]:
+            m |= 1u << (r - 1)
+        if s.res[seat][r] > 0 and coal_to_get:
+            m |= 1u << (r + 2)
+    return m
+
+
+cdef bint effect_ok(const NMConfig* cfg, const NMState* s, int seat, int card, int n_after,
+                    int hand_after) noexcept nogil:
+    """Can the effect of ``card`` do something if it resolves now, the played machine being the last of
+    ``n_after`` bric-a-brac machines and ``hand_after`` machines left in hand? (RULES.md, "Applicable".)"""
+    cdef int o = 1 - seat, fx = cfg.effect[card]
+    if fx == FX_PRODUCE:
+        return True
+    if fx == FX_DISCARD_HAND:
+        return hand_after >= 1
+    if fx == FX_DISCARD_BACK_3 or fx == FX_DISCARD_BACK_2 or fx == FX_DISCARD_PREVIOUS:
+        return n_after >= 2
+    if fx == FX_EXCHANGE:
+        return exchange_mask(cfg, s, seat) != 0
+    if fx == FX_STEAL_COAL:
+        return s.res[o][COAL] > 0 or hand_count(s, o) > 0
+    if fx == FX_STEAL_RESOURCE:
+        return cubes(s, o) > 0 or hand_count(s, o) > 0
+    if fx == FX_STRIP:
+        return hand_count(s, o) > 2 or s.res[o][COAL] > 0
+    if fx == FX_RETURN:
+        return cubes(s, o) > 0
+    if fx == FX_PROJECT:
+        return s.pile_n > 0
+    if fx == FX_COPY:
+        return copyable(cfg, s, seat, n_after, hand_after) != 0
+    return False
+
+
+cdef uint32_t copyable(const NMConfig* cfg, const NMState* s, int seat, int n_after, int hand_after) noexcept nogil:
+    """Types a copy effect may copy: machines of the bric-a-brac before the copying one (slots 0..n_after-2), not
+    themselves copiers, whose effect is applicable now."""
+    cdef uint32_t m = 0
+    cdef int i, t
+    for i in range(n_after - 1):
+        t = s.table[i]
+        if cfg.effect[t] != FX_COPY and not (m >> t) & 1 and effect_ok(cfg, s, seat, t, n_after, hand_after):
+            m |= 1u << t
+    return m
+
+
+# -- repairs ----------------------------------------------------------------------------------------------------
+
+cdef inline void reductions(const NMConfig* cfg, const NMState* s, int seat, int* red) noexcept nogil:
+    """red[r]: workshop machines producing r (index 4: jokers)."""
+    cdef int i
+    for i in range(5):
+        red[i] = 0
+    for i in range(s.ws_n[seat]):
+        red[cfg.prod[s.ws[seat][i]]] += 1
+
+
+cdef uint32_t repair_options(const NMConfig* cfg, const NMState* s, int seat, int slot,
+                             const int* red) noexcept nogil:
+    """Joker allocations (bits over ALLOC) with which ``seat`` can repair the machine at ``slot``, given the
+    workshop's reductions ``red``. Reductions apply in full: each machine producing a resource lowers that cost
+    by one, charcoalium producers lower the charcoalium cost, and jokers are spread over the remaining cube
+    costs (as many as can be used; the payer chooses where)."""
+    cdef int c[4]
+    cdef int r, t = s.table[slot], total, use, need_coal, a, deficit
+    cdef uint32_t allocs = 0
+    cdef bint ok
+    need_coal = (s.table_n - 1 - slot) - red[COAL]
+    if need_coal > s.res[seat][COAL]:
+        return 0
+    total = 0
+    for r in range(1, 4):
+        c[r] = cfg.cost[t][r] - red[r]
+        if c[r] < 0:
+            c[r] = 0
+        total += c[r]
+    use = red[JOKER] if red[JOKER] < total else total
+    if use > 3:
+        use = 3
+    if use == 0:
+        return 1 if c[1] <= s.res[seat][1] and c[2] <= s.res[seat][2] and c[3] <= s.res[seat][3] else 0
+    # the jokers must cover every cube the player lacks
+    deficit = 0
+    for r in range(1, 4):
+        if c[r] > s.res[seat][r]:
+            deficit += c[r] - s.res[seat][r]
+    if deficit > use:
+        return 0
+    for a in range(ALLOC_FROM[use], ALLOC_FROM[use + 1]):
+        ok = True
+        for r in range(1, 4):
+            if ALLOC[a][r] > c[r] or c[r] - ALLOC[a][r] > s.res[seat][r]:
+                ok = False
+                break
+        if ok:
+            allocs |= 1u << a
+    return allocs
+
+
+cdef void do_repair(const NMConfig* cfg, NMState* s, int seat, int slot, int alloc) noexcept nogil:
+    """Pay the cubes and the charcoalium (one on each machine after the target, reduction first from the right:
+    the paid units lie on the machines just after the target), take the machine and its charcoalium, score it."""
+    cdef int red[5]
+    cdef int i, r, t = s.table[slot], pay, need_coal
+    reductions(cfg, s, seat, red)
+    for r in range(1, 4):
+        pay = cfg.cost[t][r] - red[r] - ALLOC[alloc][r]
+        if pay > 0:
+            s.res[seat][r] -= pay
+    need_coal = (s.table_n - 1 - slot) - red[COAL]
+    for i in range(need_coal):
+        s.table_coal[slot + 1 + i] += 1
+        s.res[seat][COAL] -= 1
+    s.res[seat][COAL] += s.table_coal[slot]
+    remove_slot(s, slot)
+    s.ws[seat][s.ws_n[seat]] = <uint8_t>t
+    s.ws_n[seat] += 1
+    s.score[seat] += cfg.vp[t]
+
+
+# -- projects ---------------------------------------------------------------------------------------------------
+
+cdef inline int attr_of(const NMConfig* cfg, int kind, int t) noexcept nogil:
+    if kind == PK_COLOUR:
+        return cfg.colour[t]
+    if kind == PK_VP:
+        return cfg.vp[t]
+    return cfg.prod[t]
+
+
+cdef bint project_met(const NMConfig* cfg, int p, const int* types, int n) noexcept nogil:
+    """Do these n machines (n == the project's size) meet project p's condition exactly?"""
+    cdef int kind = cfg.proj_kind[p], i, j
+    cdef int taken[MAX_REQ]
+    cdef bint found
+    if n != cfg.proj_size[p]:
+        return False
+    if kind == PK_IDENTICAL:
+        for i in range(1, n):
+            if types[i] != types[0]:
+                return False
+        return True
+    for j in range(n):
+        taken[j] = 0
+    for i in range(n):
+        found = False
+        for j in range(n):
+            if not taken[j] and cfg.proj_req[p][j] == attr_of(cfg, kind, types[i]):
+                taken[j] = 1
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+cdef inline uint32_t available_projects(const NMState* s, int seat) noexcept nogil:
+    return s.proj_public | s.proj_private[seat]
+
+
+cdef bint canonical_subset(const NMState* s, int seat, int subset) noexcept nogil:
+    """Among interchangeable workshop machines (same type, same "already counted this turn" status) a subset
+    takes the lowest positions first, so that equivalent choices have one action."""
+    cdef int i, j
+    for i in range(3):
+        if not (subset >> i) & 1:
+            continue
+        for j in range(i):
+            if (not (subset >> j) & 1 and s.ws[seat][j] == s.ws[seat][i]
+                    and ((s.proj_used >> j) & 1) == ((s.proj_used >> i) & 1)):
+                return False
+    return True
+
+
+cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
+    """COMPLETE(p, subset): project p with the machine just repaired (the last of the workshop) and the older
+    workshop machines of ``subset``."""
+    cdef int nold = s.ws_n[seat] - 1, p, sub, k, i, n
+    cdef int types[MAX_REQ]
+    cdef uint32_t avail = available_projects(s, seat)
+    if nold < 0:
+        return
+    if cfg.sharing == SHARE_NONE and s.proj_count > 0:
+        return
+    while avail:
+        p = lowest_bit(avail)
+        avail &= avail - 1
+        k = cfg.proj_size[p]
+        if k - 1 > nold:
+            continue
+        for sub in range(1 << nold):
+            if popcount(<uint64_t>sub) != k - 1:
+                continue
+            if cfg.sharing != SHARE_ALL and (sub & s.proj_used):
+                continue
+            if not canonical_subset(s, seat, sub):
+                continue
+            types[0] = s.ws[seat][nold]
+            n = 1
+            for i in range(nold):
+                if (sub >> i) & 1:
+                    types[n] = s.ws[seat][i]
+                    n += 1
+            if project_met(cfg, p, types, n):
+                set_bit(words, cfg.a_complete + p * 8 + sub)
+
+
+cdef void end_projects(const NMConfig* cfg, NMState* s, int seat) noexcept nogil:
+    """Set aside the machines that counted for a project, then apply the workshop limit (4 or more machines: only
+    the one repaired this turn stays), and sort what remains."""
+    cdef int n = s.ws_n[seat], i, k = 0, newest = n - 1
+    cdef uint8_t keep[WORKSHOP_MAX]
+    for i in range(n):
+        if (s.proj_used >> i) & 1:
+            s.aside[seat][s.ws[seat][i]] += 1
+        else:
+            keep[k] = s.ws[seat][i]
+            k += 1
+    if k >= 4:
+        for i in range(k - 1):
+            s.aside[seat][keep[i]] += 1
+        keep[0] = keep[k - 1]
+        k = 1
+    for i in range(WORKSHOP_MAX):
+        s.ws[seat][i] = keep[i] if i < k else 0
+    s.ws_n[seat] = k
+    sort_workshop(s, seat, k)
+    s.proj_used = 0
+    s.proj_count = 0
+
+
+# -- turn structure ---------------------------------------------------------------------------------------------
+
+cdef void clear_context(NMState* s) noexcept nogil:
+    s.ctx_played = NO_CARD
+    s.ctx_card = NO_CARD
+    s.ctx_target = NO_CARD
+    s.ctx_qty = 0
+    s.ctx_exch = 0
+    s.proj_used = 0
+    s.proj_count = 0
+
+
+cdef void draw_cards(NMState* s, int seat, int k) noexcept nogil:
+    cdef int i
+    for i in range(k):
+        s.deck_n -= 1
+        s.hand[seat][s.deck[s.deck_n]] += 1
+        s.deck[s.deck_n] = 0
+
+
+cdef void refill(NMState* s, int seat) noexcept nogil:
+    """Complete the hand to 5 from the deck; too few cards left triggers the end (the player draws what is left)."""
+    cdef int need = HAND_SIZE - hand_count(s, seat)
+    if need <= 0:
+        return
+    if need > s.deck_n:
+        s.end_trig = 1
+        need = s.deck_n
+    draw_cards(s, seat, need)
+
+
+cdef void end_turn(const NMConfig* cfg, NMState* s) noexcept nogil:
+    """Bric-a-brac overflow (10 machines: the top row is discarded, its charcoalium returns to the reserve, the
+    bottom row moves up), end trigger at 20 points, and the end of the game after the second player's turn."""
+    cdef int i
+    clear_context(s)
+    if s.table_n >= TABLE_SLOTS:
+        for i in range(ROW):
+            s.discard[s.table[i]] += 1
+        for i in range(ROW):
+            s.table[i] = s.table[i + ROW]
+            s.table_coal[i] = s.table_coal[i + ROW]
+            s.table[i + ROW] = 0
+            s.table_coal[i + ROW] = 0
+        s.table_n -= ROW
+    if s.score[0] >= cfg.end_score or s.score[1] >= cfg.end_score:
+        s.end_trig = 1
+    s.turn += 1
+    if s.end_trig and s.cur != s.first:
+        s.phase = PH_OVER
+        return
+    s.cur = 1 - s.cur
+    s.phase = PH_MAIN
+
+
+cdef void finish_play(const NMConfig* cfg, NMState* s) noexcept nogil:
+    refill(s, s.cur)
+    end_turn(cfg, s)
+
+
+cdef void steal_card(NMState* s, int thief) noexcept nogil:
+    """A machine drawn at random from the opponent's hand goes to the thief (both seats see which)."""
+    cdef int o = 1 - thief, n = hand_count(s, o), t
+    if n == 0:
+        return
+    t = nth_in_hand(s, o, <int>rng_below(&s.rng, <uint32_t>n))
+    s.hand[o][t] -= 1
+    s.hand[thief][t] += 1
+    dec(&s.known[thief][t])
+    s.known[o][t] += 1
+
+
+cdef void start_effect(const NMConfig* cfg, NMState* s, int card) noexcept nogil:
+    """Resolve the effect of ``card`` (the played machine, or the one a copier copies) for the current player:
+    at once when it needs no decision, else by entering the phase that asks for it."""
+    cdef int seat = s.cur, o = 1 - seat, fx = cfg.effect[card], n, i, t
+    s.ctx_card = <uint8_t>card
+    if fx == FX_PRODUCE:
+        n = 0
+        for i in range(s.table_n):
+            if cfg.prod[s.table[i]] == cfg.prod[card]:
+                n += 1
+        if cfg.prod[card] == JOKER:
+            s.ctx_qty = <uint8_t>n
+            s.phase = PH_CHOOSE_RES
+            return
+        gain(cfg, s, seat, cfg.prod[card], n)
+    elif fx == FX_DISCARD_HAND:
+        s.phase = PH_DISCARD_HAND
+        return
+    elif fx == FX_DISCARD_BACK_3 or fx == FX_DISCARD_BACK_2:
+        s.phase = PH_DISCARD_SLOT
+        return
+    elif fx == FX_DISCARD_PREVIOUS:
+        discard_slot(cfg, s, s.table_n - 2)
+        return
+    elif fx == FX_EXCHANGE:
+        s.ctx_exch = 0
+        s.phase = PH_EXCHANGE
+        return
+    elif fx == FX_STEAL_COAL:
+        if s.res[o][COAL] > 0:
+            s.res[o][COAL] -= 1
+            s.res[seat][COAL] += 1
+        steal_card(s, seat)
+    elif fx == FX_STEAL_RESOURCE:
+        if cubes(s, o) > 0:
+            s.phase = PH_STEAL
+            return
+        steal_card(s, seat)
+    elif fx == FX_STRIP:
+        n = hand_count(s, o)
+        while n > 2:
+            t = nth_in_hand(s, o, <int>rng_below(&s.rng, <uint32_t>n))
+            s.hand[o][t] -= 1
+            s.hdisc[seat][t] += 1
+            n -= 1
+        s.res[o][COAL] -= 2 if s.res[o][COAL] >= 2 else s.res[o][COAL]
+    elif fx == FX_RETURN:
+        s.phase = PH_RETURN
+        return
+    elif fx == FX_PROJECT:
+        s.pend_n = 2 if s.pile_n >= 2 else s.pile_n
+        for i in range(s.pend_n):
+            s.pile_n -= 1
+            s.pend[i] = s.pile[s.pile_n]
+            s.pile[s.pile_n] = 0
+        s.phase = PH_KEEP
+        return
+    elif fx == FX_COPY:
+        s.phase = PH_COPY
+        return
+    finish_play(cfg, s)
+
+
+cdef void discard_slot(const NMConfig* cfg, NMState* s, int slot) noexcept nogil:
+    """Discard a bric-a-brac machine for an effect (its charcoalium returns to the reserve); its repair cost is
+    what the player takes cubes from."""
+    cdef int t = s.table[slot], fx = cfg.effect[s.ctx_card]
+    s.discard[t] += 1
+    remove_slot(s, slot)
+    s.ctx_target = <uint8_t>t
+    if fx == FX_DISCARD_BACK_2:
+        gain(cfg, s, s.cur, COAL, 1)
+    s.phase = PH_TAKE_COST2 if fx == FX_DISCARD_PREVIOUS else PH_TAKE_COST1
+
+
+# -- move generation --------------------------------------------------------------------------------------------
+
+cdef void cost_pairs(const NMConfig* cfg, const uint8_t* have, int base_pair, int base_single,
+                     uint64_t* words) noexcept nogil:
+    """Two cubes out of ``have`` (counts at index 1..3): every pair it contains; if it holds a single cube, that
+    one alone."""
+    cdef int i, r, any_pair = 0
+    for i in range(6):
+        if PAIR_A[i] == PAIR_B[i]:
+            if have[PAIR_A[i]] >= 2:
+                set_bit(words, base_pair + i)
+                any_pair = 1
+        elif have[PAIR_A[i]] >= 1 and have[PAIR_B[i]] >= 1:
+            set_bit(words, base_pair + i)
+            any_pair = 1
+    if not any_pair:
+        for r in range(1, 4):
+            if have[r] >= 1:
+                set_bit(words, base_single + r - 1)
+
+
+cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int t, i, a, hn = hand_count(s, seat)
+    cdef int red[5]
+    cdef uint32_t allocs, present = hand_types(s, seat)
+    cdef bint any_repair = False
+    while present:
+        t = lowest_bit(present)
+        present &= present - 1
+        set_bit(words, cfg.a_play + t * 3 + USE_COAL)
+        set_bit(words, cfg.a_play + t * 3 + USE_PRODUCE)
+        if effect_ok(cfg, s, seat, t, s.table_n + 1, hn - 1):
+            set_bit(words, cfg.a_play + t * 3 + USE_EFFECT)
+    reductions(cfg, s, seat, red)
+    # from the last slot back: the charcoalium cost only grows, so the first unaffordable one ends the search
+    i = s.table_n - 1
+    while i >= 0 and (s.table_n - 1 - i) - red[COAL] <= s.res[seat][COAL]:
+        allocs = repair_options(cfg, s, seat, i, red)
+        if allocs:
+            any_repair = True
+            while allocs:
+                a = lowest_bit(allocs)
+                allocs &= allocs - 1
+                set_bit(words, cfg.a_repair + i * NUM_ALLOCS + a)
+        i -= 1
+    if hn == 0 and not any_repair:
+        set_bit(words, cfg.a_draw)
+
+
+cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    cdef const NMConfig* cfg = <const NMConfig*>c
+    cdef const NMState* s = <const NMState*>st
+    cdef int i, r, t, lo, reach, o = 1 - seat
+    cdef uint32_t m
+    for i in range(cfg.mask_words):
+        words[i] = 0
+    if s.phase == PH_OVER or seat != s.cur:
+        return
+    if s.phase == PH_MAIN:
+        main_options(cfg, s, seat, words)
+    elif s.phase == PH_CHOOSE_RES:
+        for r in range(3):
+            set_bit(words, cfg.a_take1 + r)
+    elif s.phase == PH_TAKE_COST1:
+        for r in range(1, 4):
+            if cfg.cost[s.ctx_target][r]:
+                set_bit(words, cfg.a_take1 + r - 1)
+    elif s.phase == PH_TAKE_COST2:
+        cost_pairs(cfg, cfg.cost[s.ctx_target], cfg.a_take2, cfg.a_take1, words)
+    elif s.phase == PH_DISCARD_HAND:
+        for t in range(cfg.num_types):
+            if s.hand[seat][t]:
+                set_bit(words, cfg.a_discard_hand + t)
+    elif s.phase == PH_DISCARD_SLOT:
+        reach = 3 if cfg.effect[s.ctx_card] == FX_DISCARD_BACK_3 else 2
+        lo = s.table_n - 1 - reach
+        if lo < 0:
+            lo = 0
+        for i in range(lo, s.table_n - 1):
+            set_bit(words, cfg.a_discard_slot + i)
+    elif s.phase == PH_EXCHANGE:
+        m = exchange_mask(cfg, s, seat)
+        for i in range(6):
+            if (m >> i) & 1:
+                set_bit(words, cfg.a_exchange + i)
+        if s.ctx_exch > 0:
+            set_bit(words, cfg.a_stop)
+    elif s.phase == PH_STEAL:
+        for r in range(1, 4):
+            if s.res[o][r]:
+                set_bit(words, cfg.a_steal + r - 1)
+    elif s.phase == PH_RETURN:
+        cost_pairs(cfg, s.res[o], cfg.a_return2, cfg.a_return1, words)
+    elif s.phase == PH_KEEP:
+        for i in range(s.pend_n):
+            set_bit(words, cfg.a_keep + s.pend[i])
+    elif s.phase == PH_COPY:
+        m = copyable(cfg, s, seat, s.table_n, hand_count(s, seat))
+        while m:
+            set_bit(words, cfg.a_copy + lowest_bit(m))
+            m &= m - 1
+    elif s.phase == PH_PROJECTS:
+        project_options(cfg, s, seat, words)
+        set_bit(words, cfg.a_done)
+
+
+# -- stepping ---------------------------------------------------------------------------------------------------
+
+cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
+    """Apply one legal action of the current player (no auto-resolution)."""
+    cdef int seat = s.cur, o = 1 - seat, a, t, use, r, i, p, sub
+    if action < cfg.a_repair:                                   # play a machine
+        a = action - cfg.a_play
+        t = a // 3
+        use = a % 3
+        s.hand[seat][t] -= 1
+        dec(&s.known[o][t])
+        s.table[s.table_n] = <uint8_t>t
+        s.table_coal[s.table_n] = 0
+        s.table_n += 1
+        s.ctx_played = <uint8_t>t
+        s.ctx_card = <uint8_t>t
+        if use == USE_COAL:
+            gain(cfg, s, seat, COAL, cfg.vp[t])
+        elif use == USE_PRODUCE:
+            if cfg.prod[t] == JOKER:
+                s.ctx_qty = 1
+                s.phase = PH_CHOOSE_RES
+                return
+            gain(cfg, s, seat, cfg.prod[t], 1)
+        else:
+            start_effect(cfg, s, t)
+            return
+        finish_play(cfg, s)
+    elif action < cfg.a_draw:                                   # repair
+        a = action - cfg.a_repair
+        do_repair(cfg, s, seat, a // NUM_ALLOCS, a % NUM_ALLOCS)
+        s.proj_used = 0
+        s.proj_count = 0
+        s.phase = PH_PROJECTS
+    elif action == cfg.a_draw:                                  # stuck: draw and pass
+        refill(s, seat)
+        end_turn(cfg, s)
+    elif action < cfg.a_take2:                                  # take one resource type
+        r = action - cfg.a_take1 + 1
+        gain(cfg, s, seat, r, s.ctx_qty if s.phase == PH_CHOOSE_RES else 1)
+        finish_play(cfg, s)
+    elif action < cfg.a_steal:                                  # take two cubes of a cost
+        i = action - cfg.a_take2
+        gain(cfg, s, seat, PAIR_A[i], 1)
+        gain(cfg, s, seat, PAIR_B[i], 1)
+        finish_play(cfg, s)
+    elif action < cfg.a_return1:                                # steal a resource, then a random machine
+        r = action - cfg.a_steal + 1
+        s.res[o][r] -= 1
+        s.res[seat][r] += 1
+        steal_card(s, seat)
+        finish_play(cfg, s)
+    elif action < cfg.a_return2:                                # the opponent returns one resource
+        s.res[o][action - cfg.a_return1 + 1] -= 1
+        finish_play(cfg, s)
+    elif action < cfg.a_exchange:                               # the opponent returns two resources
+        i = action - cfg.a_return2
+        s.res[o][PAIR_A[i]] -= 1
+        s.res[o][PAIR_B[i]] -= 1
+        finish_play(cfg, s)
+    elif action < cfg.a_stop:                                   # one exchange with the reserve
+        i = action - cfg.a_exchange
+        if i < 3:
+            s.res[seat][COAL] -= 1
+            gain(cfg, s, seat, i + 1, 1)
+        else:
+            s.res[seat][i - 2] -= 1
+            gain(cfg, s, seat, COAL, 1)
+        s.ctx_exch += 1
+        if s.ctx_exch >= 3:
+            finish_play(cfg, s)
+    elif action == cfg.a_stop:
+        finish_play(cfg, s)
+    elif action < cfg.a_discard_slot:                           # P1: discard a machine from hand
+        t = action - cfg.a_discard_hand
+        s.hand[seat][t] -= 1
+        dec(&s.known[o][t])
+        s.discard[t] += 1
+        s.ctx_target = <uint8_t>t
+        s.phase = PH_TAKE_COST2
+    elif action < cfg.a_copy:                                   # P2/P3: discard an earlier machine
+        discard_slot(cfg, s, action - cfg.a_discard_slot)
+    elif action < cfg.a_keep:                                   # Y2: copy a machine's effect
+        start_effect(cfg, s, action - cfg.a_copy)
+    elif action < cfg.a_complete:                               # Y1: keep a drawn project
+        p = action - cfg.a_keep
+        s.proj_private[seat] |= 1u << p
+        for i in range(s.pend_n):
+            if s.pend[i] != p:
+                s.proj_removed[seat] |= 1u << s.pend[i]
+            s.pend[i] = 0
+        s.pend_n = 0
+        finish_play(cfg, s)
+    elif action < cfg.a_done:                                   # complete a project
+        a = action - cfg.a_complete
+        p = a // 8
+        sub = a % 8
+        s.proj_done[seat] |= 1u << p
+        s.proj_public &= ~(1u << p)
+        s.proj_private[seat] &= ~(1u << p)
+        s.score[seat] += cfg.proj_vp[p]
+        s.proj_used |= <uint8_t>(sub | (1 << (s.ws_n[seat] - 1)))
+        s.proj_count += 1
+    else:                                                       # done with projects
+        end_projects(cfg, s, seat)
+        end_turn(cfg, s)
+
+
+cdef int single_option(const NMConfig* cfg, const NMState* s) noexcept nogil:
+    """The only legal action of the current player, or -1 when there are none or several."""
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef int i, found = -1
+    nm_legal_mask(cfg, s, s.cur, words)
+    for i in range(cfg.mask_words):
+        if words[i]:
+            if found >= 0 or popcount(words[i]) != 1:
+                return -1
+            found = (i << 6) | lowest_bit(words[i])
+    return found
+
+
+cdef void auto_resolve(const NMConfig* cfg, NMState* s) noexcept nogil:
+    """Answer every sub-prompt that has a single legal answer (the main action is always asked)."""
+    cdef int a
+    while s.phase != PH_MAIN and s.phase != PH_OVER:
+        a = single_option(cfg, s)
+        if a < 0:
+            return
+        step(cfg, s, a)
+
+
+# -- set-up -----------------------------------------------------------------------------------------------------
+
+cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
+    cdef const NMConfig* cfg = <const NMConfig*>c
+    cdef NMState* s = <NMState*>st
+    cdef int t, k, n = 0, p, second, r
+    memset(s, 0, sizeof(NMState))
+    s.rng = rng_seed(seed)
+    for t in range(cfg.num_types):
+        for k in range(cfg.copies[t]):
+            s.deck[n] = <uint8_t>t
+            n += 1
+    rng_shuffle_u8(&s.rng, s.deck, n)
+    s.deck_n = <uint8_t>n
+    # one machine face up on the first slot, five to each player
+    s.deck_n -= 1
+    s.table[0] = s.deck[s.deck_n]
+    s.deck[s.deck_n] = 0
+    s.table_n = 1
+    draw_cards(s, 0, HAND_SIZE)
+    draw_cards(s, 1, HAND_SIZE)
+    # the projects: shuffled face down, the top ones revealed
+    for p in range(cfg.num_projects):
+        s.pile[p] = <uint8_t>p
+    rng_shuffle_u8(&s.rng, s.pile, cfg.num_projects)
+    s.pile_n = cfg.num_projects
+    for p in range(cfg.public_projects):
+        s.pile_n -= 1
+        s.proj_public |= 1u << s.pile[s.pile_n]
+        s.pile[s.pile_n] = 0
+    s.first = cfg.first_player if cfg.first_player != NO_CARD else <uint8_t>rng_below(&s.rng, 2)
+    second = 1 - s.first
+    for r in range(4):
+        s.res[s.first][r] = cfg.start[0][r]
+        s.res[second][r] = cfg.start[1][r]
+    s.cur = s.first
+    s.phase = PH_MAIN
+    clear_context(s)
+
+
+# -- the engine contract ----------------------------------------------------------------------------------------
+
+cdef uint32_t nm_actors(const void* c, const void* st) noexcept nogil:
+    cdef const NMState* s = <const NMState*>st
+    if s.phase == PH_OVER:
+        return 0
+    return (<uint32_t>1) << s.cur
+
+
+cdef void nm_apply(const void* c, void* st, int seat, int action) noexcept nogil:
+    cdef const NMConfig* cfg = <const NMConfig*>c
+    cdef NMState* s = <NMState*>st
+    step(cfg, s, action)
+    auto_resolve(cfg, s)
+
+
+cdef void nm_scores(const void* c, const void* st, int32_t* out) noexcept nogil:
+    cdef const NMState* s = <const NMState*>st
+    out[0] = s.score[0]
+    out[1] = s.score[1]
+
+
+cdef void nm_rank_keys(const void* c, const void* st, int64_t* out) noexcept nogil:
+    """Score, then charcoalium, then resources (wood + copper + crystal); equal keys share the victory."""
+    cdef const NMState* s = <const NMState*>st
+    cdef int p
+    for p in range(NUM_SEATS):
+        out[p] = (<int64_t>s.score[p] << 20) | (<int64_t>s.res[p][COAL] << 10) | cubes(s, p)
+
+
+cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
+    return random_playout_loop(nm_actors, nm_legal_mask, nm_apply, (<const NMConfig*>c).mask_words,
+                               c, st, rng, max_len)
+
+
+cdef int nm_validate(const void* c, const void* st) noexcept nogil:
+    """0 when every invariant the engine relies on holds, else the number of the first broken one."""
+    cdef const NMConfig* cfg = <const NMConfig*>c
+    cdef const NMState* s = <const NMState*>st
+    cdef int T = cfg.num_types, P = cfg.num_projects, t, p, i, r, n, total, seat, o, coal_on_table
+    cdef int count[MAX_TYPES]
+    cdef uint32_t allp = (<uint32_t>0xFFFFFFFF) >> (32 - P), seen, bits
+    cdef uint64_t words[MAX_MASK_WORDS]
+    # ranges of every index and counter
+    if s.phase >= NUM_PHASES or s.cur > 1 or s.first > 1 or s.end_trig > 1:
+        return 1
+    if s.deck_n > cfg.num_cards or s.table_n > TABLE_SLOTS or s.pile_n > P or s.pend_n > 2:
+        return 2
+    if s.ws_n[0] > WORKSHOP_MAX or s.ws_n[1] > WORKSHOP_MAX:
+        return 2
+    for i in range(s.deck_n):
+        if s.deck[i] >= T:
+            return 3
+    for i in range(s.table_n):
+        if s.table[i] >= T:
+            return 3
+    for seat in range(NUM_SEATS):
+        for i in range(s.ws_n[seat]):
+            if s.ws[seat][i] >= T:
+                return 3
+    for t in range(T, MAX_TYPES):
+        for seat in range(NUM_SEATS):
+            if s.hand[seat][t] or s.known[seat][t] or s.hdisc[seat][t] or s.aside[seat][t]:
+                return 3
+        if s.discard[t]:
+            return 3
+    # every machine in exactly one place
+    for t in range(T):
+        count[t] = s.discard[t]
+        for seat in range(NUM_SEATS):
+            count[t] += s.hand[seat][t] + s.hdisc[seat][t] + s.aside[seat][t]
+    for i in range(s.deck_n):
+        count[s.deck[i]] += 1
+    for i in range(s.table_n):
+        count[s.table[i]] += 1
+    for seat in range(NUM_SEATS):
+        for i in range(s.ws_n[seat]):
+            count[s.ws[seat][i]] += 1
+    for t in range(T):
+        if count[t] != cfg.copies[t]:
+            return 4
+    for seat in range(NUM_SEATS):
+        if hand_count(s, seat) > HAND_SIZE:
+            return 5
+        o = 1 - seat
+        for t in range(T):
+            if s.known[seat][t] > s.hand[o][t] + s.hdisc[seat][t]:
+                return 6
+    # resources: nothing is created
+    coal_on_table = 0
+    for i in range(s.table_n):
+        coal_on_table += s.table_coal[i]
+    for r in range(4):
+        total = s.res[0][r] + s.res[1][r] + (coal_on_table if r == COAL else 0)
+        if total > cfg.supply[r]:
+            return 7
+    # every project in exactly one place
+    seen = 0
+    total = 0
+    for i in range(s.pile_n):
+        if s.pile[i] >= P:
+            return 8
+        seen |= 1u << s.pile[i]
+        total += 1
+    for i in range(s.pend_n):
+        if s.pend[i] >= P:
+            return 8
+        seen |= 1u << s.pend[i]
+        total += 1
+    bits = s.proj_public
+    total += popcount(bits)
+    seen |= bits
+    for seat in range(NUM_SEATS):
+        seen |= s.proj_private[seat] | s.proj_done[seat] | s.proj_removed[seat]
+        total += popcount(s.proj_private[seat]) + popcount(s.proj_done[seat]) + popcount(s.proj_removed[seat])
+    if seen != allp or total != P:
+        return 8
+    # unused array entries are zero (one byte string per position)
+    for i in range(s.deck_n, MAX_CARDS):
+        if s.deck[i]:
+            return 8
+    for i in range(s.table_n, TABLE_SLOTS):
+        if s.table[i] or s.table_coal[i]:
+            return 8
+    for i in range(s.pile_n, MAX_PROJECTS):
+        if s.pile[i]:
+            return 8
+    for i in range(s.pend_n, 2):
+        if s.pend[i]:
+            return 8
+    for seat in range(NUM_SEATS):
+        for i in range(s.ws_n[seat], WORKSHOP_MAX):
+            if s.ws[seat][i]:
+                return 8
+    for seat in range(NUM_SEATS):
+        if s.score[seat] != seat_score(cfg, s, seat):
+            return 9
+    # the turn's context
+    if s.ctx_exch > 3 or s.proj_count > P:
+        return 10
+    if (s.ctx_played != NO_CARD and s.ctx_played >= T) or (s.ctx_card != NO_CARD and s.ctx_card >= T) \
+            or (s.ctx_target != NO_CARD and s.ctx_target >= T):
+        return 10
+    if s.pend_n and s.phase != PH_KEEP:
+        return 11
+    if s.phase == PH_MAIN or s.phase == PH_OVER:
+        if (s.ctx_played != NO_CARD or s.ctx_card != NO_CARD or s.ctx_target != NO_CARD or s.ctx_qty
+                or s.ctx_exch or s.proj_used or s.proj_count):
+            return 11
+        if s.table_n >= TABLE_SLOTS or s.ws_n[0] >= WORKSHOP_MAX or s.ws_n[1] >= WORKSHOP_MAX:
+            return 12
+        for seat in range(NUM_SEATS):
+            for i in range(1, s.ws_n[seat]):
+                if s.ws[seat][i - 1] > s.ws[seat][i]:
+                    return 12
+        if s.phase == PH_OVER:
+            return 0
+        if (s.score[0] >= cfg.end_score or s.score[1] >= cfg.end_score) and not s.end_trig:
+            return 13
+        if s.end_trig and s.cur == s.first:
+            return 13
+    elif s.phase == PH_PROJECTS:
+        seat = s.cur
+        n = s.ws_n[seat]
+        if n < 1 or s.ctx_played != NO_CARD or s.ctx_card != NO_CARD or s.ctx_target != NO_CARD:
+            return 14
+        if s.proj_used >> n or (s.proj_count == 0) != (s.proj_used == 0) or s.table_n >= TABLE_SLOTS:
+            return 14
+        if s.proj_count and not (s.proj_used >> (n - 1)) & 1:
+            return 14
+        if s.ws_n[1 - seat] >= WORKSHOP_MAX:
+            return 14
+        for i in range(1, n - 1):
+            if s.ws[seat][i - 1] > s.ws[seat][i]:
+                return 14
+    else:
+        # resolving a played machine: it is the last of the bric-a-brac
+        if s.ctx_played == NO_CARD or s.ctx_card == NO_CARD or s.table_n < 1:
+            return 15
+        if s.table[s.table_n - 1] != s.ctx_played or s.ws_n[0] >= WORKSHOP_MAX or s.ws_n[1] >= WORKSHOP_MAX:
+            return 15
+        if s.ctx_card != s.ctx_played and cfg.effect[s.ctx_played] != FX_COPY:
+            return 15
+        if s.phase == PH_CHOOSE_RES and cfg.prod[s.ctx_card] != JOKER:
+            return 16
+        if (s.phase == PH_TAKE_COST1 or s.phase == PH_TAKE_COST2) and s.ctx_target == NO_CARD:
+            return 16
+        if s.phase == PH_DISCARD_HAND and cfg.effect[s.ctx_card] != FX_DISCARD_HAND:
+            return 16
+        if s.phase == PH_DISCARD_SLOT and cfg.effect[s.ctx_card] != FX_DISCARD_BACK_3 \
+                and cfg.effect[s.ctx_card] != FX_DISCARD_BACK_2:
+            return 16
+        if s.phase == PH_EXCHANGE and (cfg.effect[s.ctx_card] != FX_EXCHANGE or s.ctx_exch >= 3):
+            return 16
+        if s.phase == PH_STEAL and cfg.effect[s.ctx_card] != FX_STEAL_RESOURCE:
+            return 16
+        if s.phase == PH_RETURN and cfg.effect[s.ctx_card] != FX_RETURN:
+            return 16
+        if s.phase == PH_KEEP and (cfg.effect[s.ctx_card] != FX_PROJECT or s.pend_n == 0):
+            return 16
+        if s.phase == PH_COPY and (cfg.effect[s.ctx_card] != FX_COPY or s.ctx_card != s.ctx_played):
+            return 16
+    # the seat to act has something to do
+    nm_legal_mask(cfg, s, s.cur, words)
+    for i in range(cfg.mask_words):
+        if words[i]:
+            return 0
+    return 17
+
+
+# -- building a config ------------------------------------------------------------------------------------------
+
+cdef EngineSpec SPEC
+SPEC.state_size = sizeof(NMState)
+SPEC.num_seats = NUM_SEATS
+SPEC.init = nm_init
+SPEC.actors = nm_actors
+SPEC.legal_mask = nm_legal_mask
+SPEC.apply = nm_apply
+SPEC.scores = nm_scores
+SPEC.rank_keys = nm_rank_keys
+SPEC.validate = nm_validate
+SPEC.playout = nm_playout
+
+STATE_SIZE = sizeof(NMState)
+NUM_JOKER_ALLOCS = NUM_ALLOCS
+#: joker reductions (wood, copper, crystal) of each allocation index
+ALLOCS = [(ALLOC[a][1], ALLOC[a][2], ALLOC[a][3]) for a in range(NUM_ALLOCS)]
+#: the two resources (1 wood, 2 copper, 3 crystal) of each pair index
+PAIRS = [(PAIR_A[i], PAIR_B[i]) for i in range(6)]
+PHASE_NAMES = ("main", "choose_resource", "take_cost_1", "take_cost_2", "discard_hand", "discard_slot",
+               "exchange", "steal", "return", "keep_project", "copy", "projects", "over")
+
+_FAMILIES = (
+    ("play", 3), ("repair", TABLE_SLOTS * NUM_ALLOCS), ("draw", 1), ("take1", 3), ("take2", 6), ("steal", 3),
+    ("return1", 3), ("return2", 6), ("exchange", 6), ("stop", 1), ("discard_hand", 1), ("discard_slot", TABLE_SLOTS),
+    ("copy", 1), ("keep", 1), ("complete", 8), ("done", 1),
+)
+
+
+def action_layout(int num_types, int num_projects) -> dict:
+    """First id and count of each action family for this content (ids are dense and fixed per content)."""
+    out = {}
+    base = 0
+    for name, size in _FAMILIES:
+        if name in ("play",):
+            n = size * num_types
+        elif name in ("discard_hand", "copy"):
+            n = num_types
+        elif name in ("keep",):
+            n = num_projects
+        elif name == "complete":
+            n = 8 * num_projects
+        else:
+            n = size
+        out[name] = (base, n)
+        base += n
+    out["num_actions"] = base
+    return out
+
+
+def make_core(machines, projects, supply, start, int public_projects, int sharing, int first_player,
+              int end_score) -> GameCore:
+    """Compile content and parameters (already validated by the Python layer) into a bound GameCore.
+
+    ``machines``: (colour, vp, (wood, copper, crystal), production, effect, copies) per type;
+    ``projects``: (vp, kind, requirement list) per project; ``supply``: 4 counts; ``start``: resources of the
+    first and the second player (4 counts each); ``first_player``: 0, 1 or -1 (at random).
+    """
+    cdef NMConfig cfg
+    cdef EngineSpec spec = SPEC
+    cdef int t, p, i, n_cards = 0
+    memset(&cfg, 0, sizeof(NMConfig))
+    if not 1 <= len(machines) <= MAX_TYPES or not 1 <= len(projects) <= MAX_PROJECTS:
+        raise ValueError("content has the wrong shape")
+    for t, (colour, vp, cost, prod, effect, copies) in enumerate(machines):
+        if not (0 <= colour < 4 and 0 <= vp <= 15 and 0 <= prod <= JOKER and 0 <= effect < NUM_EFFECTS
+                and 0 <= copies <= MAX_CARDS and len(cost) == 3):
+            raise ValueError(f"machine {t} is out of range")
+        if not all(0 <= x <= 9 for x in cost) or sum(cost) < 1:
+            raise ValueError(f"machine {t} must cost 1 to 27 cubes")
+        cfg.colour[t] = colour
+        cfg.vp[t] = vp
+        for i in range(3):
+            cfg.cost[t][i + 1] = cost[i]
+        cfg.prod[t] = prod
+        cfg.effect[t] = effect
+        cfg.copies[t] = copies
+        n_cards += copies
+    if not 1 + 2 * HAND_SIZE <= n_cards <= MAX_CARDS:
+        raise ValueError("the deck must hold 11 to 64 machines")
+    for p, (vp, kind, req) in enumerate(projects):
+        if not (0 <= vp <= 30 and 0 <= kind <= PK_IDENTICAL and 1 <= len(req) <= MAX_REQ):
+            raise ValueError(f"project {p} is out of range")
+        cfg.proj_vp[p] = vp
+        cfg.proj_kind[p] = kind
+        cfg.proj_size[p] = len(req)
+        for i in range(len(req)):
+            if not 0 <= req[i] <= 15:
+                raise ValueError(f"project {p} has an impossible requirement")
+            cfg.proj_req[p][i] = req[i]
+    if len(supply) != 4 or not all(0 <= x <= 64 for x in supply):
+        raise ValueError("supply must be 4 counts in 0..64")
+    for i in range(2):
+        for t in range(4):
+            if not 0 <= start[i][t] <= 64:
+                raise ValueError("bad start resources")
+            cfg.start[i][t] = start[i][t]
+    for t in range(4):
+        cfg.supply[t] = supply[t]
+        if cfg.start[0][t] + cfg.start[1][t] > supply[t]:
+            raise ValueError("the start resources exceed the supply")
+    if not 0 <= public_projects <= len(projects) or not 0 <= sharing <= SHARE_NONE:
+        raise ValueError("bad public project count or sharing rule")
+    if not -1 <= first_player <= 1 or not 1 <= end_score <= 255:
+        raise ValueError("bad first player or end score")
+    cfg.num_types = len(machines)
+    cfg.num_projects = len(projects)
+    cfg.num_cards = n_cards
+    cfg.public_projects = public_projects
+    cfg.sharing = sharing
+    cfg.first_player = NO_CARD if first_player < 0 else first_player
+    cfg.end_score = end_score
+    layout = action_layout(cfg.num_types, cfg.num_projects)
+    cfg.a_play = layout["play"][0]
+    cfg.a_repair = layout["repair"][0]
+    cfg.a_draw = layout["draw"][0]
+    cfg.a_take1 = layout["take1"][0]
+    cfg.a_take2 = layout["take2"][0]
+    cfg.a_steal = layout["steal"][0]
+    cfg.a_return1 = layout["return1"][0]
+    cfg.a_return2 = layout["return2"][0]
+    cfg.a_exchange = layout["exchange"][0]
+    cfg.a_stop = layout["stop"][0]
+    cfg.a_discard_hand = layout["discard_hand"][0]
+    cfg.a_discard_slot = layout["discard_slot"][0]
+    cfg.a_copy = layout["copy"][0]
+    cfg.a_keep = layout["keep"][0]
+    cfg.a_complete = layout["complete"][0]
+    cfg.a_done = layout["done"][0]
+    cfg.num_actions = layout["num_actions"]
+    cfg.mask_words = (cfg.num_actions + 63) >> 6
+    spec.num_actions = cfg.num_actions
+    core = GameCore()
+    core.bind(&spec, &cfg, sizeof(NMConfig))
+    return core
+
+
+# -- raw access for tests and tools (in-process only: this is the omniscient struct) ----------------------------
+
+_SCALARS = ("rng", "proj_public", "turn", "deck_n", "table_n", "pile_n", "pend_n", "phase", "cur", "first",
+            "end_trig", "ctx_played", "ctx_card", "ctx_target", "ctx_qty", "ctx_exch", "proj_used", "proj_count")
+
+
+def unpack_state(const uint8_t[::1] raw) -> dict:
+    """Every field of the struct as Python values (arrays as lists, bitsets as ints)."""
+    cdef NMState s
+    cdef int p, t
+    if raw.shape[0] != sizeof(NMState):
+        raise ValueError(f"a Nicodemus state is {sizeof(NMState)} bytes")
+    memcpy(&s, &raw[0], sizeof(NMState))
+    return {
+        "rng": s.rng,
+        "proj_public": s.proj_public,
+        "proj_private": [s.proj_private[0], s.proj_private[1]],
+        "proj_done": [s.proj_done[0], s.proj_done[1]],
+        "proj_removed": [s.proj_removed[0], s.proj_removed[1]],
+        "score": [s.score[0], s.score[1]],
+        "turn": s.turn,
+        "deck": [s.deck[i] for i in range(MAX_CARDS)],
+        "hand": [[s.hand[p][t] for t in range(MAX_TYPES)] for p in range(2)],
+        "known": [[s.known[p][t] for t in range(MAX_TYPES)] for p in range(2)],
+        "hdisc": [[s.hdisc[p][t] for t in range(MAX_TYPES)] for p in range(2)],
+        "aside": [[s.aside[p][t] for t in range(MAX_TYPES)] for p in range(2)],
+        "discard": [s.discard[t] for t in range(MAX_TYPES)],
+        "table": [s.table[i] for i in range(TABLE_SLOTS)],
+        "table_coal": [s.table_coal[i] for i in range(TABLE_SLOTS)],
+        "ws": [[s.ws[p][i] for i in range(WORKSHOP_MAX)] for p in range(2)],
+        "res": [[s.res[p][i] for i in range(4)] for p in range(2)],
+        "pile": [s.pile[i] for i in range(MAX_PROJECTS)],
+        "pend": [s.pend[0], s.pend[1]],
+        "deck_n": s.deck_n,
+        "table_n": s.table_n,
+        "ws_n": [s.ws_n[0], s.ws_n[1]],
+        "pile_n": s.pile_n,
+        "pend_n": s.pend_n,
+        "phase": s.phase,
+        "cur": s.cur,
+        "first": s.first,
+        "end_trig": s.end_trig,
+        "ctx_played": s.ctx_played,
+        "ctx_card": s.ctx_card,
+        "ctx_target": s.ctx_target,
+        "ctx_qty": s.ctx_qty,
+        "ctx_exch": s.ctx_exch,
+        "proj_used": s.proj_used,
+        "proj_count": s.proj_count,
+    }
+
+
+def pack_state(dict f) -> bytes:
+    """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
+    cdef NMState s
+    cdef int p, t, i
+    memset(&s, 0, sizeof(NMState))
+    s.rng = f["rng"]
+    s.proj_public = f["proj_public"]
+    for p in range(2):
+        s.proj_private[p] = f["proj_private"][p]
+        s.proj_done[p] = f["proj_done"][p]
+        s.proj_removed[p] = f["proj_removed"][p]
+        s.score[p] = f["score"][p]
+        s.ws_n[p] = f["ws_n"][p]
+        s.pend[p] = f["pend"][p]
+        for t in range(MAX_TYPES):
+            s.hand[p][t] = f["hand"][p][t]
+            s.known[p][t] = f["known"][p][t]
+            s.hdisc[p][t] = f["hdisc"][p][t]
+            s.aside[p][t] = f["aside"][p][t]
+        for i in range(WORKSHOP_MAX):
+            s.ws[p][i] = f["ws"][p][i]
+        for i in range(4):
+            s.res[p][i] = f["res"][p][i]
+    s.turn = f["turn"]
+    for i in range(MAX_CARDS):
+        s.deck[i] = f["deck"][i]
+    for t in range(MAX_TYPES):
+        s.discard[t] = f["discard"][t]
+    for i in range(TABLE_SLOTS):
+        s.table[i] = f["table"][i]
+        s.table_coal[i] = f["table_coal"][i]
+    for i in range(MAX_PROJECTS):
+        s.pile[i] = f["pile"][i]
+    s.deck_n = f["deck_n"]
+    s.table_n = f["table_n"]
+    s.pile_n = f["pile_n"]
+    s.pend_n = f["pend_n"]
+    s.phase = f["phase"]
+    s.cur = f["cur"]
+    s.first = f["first"]
+    s.end_trig = f["end_trig"]
+    s.ctx_played = f["ctx_played"]
+    s.ctx_card = f["ctx_card"]
+    s.ctx_target = f["ctx_target"]
+    s.ctx_qty = f["ctx_qty"]
+    s.ctx_exch = f["ctx_exch"]
+    s.proj_used = f["proj_used"]
+    s.proj_count = f["proj_count"]
+    return (<char*>&s)[:sizeof(NMState)]
+
+
+def repair_cost(GameCore core, const uint8_t[::1] raw, int seat, int slot) -> dict:
+    """What repairing ``slot`` costs ``seat`` now, reductions applied (for tests, tools and views)."""
+    cdef const NMConfig* cfg = <const NMConfig*>core.cfg
+    cdef const NMState* s
+    cdef int red[5]
+    cdef int i, r, t
+    if raw.shape[0] != sizeof(NMState) or nm_validate(core.cfg, &raw[0]) != 0:
+        raise ValueError("not a valid Nicodemus state")
+    s = <const NMState*>&raw[0]
+    if not 0 <= seat < 2 or not 0 <= slot < s.table_n:
+        raise ValueError("no such seat or slot")
+    for r in range(5):
+        red[r] = 0
+    for i in range(s.ws_n[seat]):
+        red[cfg.prod[s.ws[seat][i]]] += 1
+    t = s.table[slot]
+    return {
+        "charcoalium": max(0, s.table_n - 1 - slot - red[COAL]),
+        "cubes": [max(0, cfg.cost[t][r] - red[r]) for r in range(1, 4)],
+        "jokers": red[JOKER],
+    }
