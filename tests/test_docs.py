@@ -23,8 +23,10 @@ def test_readme_examples() -> None:
     assert tried > 10 and failures == 0
 
 
-@pytest.mark.parametrize("module", ["robotcore", "robotcore.types", "robotcore.games.robotrick",
-                                    "robotcore.games.nicodemus"])
+DOCTESTED = ["robotcore", "robotcore.types", *(robotcore.registry.GAMES[n].module for n in robotcore.list_games())]
+
+
+@pytest.mark.parametrize("module", DOCTESTED)
 def test_module_doctests(module: str) -> None:
     failures, _ = doctest.testmod(importlib.import_module(module))
     assert failures == 0
