@@ -17,7 +17,7 @@ from robotcore.errors import CorruptStateError, UnknownGameError
 __all__ = ["GameName", "GameEntry", "GAMES", "ALL_GAMES", "list_games", "load_game", "make", "from_bytes"]
 
 #: Names of the registered games (for type checkers: ``robotcore.make("robotrick")``).
-GameName = Literal["robotrick"]
+GameName = Literal["robotrick", "scrapyard"]
 
 
 @dataclass(frozen=True)
@@ -35,12 +35,13 @@ class GameEntry:
 
 GAMES: dict[str, GameEntry] = {
     "robotrick": GameEntry("robotrick", "Robotrick", "003", "robotcore.games.robotrick", "RobotrickGame"),
+    "scrapyard": GameEntry("scrapyard", "Scrapyard", "000", "robotcore.games.scrapyard", "ScrapyardGame"),
 }
 
 #: The five games of the mission, with where each stands (the README's table).
 ALL_GAMES: dict[str, str] = {
     "robotrick": "complete",
-    "scrapyard": "planned (issue #3)",
+    "scrapyard": "complete",
     "nicodemus": "planned (issue #4)",
     "sparks": "planned",
     "smartphone": "planned",
