@@ -962,6 +962,23 @@ cdef int check_log(const SYConfig* cfg, const SYState* s, bint complete, uint64_
     return 0
 
 
+cdef int knows_broken(const SYConfig* cfg, const SYState* s, bint revealed) noexcept nogil:
+    """Each seat knows the cards it broke today and, once the Reserves are revealed, every broken card of a
+    hand it held (``fold_draft_knowledge``): 0 when ``priv_disc`` says so."""
+    cdef int n = cfg.nseats, t, x, h, k, f
+    for t in range(n):
+        for x in range(s.step + 1):
+            h = track_holder(s, n, t, x)
+            if h < 0:
+                break
+            for k in range(s.dealt[t]):
+                f = s.day_fate[t * HAND_SIZE + k]
+                if f & FATE_BROKEN and (revealed or fate_step(f) == x) \
+                        and not cs_has(s.priv_disc[h], s.day_card[t * HAND_SIZE + k]):
+                    return 1
+    return 0
+
+
 cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     """0 when the state is one the engine can handle (every index in range, every card in exactly one place,
     the draft record consistent with the hands), else the number of the first broken invariant."""
@@ -972,6 +989,7 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     cdef uint64_t union_[2]
     cdef uint64_t cards[2]
     cdef uint64_t pub_cards[MAX_P][2]
+    cdef uint64_t today_broken[2]
     cdef uint64_t hands[MAX_P][2]
     cdef uint64_t reserves[MAX_P][2]
     cdef int broken_by[MAX_P]
@@ -1072,11 +1090,17 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     err = check_log(cfg, s, s.phase != PH_DRAFT, &hands[0][0], &reserves[0][0], broken_by)
     if err:
         return err
+    today_broken[0] = 0
+    today_broken[1] = 0
     for p in range(n):
         for k in range(s.dealt[p]):
-            if s.day_fate[p * HAND_SIZE + k] & FATE_BROKEN and not cs_has(s.disc, s.day_card[p * HAND_SIZE + k]):
-                return 13
+            if s.day_fate[p * HAND_SIZE + k] & FATE_BROKEN:
+                if not cs_has(s.disc, s.day_card[p * HAND_SIZE + k]):
+                    return 13
+                cs_add(today_broken, s.day_card[p * HAND_SIZE + k])
     if s.phase == PH_DRAFT or s.phase == PH_PURCHASE:
+        if knows_broken(cfg, s, False) != 0:
+            return 25
         ok = False
         for p in range(n):
             P = &s.pl[p]
@@ -1113,6 +1137,8 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     # workshop: the Reserves are revealed; the public snapshot agrees with the live position
     if s.done == (1 << n) - 1:
         return 19
+    if knows_broken(cfg, s, True) != 0:
+        return 25
     for p in range(n, MAX_P):
         for i in range(sizeof(Player)):
             if (<const uint8_t*>&s.pub[p])[i]:
@@ -1125,7 +1151,16 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
             return 20
         if check_player(cfg, &s.pub[p], False) != 0:
             return 21
+        if s.pub[p].hand[0] != reserves[p][0] or s.pub[p].hand[1] != reserves[p][1]:
+            return 21                   # what was revealed is what the draft record says was kept
         player_cards(cfg, &s.pub[p], pub_cards[p])
+        total = cs_count(s.pub[p].hand)
+        for b in range(cfg.nbench):
+            total += s.pub[p].bench[b] != NO_CARD
+        for t in range(NUM_TYPES):
+            total += s.pub[p].nup[t] + (s.pub[p].structure[t] < cfg.ncards)
+        if total != cs_count(pub_cards[p]):
+            return 21
         player_cards(cfg, P, cards)
         for i in range(2):
             if cards[i] & ~pub_cards[p][i]:
@@ -1134,6 +1169,10 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
                 return 22               # and what left went to the discard pile
             if (pub_cards[p][i] & ~cards[i]) & s.disc_pub[i]:
                 return 22               # unseen by the others until the workshop ends
+            if (pub_cards[p][i] & ~cards[i]) & ~s.priv_disc[p][i]:
+                return 22               # but known to the seat that discarded them
+            if pub_cards[p][i] & today_broken[i]:
+                return 22
             if P.hand[i] & ~s.pub[p].hand[i]:
                 return 22
         if s.pub[p].ext & ~P.ext:
