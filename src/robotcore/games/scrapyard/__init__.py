@@ -324,6 +324,13 @@ class ScrapyardGame(Game):
         assert isinstance(content, ScrapyardContent)
         return [score_robot(content, p["robot"], p["stock"]) for p in view["players"]]
 
+    def evaluate(self, state: State, seat: int) -> float:
+        """A heuristic value of the seat's own position for one-ply bots (GreedyBot): the robot scored as if
+        its missing Structures were standard ones, minus a penalty per missing Structure that grows each day;
+        workbench cards by what they would add times their repair progress (or their dismantle value); the
+        Reserve and hand as options; cubes, Waste and (before the workshop) Hours. See RULES.md."""
+        return float(engine.evaluate(state, seat))
+
     def render(self, state: State) -> str:
         return render(self.view(state, None))
 

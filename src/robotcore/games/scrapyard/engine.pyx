@@ -38,7 +38,7 @@ from libc.string cimport memcpy, memset
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
 from robotcore.core.rng cimport rng_below, rng_seed
-from robotcore.core.state cimport EngineSpec, GameCore
+from robotcore.core.state cimport EngineSpec, GameCore, State
 from robotcore.games.scrapyard.state cimport (
     BUY_COST, DAYS, EXCHANGE_COST, EXPAND_COST, F_BOOST, F_MOVEMENT, F_SHIELD, F_SOFTWARE, F_WEAPON,
     FATE_BROKEN, FATE_KEPT, HAND_SIZE, HOURS_MAX, KIND_STRUCTURE, KIND_UPGRADE, MAX_CARDS, MAX_DEALT,
@@ -1189,6 +1189,199 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
             if (pub_cards[p][0] & pub_cards[q][0]) or (pub_cards[p][1] & pub_cards[q][1]):
                 return 24
     return 0
+
+
+# -- a heuristic evaluation (for one-ply bots: Game.evaluate) ---------------------------------------------------
+
+cdef double BASE_CUBE_VALUE[NUM_RES]
+BASE_CUBE_VALUE[0] = 0.35      # by scarcity: the dice give 7/6, 4/6, 3/6, 2/6 cubes a day
+BASE_CUBE_VALUE[1] = 0.45
+BASE_CUBE_VALUE[2] = 0.55
+BASE_CUBE_VALUE[3] = 0.7
+
+
+cdef int32_t potential_score(const SYConfig* cfg, const Player* P) noexcept nogil:
+    """The scoring as if every missing Structure were a standard one."""
+    cdef Player Q = P[0]
+    cdef int t
+    for t in range(NUM_TYPES):
+        if Q.structure[t] == NO_CARD:
+            Q.structure[t] = STANDARD
+    return player_score(cfg, &Q)
+
+
+cdef double SLOT_VALUE = 0.3          # an empty Upgrade slot: room for a later Upgrade
+cdef double SYNERGY = 0.8             # x X: what an Upgrade's family is expected to gain from company later
+
+
+cdef double robot_value(const SYConfig* cfg, const Player* P, double missing_penalty, bint last_day) noexcept nogil:
+    """Before the last day: the robot as if its missing Structures were standard ones, minus a penalty per
+    missing Structure, plus an option value per free Upgrade slot. On the last day: the official score (a robot
+    still missing k Structures is worth -k, below the 0 it will score)."""
+    cdef int t, missing = 0, free = 0, slots
+    for t in range(NUM_TYPES):
+        if P.structure[t] == NO_CARD:
+            missing += 1
+            slots = cfg.std_slots
+        else:
+            slots = cfg.std_slots if P.structure[t] == STANDARD else cfg.slots[P.structure[t]]
+        free += slots - P.nup[t]
+    if last_day:
+        return player_score(cfg, P) if missing == 0 else -missing
+    return potential_score(cfg, P) - missing_penalty * missing + SLOT_VALUE * free
+
+
+cdef double card_use(const SYConfig* cfg, const Player* P, int c, double missing_penalty, bint last_day) noexcept nogil:
+    """What assembling card c would add to ``robot_value`` at best (0 when it cannot go anywhere)."""
+    cdef int t, slots
+    cdef double best = 0.0, gain, base = robot_value(cfg, P, missing_penalty, last_day)
+    cdef Player Q
+    if cfg.kind[c] == KIND_STRUCTURE:
+        t = cfg.stype[c]
+        if P.structure[t] != NO_CARD:
+            return 0.0
+        Q = P[0]
+        Q.structure[t] = <uint8_t>c
+        gain = robot_value(cfg, &Q, missing_penalty, last_day) - base
+        return gain if gain > 0 else 0.0
+    for t in range(NUM_TYPES):
+        if not (cfg.fits[c] >> t) & 1:
+            continue
+        slots = cfg.std_slots if P.structure[t] == NO_CARD or P.structure[t] == STANDARD \
+            else cfg.slots[P.structure[t]]
+        if P.nup[t] >= slots:
+            continue
+        Q = P[0]
+        Q.up[t][Q.nup[t]] = <uint8_t>c
+        Q.nup[t] += 1
+        gain = robot_value(cfg, &Q, missing_penalty, last_day) - base
+        if gain > best:
+            best = gain
+    if best > 0 and not last_day and cfg.family[c] != F_SOFTWARE:
+        best += SYNERGY * cfg.x[c]        # Shields, Weapons, Movement and Boosts grow with company
+    return best
+
+
+cdef double finish_chance(const SYConfig* cfg, const Player* P, int c, const uint8_t* placed) noexcept nogil:
+    """How much of what card c still needs is in stock (1.0: all of it)."""
+    cdef double avail = 1.0, part
+    cdef int r
+    for r in range(NUM_RES):
+        if cfg.rep[c][r] > placed[r]:
+            part = P.res[r] / <double>(cfg.rep[c][r] - placed[r])
+            if part < avail:
+                avail = part
+    return avail
+
+
+cdef double heuristic(const SYConfig* cfg, const SYState* s, int seat) noexcept nogil:
+    """The value of ``seat``'s own position (live, with its pending commitment as if done), in VP-like units.
+
+    The weights do not change from day to day, so the end of a day (which the last seat to finish triggers) is
+    worth nothing by itself; future deliveries count at their expected value. On the last day only what can
+    still change the final ranking counts: the official score, what can be finished today, the tie-breaks."""
+    cdef Player Q = s.pl[seat]
+    cdef uint8_t none[NUM_RES]
+    cdef int a = s.pending[seat], b, c, r, k, placed, need, free_benches = 0
+    cdef double value = 0.0, waste_v, hours_v, base_f, slope_f, use, dem_v, prog, break_v, avail, expected
+    cdef double cv[NUM_RES]
+    cdef uint64_t cards_to_come[2]
+    cdef uint64_t w
+    # A seat that has finished today's workshop is valued as of the next day: that is what it sees when it is
+    # the last to finish (its "done" ends the day), so finishing first or last is worth the same.
+    cdef bint finished = s.phase == PH_WORKSHOP and (s.done >> seat) & 1
+    cdef int day = s.day + (1 if finished else 0)
+    cdef bint last_day = day == DAYS - 1
+    cdef double missing_penalty = 2.0 + 3.0 * day
+    if s.phase == PH_OVER or day == DAYS:   # the score, with the tie-breaks (Waste, then resources) as decimals
+        return player_score(cfg, &Q) + 0.02 * Q.waste + 0.001 * (Q.res[0] + Q.res[1] + Q.res[2] + Q.res[3])
+    memset(none, 0, NUM_RES)
+    for r in range(NUM_RES):
+        cv[r] = 0.001 if last_day else BASE_CUBE_VALUE[r]
+    waste_v = 0.02 if last_day else 0.25
+    hours_v = 0.3 if s.phase != PH_WORKSHOP else (0.0 if finished or last_day else 0.1)
+    break_v = waste_v + hours_v
+    base_f = 0.35 - 0.05 * day           # a workbench card before any repair ...
+    slope_f = 0.55 + 0.06 * day          # ... and what each repaired fraction adds
+    cards_to_come[0] = s.reserve[seat][0]
+    cards_to_come[1] = s.reserve[seat][1]
+    if s.phase == PH_DRAFT:
+        k = cs_count(Q.hand)
+        if a == cfg.a_break:
+            Q.waste = WASTE_CAP if Q.waste + k > WASTE_CAP else Q.waste + k
+            Q.hours = HOURS_MAX if Q.hours + k > HOURS_MAX else Q.hours + k
+        elif a != NO_PENDING:
+            cs_add(cards_to_come, a - cfg.a_keep)
+            value += (k - 1) * break_v * 0.9      # the rest of the draft: at worst, breaks
+        else:
+            value += k * break_v * 0.9
+    elif s.phase == PH_PURCHASE and a != NO_PENDING and a != cfg.a_nobuy:
+        Q.structure[a - cfg.a_buy] = STANDARD
+        Q.waste -= BUY_COST
+    elif s.phase == PH_DELIVERY and a != NO_PENDING:
+        apply_overflow(&Q, a - cfg.a_overflow + 1)
+    value += robot_value(cfg, &Q, missing_penalty, last_day)
+    for b in range(cfg.nbench):
+        c = Q.bench[b]
+        if c == NO_CARD:
+            free_benches += 1
+            continue
+        placed = 0
+        need = 0
+        dem_v = 0.0
+        for r in range(NUM_RES):
+            placed += Q.bench_rep[b][r]
+            need += cfg.rep[c][r]
+            dem_v += (cfg.dem[c][r] + Q.bench_rep[b][r]) * cv[r]
+        prog = placed / <double>need
+        avail = finish_chance(cfg, &Q, c, Q.bench_rep[b])
+        if last_day and placed < need and (avail < 1.0 or (s.phase == PH_WORKSHOP and (finished or Q.hours == 0))):
+            avail = 0.0                     # cannot be finished today: worth nothing
+        use = card_use(cfg, &Q, c, missing_penalty, last_day) * (base_f + slope_f * prog) * (0.5 + 0.5 * avail)
+        value += use if use > 0.6 * dem_v else 0.6 * dem_v
+    # the cards to come into the workshop (the Reserve), or in hand there: worth less than on a workbench, and
+    # nothing once the seat has finished for the day (its hand will be discarded)
+    if s.phase == PH_WORKSHOP:
+        cards_to_come[0] = 0 if finished else Q.hand[0]
+        cards_to_come[1] = 0 if finished else Q.hand[1]
+    for k in range(2):
+        w = cards_to_come[k]
+        while w:
+            c = k * 64 + lowest_bit(w)
+            w &= w - 1
+            if last_day and (finish_chance(cfg, &Q, c, none) < 1.0 or free_benches == 0 or Q.hours == 0
+                             and s.phase == PH_WORKSHOP):
+                continue
+            use = 0.8 * base_f * card_use(cfg, &Q, c, missing_penalty, last_day)
+            dem_v = 0.0
+            for r in range(NUM_RES):
+                dem_v += cfg.dem[c][r] * cv[r]
+            value += use if use > 0.4 * dem_v else 0.4 * dem_v
+    for r in range(NUM_RES):
+        value += Q.res[r] * cv[r]
+        expected = 0.0
+        for k in range(6):
+            expected += cfg.dice[r][k] / 6.0
+        value += expected * BASE_CUBE_VALUE[r] * (DAYS - 1 - s.day)    # deliveries not yet rolled
+    if last_day:
+        value += Q.waste * waste_v
+    else:
+        value += (Q.waste if Q.waste < BUY_COST else BUY_COST) * waste_v     # beyond a purchase: worth less
+        if Q.waste > BUY_COST:
+            value += (Q.waste - BUY_COST) * 0.3 * waste_v
+    value += Q.hours * hours_v
+    # the deals still to come, at the value the draft gives a fresh hand (so that a day's end changes nothing)
+    k = DAYS - 1 - s.day + (1 if s.phase == PH_DELIVERY else 0)
+    value += k * HAND_SIZE * (0.25 + 0.3) * 0.9
+    return value
+
+
+def evaluate(State state, int seat) -> float:
+    """``heuristic`` for a seat of a valid state (the Game's ``evaluate``)."""
+    cdef const SYConfig* cfg = <const SYConfig*>state.core.cfg
+    if not 0 <= seat < cfg.nseats:
+        raise ValueError("no such seat")
+    return heuristic(cfg, <const SYState*>state.data, seat)
 
 
 cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
