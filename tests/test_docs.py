@@ -23,7 +23,8 @@ def test_readme_examples() -> None:
     assert tried > 10 and failures == 0
 
 
-@pytest.mark.parametrize("module", ["robotcore", "robotcore.types", "robotcore.games.robotrick"])
+@pytest.mark.parametrize("module", ["robotcore", "robotcore.types", "robotcore.games.robotrick",
+                                    "robotcore.games.scrapyard"])
 def test_module_doctests(module: str) -> None:
     failures, _ = doctest.testmod(importlib.import_module(module))
     assert failures == 0

@@ -379,7 +379,7 @@ class Reference:
         f["done"] = 0
         f["step"] = 0
         f["day"] += 1
-        if f["day"] == 6:
+        if f["day"] == self.game.params["days"]:
             f["phase"] = OVER
         else:
             self.start_day()

@@ -41,7 +41,6 @@ from robotcore.types import ParamSpec, View
 
 __all__ = ["ScrapyardGame", "ScrapyardContent", "Structure", "Upgrade"]
 
-DAYS = 6
 SIDES = ("left", "right")
 _SIMPLE = ("break", "subcontract", "clean", "done")
 _BENCH_VERBS = ("discard", "dismantle")
@@ -60,6 +59,8 @@ class ScrapyardGame(Game):
         ParamSpec("players", int, 4, "number of seats: 3 or 4 (2 only with provisional_two_player=True)",
                   min=2, max=4),
         ParamSpec("workbenches", int, 3, "workbenches per workshop (the seed does not say; RULES.md)", min=1, max=4),
+        ParamSpec("days", int, 6, "days in a game: the seed plays 6; fewer for short games (tests, experiments)",
+                  min=1, max=6),
         ParamSpec("provisional_two_player", bool, False,
                   "allow players=2: a provisional variant (the seed's 2-player rule is still to come)"),
         ParamSpec("content", ScrapyardContent, None, "replaceable content: the cards, the dice, the standard "
@@ -76,7 +77,7 @@ class ScrapyardGame(Game):
                 "Scrapyard is for 3-4 players; 2 players is a provisional variant: pass provisional_two_player=True")
         if players != 2 and self.params["provisional_two_player"]:
             raise InvalidParameterError("provisional_two_player=True needs players=2")
-        return engine.make_core(_tables(content), players, self.params["workbenches"])
+        return engine.make_core(_tables(content), players, self.params["workbenches"], self.params["days"])
 
     @cached_property
     def layout(self) -> dict[str, int]:
@@ -101,7 +102,7 @@ class ScrapyardGame(Game):
     def max_game_length(self) -> int:
         """A bound, not a typical length: per seat and day at most 1 overflow choice after the dice, 7 draft
         decisions, 1 purchase, and 81 + workbenches workshop actions (RULES.md, "Length")."""
-        return DAYS * self.num_players * (90 + int(self.params["workbenches"]))
+        return int(self.params["days"]) * self.num_players * (90 + int(self.params["workbenches"]))
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
@@ -426,7 +427,7 @@ def score_robot(content: ScrapyardContent, robot: Mapping[str, Any], stock: Mapp
 
 def render(v: View) -> str:
     """A few readable lines for a view (spectator or seat)."""
-    lines = [f"Scrapyard day {v['day']}/{DAYS} phase {v['phase']}  dice {v['dice']}  deck {v['deck']['size']}  "
+    lines = [f"Scrapyard day {v['day']}/{v['days']} phase {v['phase']}  dice {v['dice']}  deck {v['deck']['size']}  "
              f"discard {v['discard']['size']}  scores {v['scores']}"]
     for i, p in enumerate(v["players"]):
         robot = " ".join(f"{t[0].upper()}:{p['robot'][t]['structure'] or '-'}"

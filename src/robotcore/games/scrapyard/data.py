@@ -324,15 +324,17 @@ class ScrapyardContent(Content):
     standard_slots: int = 2
 
     def __post_init__(self) -> None:
-        structures = tuple(self.structures) if isinstance(self.structures, (list, tuple)) else None
-        upgrades = tuple(self.upgrades) if isinstance(self.upgrades, (list, tuple)) else None
-        if structures is None or not all(isinstance(s, Structure) for s in structures):
+        raw_s: object = self.structures
+        raw_u: object = self.upgrades
+        if not isinstance(raw_s, (list, tuple)) or not all(isinstance(s, Structure) for s in raw_s):
             raise InvalidParameterError("structures must be a sequence of Structure values")
-        if upgrades is None or not all(isinstance(u, Upgrade) for u in upgrades):
+        if not isinstance(raw_u, (list, tuple)) or not all(isinstance(u, Upgrade) for u in raw_u):
             raise InvalidParameterError("upgrades must be a sequence of Upgrade values")
+        structures: tuple[Structure, ...] = tuple(raw_s)
+        upgrades: tuple[Upgrade, ...] = tuple(raw_u)
         if not 1 <= len(structures) + len(upgrades) <= MAX_CARDS:
             raise InvalidParameterError(f"the deck holds 1 to {MAX_CARDS} cards")
-        names = [c.name for c in (*structures, *upgrades)]
+        names = [c.name for c in structures] + [u.name for u in upgrades]
         if len(set(names)) != len(names):
             raise InvalidParameterError("card names must be distinct")
         dice = tuple(tuple(d) for d in self.dice) if isinstance(self.dice, (list, tuple)) else ()
@@ -402,8 +404,8 @@ class ScrapyardContent(Content):
             data = json.loads(data)
         keys = {"structures", "upgrades", "dice", "standard_vp", "standard_slots"}
         if not isinstance(data, dict) or not {"structures", "upgrades"} <= set(data) <= keys:
-            raise InvalidParameterError(f"content JSON needs 'structures' and 'upgrades' (optional: "
-                                        f"'dice', 'standard_vp', 'standard_slots')")
+            raise InvalidParameterError("content JSON needs 'structures' and 'upgrades' (optional: "
+                                        "'dice', 'standard_vp', 'standard_slots')")
         try:
             structures = tuple(Structure(**s) for s in data["structures"])
             upgrades = tuple(Upgrade(**{**u, "fits": tuple(u.get("fits", ()))}) for u in data["upgrades"])

@@ -549,7 +549,7 @@ cdef void end_day(const SYConfig* cfg, SYState* s) noexcept nogil:
     s.done = 0
     s.step = 0
     s.day += 1
-    if s.day >= DAYS:
+    if s.day >= cfg.days:
         s.phase = PH_OVER
         return
     start_day(cfg, s)
@@ -995,7 +995,7 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     cdef int broken_by[MAX_P]
     cdef const Player* P
     cdef bint ok, in_log
-    if s.phase > PH_OVER or s.day > DAYS or (s.phase == PH_OVER) != (s.day == DAYS):
+    if s.phase > PH_OVER or s.day > cfg.days or (s.phase == PH_OVER) != (s.day == cfg.days):
         return 1
     for i in range(8):
         if s.spare[i]:
@@ -1291,9 +1291,9 @@ cdef double heuristic(const SYConfig* cfg, const SYState* s, int seat) noexcept 
     # the last to finish (its "done" ends the day), so finishing first or last is worth the same.
     cdef bint finished = s.phase == PH_WORKSHOP and (s.done >> seat) & 1
     cdef int day = s.day + (1 if finished else 0)
-    cdef bint last_day = day == DAYS - 1
+    cdef bint last_day = day == cfg.days - 1
     cdef double missing_penalty = 2.0 + 3.0 * day
-    if s.phase == PH_OVER or day == DAYS:   # the score, with the tie-breaks (Waste, then resources) as decimals
+    if s.phase == PH_OVER or day == cfg.days:   # the score, with the tie-breaks (Waste, then resources) as decimals
         return player_score(cfg, &Q) + 0.02 * Q.waste + 0.001 * (Q.res[0] + Q.res[1] + Q.res[2] + Q.res[3])
     memset(none, 0, NUM_RES)
     for r in range(NUM_RES):
@@ -1362,7 +1362,7 @@ cdef double heuristic(const SYConfig* cfg, const SYState* s, int seat) noexcept 
         expected = 0.0
         for k in range(6):
             expected += cfg.dice[r][k] / 6.0
-        value += expected * BASE_CUBE_VALUE[r] * (DAYS - 1 - s.day)    # deliveries not yet rolled
+        value += expected * BASE_CUBE_VALUE[r] * (cfg.days - 1 - s.day)    # deliveries not yet rolled
     if last_day:
         value += Q.waste * waste_v
     else:
@@ -1371,7 +1371,7 @@ cdef double heuristic(const SYConfig* cfg, const SYState* s, int seat) noexcept 
             value += (Q.waste - BUY_COST) * 0.3 * waste_v
     value += Q.hours * hours_v
     # the deals still to come, at the value the draft gives a fresh hand (so that a day's end changes nothing)
-    k = DAYS - 1 - s.day + (1 if s.phase == PH_DELIVERY else 0)
+    k = cfg.days - 1 - s.day + (1 if s.phase == PH_DELIVERY else 0)
     value += k * HAND_SIZE * (0.25 + 0.3) * 0.9
     return value
 
@@ -1420,7 +1420,7 @@ def action_layout(int ncards, int nbench) -> dict:
     return out
 
 
-def make_core(dict tables, int players, int workbenches) -> GameCore:
+def make_core(dict tables, int players, int workbenches, int days=DAYS) -> GameCore:
     """Compile the content tables (already validated by ScrapyardContent) and the parameters into a GameCore.
 
     ``tables``: ``kind, stype, vp, slots, bonus, family, x, target, fits`` (one int per card; -1 for "none"),
@@ -1430,8 +1430,10 @@ def make_core(dict tables, int players, int workbenches) -> GameCore:
     cdef EngineSpec spec = SPEC
     cdef int i, r, ncards = len(tables["kind"])
     memset(&cfg, 0, sizeof(SYConfig))
-    if not 1 <= ncards <= MAX_CARDS or not 2 <= players <= MAX_P or not 1 <= workbenches <= MAX_WB:
+    if not 1 <= ncards <= MAX_CARDS or not 2 <= players <= MAX_P or not 1 <= workbenches <= MAX_WB \
+            or not 1 <= days <= DAYS:
         raise ValueError("content or parameters out of the engine's range")
+    cfg.days = days
     cfg.ncards = ncards
     cfg.nseats = players
     cfg.nbench = workbenches

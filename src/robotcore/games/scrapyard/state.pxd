@@ -25,7 +25,7 @@ cdef enum:
     NUM_TYPES = 4             # head, body, arms, legs
     NUM_RES = 4               # mech, motor, elec, energy
     NUM_FAMILIES = 5
-    DAYS = 6
+    DAYS = 6                  # the seed's game (the ``days`` parameter may shorten it)
     NO_CARD = 0xFF
     STANDARD = 0xFE           # a robot slot holding the Merchant's standard Structure
     NOT_BROKEN = 0xFF         # broke_at of a seat still scavenging
@@ -131,7 +131,8 @@ ctypedef struct SYConfig:
     uint8_t nbench
     uint8_t std_vp
     uint8_t std_slots
-    uint8_t spare[3]
+    uint8_t days                      # days in a game (the seed plays 6)
+    uint8_t spare[2]
 
 
 cdef inline bint cs_has(const uint64_t* s, int c) noexcept nogil:

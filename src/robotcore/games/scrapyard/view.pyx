@@ -179,6 +179,7 @@ cdef dict _public(game, State state):
     return {
         "game": "scrapyard",
         "day": s.day + 1 if s.phase != PH_OVER else s.day,
+        "days": cfg.days,
         "phase": PHASES[s.phase],
         "terminal": s.phase == PH_OVER,
         "actors": state.actors,
@@ -223,6 +224,10 @@ cdef list _seen(game, const SYConfig* cfg, const SYState* s, int seat):
 
 
 def view(game, State state, seat) -> dict:
+    """The public view (``players`` is the same in every view: what the table sees), plus for a seat what only
+    it knows: its hand and Reserve, its pending commitment, every hand it held today (``seen``), the cards it
+    knows are in the discard pile, and during the workshop its live position (``my_position``; the others see
+    its position as revealed until every seat is done)."""
     cdef const SYState* s = <const SYState*>state.data
     cdef const SYConfig* cfg = <const SYConfig*>state.core.cfg
     cdef int me
@@ -232,11 +237,6 @@ def view(game, State state, seat) -> dict:
     if seat is None:
         return out
     me = seat
-    mine = _player(game, cfg, &s.pl[me], True)
-    mine["seat"] = me
-    for key in ("broke_at_pass", "reserve_backs", "committed", "done"):
-        mine[key] = out["players"][me][key]
-    out["players"][me] = mine
     out["hand"] = _codes(game.codes, s.pl[me].hand)
     out["reserve"] = _codes(game.codes, s.reserve[me])
     out["pending"] = None if s.pending[me] == NO_PENDING else game.action_to_dict(s.pending[me])
@@ -244,6 +244,7 @@ def view(game, State state, seat) -> dict:
     known[0] = s.disc_pub[0] | s.priv_disc[me][0]
     known[1] = s.disc_pub[1] | s.priv_disc[me][1]
     out["known_discard"] = _codes(game.codes, known)
+    out["my_position"] = _player(game, cfg, &s.pl[me], True) if s.phase == PH_WORKSHOP else None
     out["my_score"] = player_score(cfg, &s.pl[me])
     return out
 
