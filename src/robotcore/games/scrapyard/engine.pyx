@@ -963,19 +963,32 @@ cdef int check_log(const SYConfig* cfg, const SYState* s, bint complete, uint64_
 
 
 cdef int knows_broken(const SYConfig* cfg, const SYState* s, bint revealed) noexcept nogil:
-    """Each seat knows the cards it broke today and, once the Reserves are revealed, every broken card of a
-    hand it held (``fold_draft_knowledge``): 0 when ``priv_disc`` says so."""
-    cdef int n = cfg.nseats, t, x, h, k, f
+    """What each seat knows of today's broken cards is exactly: the cards it broke itself and, once the Reserves
+    are revealed, every broken card of a hand it held (``fold_draft_knowledge``); nobody else's, and none is
+    public. 0 when ``priv_disc`` and ``disc_pub`` say so."""
+    cdef int n = cfg.nseats, t, x, h, k, f, p
+    cdef uint64_t expected[MAX_P][2]
+    cdef uint64_t today[2]
+    memset(expected, 0, sizeof(expected))
+    today[0] = 0
+    today[1] = 0
     for t in range(n):
+        for k in range(s.dealt[t]):
+            if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
+                cs_add(today, s.day_card[t * HAND_SIZE + k])
         for x in range(s.step + 1):
             h = track_holder(s, n, t, x)
             if h < 0:
                 break
             for k in range(s.dealt[t]):
                 f = s.day_fate[t * HAND_SIZE + k]
-                if f & FATE_BROKEN and (revealed or fate_step(f) == x) \
-                        and not cs_has(s.priv_disc[h], s.day_card[t * HAND_SIZE + k]):
-                    return 1
+                if f & FATE_BROKEN and (revealed or fate_step(f) == x):
+                    cs_add(expected[h], s.day_card[t * HAND_SIZE + k])
+    for p in range(MAX_P):
+        if (s.priv_disc[p][0] & today[0]) != expected[p][0] or (s.priv_disc[p][1] & today[1]) != expected[p][1]:
+            return 1
+    if (s.disc_pub[0] & today[0]) or (s.disc_pub[1] & today[1]):
+        return 1
     return 0
 
 

@@ -549,11 +549,18 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
             s.pl[p].hand[1] = hands[p][1]
             s.reserve[p][0] = reserves[p][0]
             s.reserve[p][1] = reserves[p][1]
+    today_broken[0] = 0
+    today_broken[1] = 0
+    for t in range(n):
+        for k in range(s.dealt[t]):
+            if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
+                cs_add(today_broken, s.day_card[t * HAND_SIZE + k])
     for q in range(n):
         if q == seat:
             continue
-        s.priv_disc[q][0] &= s.disc[0]
-        s.priv_disc[q][1] &= s.disc[1]
+        # older knowledge that still holds, then today's exactly as the engine folds it
+        s.priv_disc[q][0] &= s.disc[0] & ~today_broken[0]
+        s.priv_disc[q][1] &= s.disc[1] & ~today_broken[1]
         if s.phase == PH_DELIVERY or s.phase == PH_OVER:
             continue
         for t in range(n):
