@@ -433,7 +433,7 @@ def render(v: View) -> str:
         robot = " ".join(f"{t[0].upper()}:{p['robot'][t]['structure'] or '-'}"
                          + (f"[{','.join(p['robot'][t]['upgrades'])}]" if p['robot'][t]['upgrades'] else "")
                          for t in TYPES)
-        benches = " ".join(f"b{b['bench']}:{b['card'] or '-'}" + (f"({b['placed']}/{b['rep']})" if b["card"] else "")
+        benches = " ".join(f"b{b['bench']}:{b['card'] or '-'}" + (f"({b['placed'] or '-'}/{b['rep']})" if b["card"] else "")
                            for b in p["benches"])
         stock = p["stock"]
         lines.append(f"seat {i}: {robot} | {benches} | M{stock['mech']} O{stock['motor']} E{stock['elec']} "
