@@ -17,7 +17,7 @@ from robotcore.errors import CorruptStateError, UnknownGameError
 __all__ = ["GameName", "GameEntry", "GAMES", "ALL_GAMES", "list_games", "load_game", "make", "from_bytes"]
 
 #: Names of the registered games (for type checkers: ``robotcore.make("robotrick")``).
-GameName = Literal["robotrick", "nicodemus"]
+GameName = Literal["robotrick", "scrapyard", "nicodemus"]
 
 
 @dataclass(frozen=True)
@@ -35,13 +35,14 @@ class GameEntry:
 
 GAMES: dict[str, GameEntry] = {
     "robotrick": GameEntry("robotrick", "Robotrick", "003", "robotcore.games.robotrick", "RobotrickGame"),
+    "scrapyard": GameEntry("scrapyard", "Scrapyard", "000", "robotcore.games.scrapyard", "ScrapyardGame"),
     "nicodemus": GameEntry("nicodemus", "Nicodemus", "001", "robotcore.games.nicodemus", "NicodemusGame"),
 }
 
 #: The five games of the mission, with where each stands (the README's table).
 ALL_GAMES: dict[str, str] = {
     "robotrick": "complete",
-    "scrapyard": "planned (issue #3)",
+    "scrapyard": "complete",
     "nicodemus": "complete",
     "sparks": "planned",
     "smartphone": "planned",

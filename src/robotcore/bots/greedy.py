@@ -9,7 +9,8 @@ from robotcore.core.state import State
 @register
 class GreedyBot(Bot):
     """Applies each legal action to a determinised copy (what the seat knows, the rest re-dealt) and keeps the
-    actions that maximise the seat's score minus the best other score; ties are broken at random."""
+    actions that maximise the game's ``evaluate`` (by default the seat's score minus the best other score);
+    ties are broken at random."""
 
     name = "greedy"
 
@@ -18,14 +19,13 @@ class GreedyBot(Bot):
         if len(legal) == 1:
             return int(legal[0])
         world = state.resample_hidden(seat, self.rng.next_u64())
+        game = state.game
         best: list[int] = []
-        best_value = None
+        best_value: float | None = None
         for action in legal:
             child = world.clone()
             child.apply(action, seat)
-            scores = child.scores()
-            others = [s for i, s in enumerate(scores) if i != seat]
-            value = scores[seat] - (max(others) if others else 0)
+            value = game.evaluate(child, seat)
             if best_value is None or value > best_value:
                 best, best_value = [action], value
             elif value == best_value:

@@ -244,6 +244,16 @@ class Game(abc.ABC):
         hidden commitment). Logs shown to other seats redact private actions."""
         return True
 
+    def evaluate(self, state: State, seat: int) -> float:
+        """A heuristic value of ``state`` for ``seat`` (higher is better), for one-ply bots such as GreedyBot.
+
+        The default is the seat's score minus the best other score. A game whose official score says little
+        before the end (Scrapyard scores 0 until a robot is complete) overrides it. It must use only what
+        ``seat`` may know, or be called on a determinised state (``resample_hidden``)."""
+        scores = state.scores()
+        others = [s for i, s in enumerate(scores) if i != seat]
+        return float(scores[seat] - (max(others) if others else 0))
+
     def render(self, state: State) -> str:
         """Human-readable text of the spectator's view."""
         return json.dumps(self.view(state, None), indent=1)

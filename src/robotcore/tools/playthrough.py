@@ -64,7 +64,12 @@ def playthrough(name: str, seed: int, policy_seed: int = 0, **params: Any) -> st
 
 
 #: The committed golden files: (game, seed, parameters) -> tests/games/<game>/playthrough*.txt
-GOLDEN: list[tuple[str, int, dict[str, Any]]] = [("robotrick", 2026, {}), ("nicodemus", 2026, {})]
+GOLDEN: list[tuple[str, int, dict[str, Any]]] = [
+    ("robotrick", 2026, {}),
+    # two days of three seats (a full game is ~300 steps of 4 seats: too long to read as a diff)
+    ("scrapyard", 2056, {"players": 3, "days": 2}),
+    ("nicodemus", 2026, {}),
+]
 
 
 def golden_path(root: str, name: str, seed: int, params: dict[str, Any]) -> str:
