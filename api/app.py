@@ -114,6 +114,8 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     api = ProblemApi(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)
+    # rules the schemas check in Python that field metadata cannot carry into the document
+    api.spec.components.schemas["ActionInput"]["minProperties"] = 1
 
     store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     if create_schema:
@@ -134,9 +136,12 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         length = request.content_length
         if length is not None and length > settings.max_body_bytes:
             raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
-        if request.method == "POST" and (length or request.headers.get("Transfer-Encoding")) \
-                and not request.is_json:
-            raise Problem("unsupported-media-type", "send the request body as application/json")
+        if request.method == "POST" and request.url_rule is not None:
+            if not (length or request.headers.get("Transfer-Encoding")):
+                raise Problem("validation", "this request needs a JSON body (at least {})",
+                              errors={"json": ["missing body"]})
+            if not request.is_json:
+                raise Problem("unsupported-media-type", "send the request body as application/json")
 
     @app.after_request
     def _no_store(resp: Response) -> Response:

@@ -4,6 +4,7 @@ game, and answers with a body built by ``payloads`` (the choke point). Docstring
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Response, current_app, request, url_for
@@ -22,7 +23,8 @@ TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"seatToken": []}]
 TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 
 IF_MATCH = {
-    "in": "header", "name": "If-Match", "required": False, "schema": {"type": "string", "maxLength": 40},
+    "in": "header", "name": "If-Match", "required": False,
+    "schema": {"type": "string", "maxLength": 16, "pattern": '^(W/)?"?[0-9]{1,10}"?$'},
     "description": "the match version (the ETag of GET /v1/matches/{match_id}), instead of expected_version",
 }
 IDEMPOTENCY_KEY = {
@@ -68,6 +70,21 @@ def _idempotency_key() -> str | None:
         raise Problem("validation", "Idempotency-Key must be 1-255 printable ASCII characters",
                       errors={"Idempotency-Key": ["invalid"]})
     return key
+
+
+def _if_match() -> int | None:
+    """The version in If-Match (an ETag of GET /v1/matches/{id}: "12", W/"12" or 12), validated."""
+    value = request.headers.get("If-Match")
+    if value is None:
+        return None
+    match = _ETAG.fullmatch(value)
+    if match is None:
+        raise Problem("validation", "If-Match must be a match version (its ETag), e.g. \"12\"",
+                      errors={"If-Match": ["not a version"]})
+    return int(match.group(1))
+
+
+_ETAG = re.compile(r'(?:W/)?"?([0-9]{1,10})"?')
 
 
 def _replayed(answer: dict[str, Any], replayed: bool) -> Response:
@@ -200,8 +217,7 @@ def get_match(match_id: str) -> Response:
 @matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 def post_move(body: dict[str, Any], match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
-    answer, replayed = service().move(match_id, bearer_token(request), body, request.headers.get("If-Match"),
-                                      _idempotency_key())
+    answer, replayed = service().move(match_id, bearer_token(request), body, _if_match(), _idempotency_key())
     return _replayed(answer, replayed)
 
 
@@ -213,7 +229,7 @@ def post_move(body: dict[str, Any], match_id: str) -> Response:
 def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
     """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`)"""
     answer, replayed = service().bot_move(match_id, bearer_token(request), body,
-                                          request.headers.get("If-Match"), _idempotency_key())
+                                          _if_match(), _idempotency_key())
     return _replayed(answer, replayed)
 
 

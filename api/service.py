@@ -231,7 +231,7 @@ class MatchService:
             and all(s != seat and not game.is_public_action(a) for s, a in later)
         )
 
-    def move(self, match_id: str, token: str | None, body: dict[str, Any], if_match: str | None,
+    def move(self, match_id: str, token: str | None, body: dict[str, Any], if_match: int | None,
              key: str | None) -> tuple[dict[str, Any], bool]:
         """Apply the seat's action. Returns (answer, replayed) — replayed: an Idempotency-Key retry."""
         rec, state = self.load(match_id)
@@ -306,7 +306,7 @@ class MatchService:
 
     # -- bot moves on request --------------------------------------------------------------------------------
 
-    def bot_move(self, match_id: str, token: str | None, body: dict[str, Any], if_match: str | None,
+    def bot_move(self, match_id: str, token: str | None, body: dict[str, Any], if_match: int | None,
                  key: str | None) -> tuple[dict[str, Any], bool]:
         """A built-in bot chooses for the seat (from what the seat may know); ``play`` also applies it."""
         rec, state = self.load(match_id)
@@ -387,20 +387,14 @@ class MatchService:
         return replayed.to_bytes() == rec.state
 
 
-def _expected_version(body: Mapping[str, Any], if_match: str | None) -> tuple[int | None, bool]:
-    """expected_version from the body, else from If-Match (an ETag like "12", W/"12" or 12)."""
+def _expected_version(body: Mapping[str, Any], if_match: int | None) -> tuple[int | None, bool]:
+    """expected_version from the body, else from If-Match; both given must agree. (version, from the header)"""
     if "expected_version" in body:
+        if if_match is not None and if_match != body["expected_version"]:
+            raise Problem("validation", "expected_version and If-Match disagree",
+                          errors={"If-Match": ["differs from expected_version"]})
         return int(body["expected_version"]), False
-    if if_match is None:
-        return None, False
-    value = if_match.strip()
-    if value.startswith("W/"):
-        value = value[2:]
-    value = value.strip('"')
-    if not value.isdigit() or len(value) > 10:
-        raise Problem("validation", "If-Match must be a match version (its ETag), e.g. \"12\"",
-                      errors={"If-Match": ["not a version"]})
-    return int(value), True
+    return if_match, if_match is not None
 
 
 def _fingerprint(doc: Any) -> str:
