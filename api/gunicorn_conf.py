@@ -29,3 +29,6 @@ preload_app = True
 accesslog = os.environ.get("ROBOTCORE_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("ROBOTCORE_LOG_LEVEL", "info")
+# gunicorn >= 24 opens a control socket at one fixed path per user; several servers (tests, bench) would fight
+# over it, and nothing here uses it.
+control_socket_disable = True
