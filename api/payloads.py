@@ -32,7 +32,7 @@ JSON = "application/json"
 def send(payload: Any, status: int = 200, headers: dict[str, str] | None = None,
          mimetype: str = JSON) -> Response:
     """Serialise an outbound body (built by the functions of this module, or a Problem)."""
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    body = json.dumps(payload, separators=(",", ":"))
     resp = Response(body, status=status, mimetype=mimetype)
     if headers:
         resp.headers.update(headers)

@@ -7,6 +7,7 @@ What goes back to a client is built by ``payloads`` (the one choke point); error
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -25,10 +26,14 @@ from . import payloads
 from .auth import hash_token as _hash
 from .auth import new_token
 from .problems import Problem
-from .store import MatchRecord, NewAction, SeatSpec, Store
+from .store import MatchRecord, NewActions, SeatSpec, Store
 
 #: How often a long-poll looks at the database for changes made by other processes.
 POLL_INTERVAL_S = 0.05
+#: Thinking time of bot seats committed in one transaction (with the move that made them due, if quick).
+BOT_BATCH_S = 0.02
+#: Bot seats with a larger time budget (ms) are not batched with a seat's move: it is committed first.
+QUICK_BOT_MS = 20
 #: Retries of a move whose compare-and-set lost to a commitment it may ignore (simultaneous phases).
 CAS_RETRIES = 8
 
@@ -181,20 +186,37 @@ class MatchService:
 
     # -- bots ------------------------------------------------------------------------------------------------
 
+    def _bot_moves(self, rec: MatchRecord, state: State, first_version: int, quick_only: bool) -> list[int]:
+        """Play the bot seats that are due on ``state`` (in place) for up to ``BOT_BATCH_S`` of thinking, at
+        least one move; ``quick_only``: none of a bot seat whose time budget is large. Returns the seats and
+        actions as a flat list [seat, action, seat, action...]."""
+        out: list[int] = []
+        start = time.monotonic()
+        while _bots_due(rec.seats, state):
+            if out and time.monotonic() - start >= BOT_BATCH_S:
+                break
+            seat = next(s for s in state.actors if rec.seats[s].type == "bot")
+            spec = rec.seats[seat]
+            if quick_only and (spec.budget_ms or 0) > QUICK_BOT_MS:
+                break
+            assert spec.bot is not None
+            version = first_version + len(out) // 2
+            bot = make_bot(spec.bot, seed=_bot_seed(rec.seed, version, seat))
+            action = bot.choose(state, seat, budget_ms=spec.budget_ms)
+            state.apply(action, seat)
+            out += [seat, action]
+        return out
+
     def drive_bots(self, rec: MatchRecord, state: State, budget_s: float | None = None) -> tuple[MatchRecord, State]:
-        """Play the bot seats that must act, each move its own compare-and-set commit, for at most
-        ``budget_s`` of wall time (the rest is played by the next request that touches the match)."""
+        """Play the bot seats that must act, committing every ``BOT_BATCH_S`` of thinking (compare-and-set),
+        for at most ``budget_s`` of wall time (the rest is played by the next request that touches the match)."""
         deadline = time.monotonic() + (self.settings.bot_inline_s if budget_s is None else budget_s)
         lost = 0
         while rec.bots_due and time.monotonic() < deadline:
-            seat = next(s for s in state.actors if rec.seats[s].type == "bot")
-            spec = rec.seats[seat]
-            assert spec.bot is not None
-            bot = make_bot(spec.bot, seed=_bot_seed(rec.seed, rec.version, seat))
-            action = bot.choose(state, seat, budget_ms=spec.budget_ms)
             after = state.clone()
-            after.apply(action, seat)
-            if self._commit(rec, after, seat, action, by_bot=True):
+            moves = self._bot_moves(rec, after, rec.version + 1, quick_only=False)
+            entries = [(moves[i], moves[i + 1], True) for i in range(0, len(moves), 2)]
+            if entries and self._commit(rec, after, entries):
                 state = after
             else:
                 lost += 1
@@ -203,14 +225,14 @@ class MatchService:
                     break
         return rec, state
 
-    def _commit(self, rec: MatchRecord, after: State, seat: int, action: int, *, by_bot: bool,
+    def _commit(self, rec: MatchRecord, after: State, entries: list[tuple[int, int, bool]],
                 key: str | None = None, fingerprint: str | None = None) -> bool:
-        """Compare-and-set one action onto ``rec`` (updated in place when it wins)."""
-        new = NewAction(seat=seat, action=action, by_bot=by_bot, state=after.to_bytes(),
-                        finished=after.is_terminal, bots_due=_bots_due(rec.seats, after))
+        """Compare-and-set ``entries`` onto ``rec`` (updated in place when it wins)."""
+        new = NewActions(entries=entries, state=after.to_bytes(), finished=after.is_terminal,
+                         bots_due=_bots_due(rec.seats, after))
         if not self.store.commit(rec.id, rec.version, new, key, fingerprint):
             return False
-        rec.version += 1
+        rec.version += len(entries)
         rec.state = new.state
         rec.finished = new.finished
         rec.bots_due = new.bots_due
@@ -268,13 +290,16 @@ class MatchService:
                               f"{game.action_to_str(action)} (action {action}) is not legal for seat {seat} now")
             after = state.clone()
             after.apply(action, seat)
-            if self._commit(rec, after, seat, action, by_bot=False, key=key, fingerprint=fingerprint):
-                version = rec.version
-                rec, after = self.drive_bots(rec, after)
-                answer = payloads.move_result(rec, after, seat, version, action)
-                if key is not None:
-                    self.store.set_idempotent_response(rec.id, seat, key, json.dumps(answer))
-                return answer, False
+            # the bot moves this one makes due are committed with it (quick bots only): one transaction
+            bots = self._bot_moves(rec, after, rec.version + 2, quick_only=True)
+            entries = [(seat, action, False)] + [(bots[i], bots[i + 1], True) for i in range(0, len(bots), 2)]
+            if self._commit(rec, after, entries, key=key, fingerprint=fingerprint):
+                version = rec.version - len(entries) + 1
+                if rec.bots_due:                             # slow bots: played (and committed) before answering
+                    rec, after = self.drive_bots(rec, after)
+                    if key is not None:
+                        self.store.set_idempotent_end(rec.id, seat, key, rec.version)
+                return payloads.move_result(rec, after, seat, version, action), False
             # lost the compare-and-set: look again (a retry of ours may have won; a commitment may be ignorable)
             rec, state = self.load(rec.id)
             if key is not None:
@@ -286,18 +311,18 @@ class MatchService:
 
     def _replay(self, rec: MatchRecord, state: State, seat: int, key: str,
                 fingerprint: str) -> dict[str, Any] | None:
+        """The original answer to a move already made with this Idempotency-Key (None: no such move). It is
+        rebuilt, exactly, from the log: the match as it was at the version that answer showed."""
         stored = self.store.get_idempotent(rec.id, seat, key)
         if stored is None:
             return None
         if stored.fingerprint != fingerprint:
             raise Problem("idempotency-key-reuse", "this Idempotency-Key was used for a different request")
-        if stored.response is not None:
-            answer: dict[str, Any] = json.loads(stored.response)
-            return answer
-        # the move was committed but its answer was never recorded (a crash, or the first request still
-        # running): answer with the move as logged and the match as it is now
-        row = next(r for r in self.store.actions(rec.id, stored.version - 1) if r.version == stored.version)
-        return payloads.move_result(rec, state, seat, row.version, row.action)
+        rows = [r for r in self.store.actions(rec.id) if r.version <= stored.end_version]
+        game = state.game
+        then = game.replay(rec.seed, [(r.seat, r.action) for r in rows])
+        rec_then = dataclasses.replace(rec, version=stored.end_version)
+        return payloads.move_result(rec_then, then, seat, stored.version, rows[stored.version - 1].action)
 
     @staticmethod
     def _check_seat_field(body: Mapping[str, Any], seat: int) -> None:

@@ -42,6 +42,19 @@ def database_url(kind: str, tmp_path: Path) -> str:
     return POSTGRES_URL
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fresh_postgres_schema() -> None:
+    """The PostgreSQL test database starts each session with the current tables (match ids are random, so
+    the tests of a session do not need more isolation than that)."""
+    if POSTGRES_URL:
+        from robotcore_api.store import Store
+
+        store = Store(POSTGRES_URL)
+        store.drop_schema()
+        store.create_schema()
+        store.dispose()
+
+
 @pytest.fixture(scope="session")
 def openapi_schema() -> Any:
     return schemathesis.openapi.from_path(OPENAPI_PATH)

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 import robotcore
 from robotcore_api.service import MatchService
-from robotcore_api.store import MatchRecord, NewAction, SeatSpec, Store, actions, default_database_url
+from robotcore_api.store import MatchRecord, NewActions, SeatSpec, Store, actions, default_database_url
 
 from .conftest import DATABASES, GAMES, ApiClient, database_url, new_key
 
@@ -38,12 +38,15 @@ def new_record(name: str = GAMES[0], seed: int = 1) -> tuple[MatchRecord, robotc
     return rec, state
 
 
-def step(state: robotcore.State, rng: random.Random) -> tuple[NewAction, robotcore.State]:
-    seat = rng.choice(state.actors)
-    action = rng.choice(state.legal_actions(seat))
+def step(state: robotcore.State, rng: random.Random, n: int = 1) -> tuple[NewActions, robotcore.State]:
     after = state.clone()
-    after.apply(action, seat)
-    return NewAction(seat, action, False, after.to_bytes(), after.is_terminal, False), after
+    entries = []
+    for _ in range(n):
+        seat = rng.choice(after.actors)
+        action = rng.choice(after.legal_actions(seat))
+        after.apply(action, seat)
+        entries.append((seat, action, False))
+    return NewActions(entries, after.to_bytes(), after.is_terminal, False), after
 
 
 def test_schema_creation_is_idempotent(store: Store) -> None:
@@ -60,8 +63,14 @@ def test_compare_and_set(store: Store) -> None:
     assert not store.commit(rec.id, 5, new)
     got = store.get_match(rec.id)
     assert got is not None and got.version == 1 and got.state == after.to_bytes()
-    assert [(r.version, r.seat, r.action) for r in store.actions(rec.id)] == [(1, new.seat, new.action)]
+    assert [(r.version, r.seat, r.action) for r in store.actions(rec.id)] == [(1, *new.entries[0][:2])]
     assert store.get_version(rec.id) == 1 and store.get_version("nope") is None
+    several, after = step(after, random.Random(2), n=3)       # a move and the bot moves it made due
+    assert store.commit(rec.id, 1, several)
+    assert [r.version for r in store.actions(rec.id)] == [1, 2, 3, 4]
+    assert [(r.seat, r.action) for r in store.actions(rec.id, after=1)] == [e[:2] for e in several.entries]
+    got = store.get_match(rec.id)
+    assert got is not None and got.version == 4 and got.state == after.to_bytes()
 
 
 def test_racing_commits_have_exactly_one_winner(store: Store) -> None:
@@ -72,7 +81,7 @@ def test_racing_commits_have_exactly_one_winner(store: Store) -> None:
     barrier = threading.Barrier(len(candidates))
     results: list[bool] = []
 
-    def race(new: NewAction) -> None:
+    def race(new: NewActions) -> None:
         barrier.wait()
         results.append(store.commit(rec.id, 0, new))
 
@@ -106,15 +115,15 @@ def test_the_log_is_append_only(store: Store) -> None:
 def test_idempotency_records(store: Store) -> None:
     rec, state = new_record()
     store.insert_match(rec)
-    new, _ = step(state, random.Random(4))
+    new, _ = step(state, random.Random(4), n=2)
+    seat = new.entries[0][0]
     assert store.commit(rec.id, 0, new, "key-1", "f" * 64)
-    got = store.get_idempotent(rec.id, new.seat, "key-1")
-    assert got is not None and got.response is None and got.version == 1
-    store.set_idempotent_response(rec.id, new.seat, "key-1", '{"a":1}')
-    store.set_idempotent_response(rec.id, new.seat, "key-1", '{"a":2}')      # the first answer stays
-    got = store.get_idempotent(rec.id, new.seat, "key-1")
-    assert got is not None and got.response == '{"a":1}'
-    assert store.get_idempotent(rec.id, new.seat, "other") is None
+    got = store.get_idempotent(rec.id, seat, "key-1")
+    assert got is not None and (got.version, got.end_version, got.fingerprint) == (1, 2, "f" * 64)
+    store.set_idempotent_end(rec.id, seat, "key-1", 7)
+    got = store.get_idempotent(rec.id, seat, "key-1")
+    assert got is not None and got.end_version == 7
+    assert store.get_idempotent(rec.id, seat, "other") is None
 
 
 def test_default_database_is_a_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:
