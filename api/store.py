@@ -17,6 +17,7 @@ on both. What the service relies on:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -195,6 +196,9 @@ class Store:
         self._engine: Engine | None = None
         self._pid = -1
         self._lock = threading.Lock()
+        # SQLite has one writer at a time; its busy handler waits by sleeping (1, 2, 5, 10... ms), so the threads
+        # of one process queue on a lock instead and only other processes ever meet SQLite's wait.
+        self._write_lock: threading.Lock | None = threading.Lock() if self.dialect == "sqlite" else None
         placeholder = "?" if self.dialect == "sqlite" else "%s"
         self._sql = {k: v.replace("?", placeholder) for k, v in _SQL.items()}
 
@@ -329,7 +333,7 @@ class Store:
         now = time.time()
         end = expected_version + len(new.entries)
         dbapi = self.engine.dialect.loaded_dbapi
-        with self._dbapi() as conn:
+        with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
             cur = conn.cursor()
             try:
                 cur.execute(self._sql["cas_update"], (end, new.state, new.finished, new.bots_due, now, match_id,

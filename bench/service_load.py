@@ -1,6 +1,6 @@
 """Load test of the REST service: N concurrent bot clients play M full matches against gunicorn on loopback.
 
-    python bench/service_load.py                      # 32 clients, 64 matches of the first game, SQLite file
+    python bench/service_load.py                      # 32 clients, 192 matches of the first game, SQLite file
     python bench/service_load.py --clients 8 --matches 16 --game robotrick --workers 2 --threads 8
     python bench/service_load.py --database postgresql+psycopg://user@127.0.0.1/db
 
@@ -67,6 +67,25 @@ def start_server(database_url: str, workers: int, threads: int, workdir: Path) -
                 raise RuntimeError((workdir / "gunicorn.log").read_text()) from None
             time.sleep(0.1)
     raise RuntimeError("gunicorn did not start")
+
+
+def server_cpu_seconds(proc: subprocess.Popen[bytes]) -> float | None:
+    """CPU time (user + system) used so far by the server's processes (master and workers; Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    try:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == proc.pid:          # process group of the server
+                total += int(fields[11]) + int(fields[12])
+    except OSError:
+        return None
+    return total / tick
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
@@ -210,12 +229,13 @@ def summary(name: str, results: list[dict[str, Any]], seconds: float) -> dict[st
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--matches", type=int, default=64, help="full matches in all")
+    parser.add_argument("--matches", type=int, default=192, help="full matches in all")
     parser.add_argument("--game", default=None, help="default: the first registered game")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: its config)")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
     parser.add_argument("--processes", type=int, default=None, help="client processes (default: min(4, clients))")
-    parser.add_argument("--seconds", type=float, default=10.0, help="duration of the floor measurement")
+    parser.add_argument("--seconds", type=float, default=12.0, help="duration of the floor measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="floor and match phases alternate this many times")
     parser.add_argument("--max-seconds", type=float, default=300.0, help="cap on the match phase")
     parser.add_argument("--database", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
@@ -238,22 +258,42 @@ def main(argv: list[str] | None = None) -> int:
         warm.close()
         del warm_match
         ctx = mp.get_context("spawn")
+        floor_results: list[dict[str, Any]] = []
+        match_results: list[dict[str, Any]] = []
+        floor_time = match_time = floor_cpu = match_cpu = 0.0
+        ratios: list[float] = []
         with ctx.Pool(processes) as pool:
-            start_at = time.time() + 1.0
-            stop_at = start_at + args.seconds
-            batches = [(url, n, stop_at, start_at) for n in split(args.clients, processes) if n]
-            floor_results = [r for batch in pool.map(_floor_batch, batches) for r in batch]
-            floor = summary("GET /v1/health (floor)", floor_results, args.seconds)
+            # rounds alternate the two measurements, so a change in the machine's other load hits both alike
+            for r in range(args.rounds):
+                start_at = time.time() + 0.5
+                stop_at = start_at + args.seconds / args.rounds
+                batches = [(url, n, stop_at, start_at) for n in split(args.clients, processes) if n]
+                cpu0 = server_cpu_seconds(proc) or 0.0
+                got = [x for batch in pool.map(_floor_batch, batches) for x in batch]
+                floor_cpu += (server_cpu_seconds(proc) or 0.0) - cpu0
+                floor_time += stop_at - start_at
+                floor_results += got
+                floor_rate = sum(len(x["latencies"]) for x in got) / (stop_at - start_at)
 
-            per_client = split(args.matches, args.clients)
-            jobs = [(m, 1000 + i) for i, m in enumerate(per_client)]
-            chunks = [jobs[i::processes] for i in range(processes)]
-            start_at = time.time() + 1.0
-            match_batches = [(url, game, chunk, start_at, args.max_seconds) for chunk in chunks if chunk]
-            t0 = time.time()
-            match_results = [r for batch in pool.map(_match_batch, match_batches) for r in batch]
-            elapsed = time.time() - max(start_at, t0)
-        moves = summary("POST /v1/matches/{id}/moves", match_results, elapsed)
+                per_client = split(split(args.matches, args.rounds)[r], args.clients)
+                jobs = [(m, 1000 * r + i) for i, m in enumerate(per_client) if m]
+                chunks = [jobs[i::processes] for i in range(processes)]
+                start_at = time.time() + 0.5
+                match_batches = [(url, game, chunk, start_at, args.max_seconds) for chunk in chunks if chunk]
+                cpu0 = server_cpu_seconds(proc) or 0.0
+                t0 = time.time()
+                got = [x for batch in pool.map(_match_batch, match_batches) for x in batch]
+                elapsed = time.time() - max(start_at, t0)
+                match_cpu += (server_cpu_seconds(proc) or 0.0) - cpu0
+                match_time += elapsed
+                match_results += got
+                move_rate = sum(len(x["latencies"]) for x in got) / elapsed
+                ratios.append(move_rate / floor_rate if floor_rate else float("nan"))
+        floor = summary("GET /v1/health (floor)", floor_results, floor_time)
+        moves = summary("POST /v1/matches/{id}/moves", match_results, match_time)
+        floor["server_cpu_ms"] = round(floor_cpu * 1000 / max(1, floor["requests"]), 3)
+        # the match phase also creates each match and reads its log: counted in, per move
+        moves["server_cpu_ms"] = round(match_cpu * 1000 / max(1, moves["requests"]), 3)
     finally:
         stop_server(proc)
 
@@ -269,17 +309,23 @@ def main(argv: list[str] | None = None) -> int:
           f"gunicorn {workers} workers x {args.threads} threads (gthread), "
           f"{'SQLite file' if database.startswith('sqlite') else database.split(':')[0]}, "
           f"{os.cpu_count()} cores shared by server and clients")
-    print(f"{'endpoint':32s} {'requests':>9s} {'req/s':>9s} {'p50 ms':>8s} {'p99 ms':>8s} {'errors':>7s}")
+    print(f"{'endpoint':32s} {'requests':>9s} {'req/s':>9s} {'p50 ms':>8s} {'p99 ms':>8s} {'errors':>7s} "
+          f"{'server CPU ms/req':>18s}")
     for row in (floor, moves):
         print(f"{row['name']:32s} {row['requests']:9d} {row['per_second']:9.1f} {row['p50_ms']:8.2f} "
-              f"{row['p99_ms']:8.2f} {row['errors']:7d}")
+              f"{row['p99_ms']:8.2f} {row['errors']:7d} {row.get('server_cpu_ms', float('nan')):18.3f}")
     print(f"matches finished {finished}/{args.matches}; actions applied {actions} "
-          f"({actions / elapsed:.1f}/s with the bot seats' moves); lost moves {lost}"
+          f"({actions / match_time:.1f}/s with the bot seats' moves); lost moves {lost}"
           + (f"; error codes {codes}" if codes else ""))
-    print(f"move endpoint / floor throughput: {ratio:.2f} (target >= 0.50 with 0 errors and 0 lost moves)")
+    print(f"move endpoint / floor throughput: {ratio:.2f} (rounds: {', '.join(f'{x:.2f}' for x in ratios)}; "
+          f"target >= 0.50 with 0 errors and 0 lost moves)")
+    cpu_ratio = floor["server_cpu_ms"] / moves["server_cpu_ms"] if moves["server_cpu_ms"] else float("nan")
+    print(f"server CPU per request, floor / move: {cpu_ratio:.2f} (what the ratio would be if the server alone "
+          f"used the cores)")
     if args.json:
         print(json.dumps({"floor": floor, "moves": moves, "lost": lost, "actions": actions, "finished": finished,
-                          "ratio": round(ratio, 3), "clients": args.clients, "workers": workers,
+                          "ratio": round(ratio, 3), "round_ratios": [round(x, 3) for x in ratios],
+                          "clients": args.clients, "workers": workers,
                           "threads": args.threads, "game": game}))
     ok = moves["errors"] == 0 and floor["errors"] == 0 and lost == 0 and finished == args.matches
     return 0 if ok else 1
