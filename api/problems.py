@@ -35,7 +35,6 @@ CODES: dict[str, tuple[int, str]] = {
     "invalid-action": (422, "Not an action of this game"),
     "illegal-action": (422, "This action is not legal now"),
     "invalid-state": (422, "Corrupted, truncated or foreign state bytes"),
-    "nothing-to-decide": (422, "This seat has nothing to decide now"),
     "version-required": (428, "Send expected_version in the body or an If-Match header"),
     "unavailable": (503, "The store is busy; retry shortly"),
     "internal": (500, "Internal error"),

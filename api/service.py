@@ -21,10 +21,11 @@ import robotcore
 from robotcore import Game, State
 from robotcore.bots import make_bot
 from robotcore.errors import CorruptStateError, InvalidActionError, RobotcoreError, UnknownGameError
+from robotcore.registry import game_class
 
 from . import payloads
 from .auth import hash_token as _hash
-from .auth import new_token
+from .auth import new_token, seat_of
 from .problems import Problem
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
@@ -131,8 +132,6 @@ class MatchService:
 
     def seat_for(self, rec: MatchRecord, token: str | None, required: bool) -> int | None:
         """The seat of a bearer token (None: spectator, when allowed). A token of another match is refused."""
-        from .auth import seat_of
-
         if token is None:
             if required:
                 raise Problem("invalid-token", "this endpoint needs a seat token: 'Authorization: Bearer <token>'",
@@ -150,8 +149,6 @@ class MatchService:
                seed: int | None) -> dict[str, Any]:
         params = dict(params)
         if seats is not None and "players" not in params and game_name in robotcore.list_games():
-            from robotcore.registry import game_class
-
             if any(p.name == "players" for p in game_class(game_name).param_specs):
                 params["players"] = len(seats)
         game = load_game(game_name, params)
