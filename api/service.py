@@ -120,8 +120,8 @@ class MatchService:
 
     # -- reading ---------------------------------------------------------------------------------------------
 
-    def load(self, match_id: str) -> tuple[MatchRecord, State]:
-        rec = self.store.get_match(match_id) if len(match_id) <= 32 else None
+    def load(self, match_id: str, idempotency_key: str | None = None) -> tuple[MatchRecord, State]:
+        rec = self.store.get_match(match_id, idempotency_key) if len(match_id) <= 32 else None
         if rec is None:
             raise Problem("not-found", "no match with this id")
         return rec, self._state(rec)
@@ -253,7 +253,7 @@ class MatchService:
     def move(self, match_id: str, token: str | None, body: dict[str, Any], if_match: int | None,
              key: str | None) -> tuple[dict[str, Any], bool]:
         """Apply the seat's action. Returns (answer, replayed) — replayed: an Idempotency-Key retry."""
-        rec, state = self.load(match_id)
+        rec, state = self.load(match_id, key)
         seat = self.seat_for(rec, token, required=True)
         assert seat is not None
         self._check_seat_field(body, seat)
@@ -298,7 +298,7 @@ class MatchService:
                         self.store.set_idempotent_end(rec.id, seat, key, rec.version)
                 return payloads.move_result(rec, after, seat, version, action), False
             # lost the compare-and-set: look again (a retry of ours may have won; a commitment may be ignorable)
-            rec, state = self.load(rec.id)
+            rec, state = self.load(rec.id, key)
             if key is not None:
                 replay = self._replay(rec, state, seat, key, fingerprint or "")
                 if replay is not None:
@@ -310,7 +310,10 @@ class MatchService:
                 fingerprint: str) -> dict[str, Any] | None:
         """The original answer to a move already made with this Idempotency-Key (None: no such move). It is
         rebuilt, exactly, from the log: the match as it was at the version that answer showed."""
-        stored = self.store.get_idempotent(rec.id, seat, key)
+        if rec.idempotent is not None:           # read with the match
+            stored = rec.idempotent.get(seat)
+        else:
+            stored = self.store.get_idempotent(rec.id, seat, key)
         if stored is None:
             return None
         if stored.fingerprint != fingerprint:
@@ -331,7 +334,7 @@ class MatchService:
     def bot_move(self, match_id: str, token: str | None, body: dict[str, Any], if_match: int | None,
                  key: str | None) -> tuple[dict[str, Any], bool]:
         """A built-in bot chooses for the seat (from what the seat may know); ``play`` also applies it."""
-        rec, state = self.load(match_id)
+        rec, state = self.load(match_id, key)
         seat = self.seat_for(rec, token, required=True)
         assert seat is not None
         self._check_seat_field(body, seat)

@@ -90,6 +90,8 @@ _SQL = {
                           "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     "select_idempotency": "SELECT fingerprint, version, end_version FROM idempotency "
                           "WHERE match_id = ? AND seat = ? AND key = ?",
+    "select_idempotency_any_seat": "SELECT seat, fingerprint, version, end_version FROM idempotency "
+                                   "WHERE match_id = ? AND key = ?",
 }
 _SELECT_ACTIONS = (
     sa.select(actions.c.version, actions.c.seat, actions.c.action, actions.c.by_bot, actions.c.created_at)
@@ -143,6 +145,13 @@ class SeatSpec:
         return cls(data["type"], data.get("token_hash"), data.get("bot"), data.get("budget_ms"))
 
 
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    fingerprint: str
+    version: int                       # the version the move produced
+    end_version: int                   # the version its answer showed
+
+
 @dataclass
 class MatchRecord:
     id: str
@@ -156,6 +165,8 @@ class MatchRecord:
     bots_due: bool
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
+    #: the moves made with the Idempotency-Key asked for when the record was read, by seat (None: not asked)
+    idempotent: dict[int, IdempotencyRecord] | None = None
 
 
 @dataclass(frozen=True)
@@ -165,13 +176,6 @@ class ActionRow:
     action: int
     by_bot: bool
     created_at: float
-
-
-@dataclass(frozen=True)
-class IdempotencyRecord:
-    fingerprint: str
-    version: int                       # the version the move produced
-    end_version: int                   # the version its answer showed
 
 
 @dataclass(frozen=True)
@@ -199,6 +203,8 @@ class Store:
         # SQLite has one writer at a time; its busy handler waits by sleeping (1, 2, 5, 10... ms), so the threads
         # of one process queue on a lock instead and only other processes ever meet SQLite's wait.
         self._write_lock: threading.Lock | None = threading.Lock() if self.dialect == "sqlite" else None
+        #: decoded parameters and seats of matches (they never change), by their stored JSON
+        self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
         self._sql = {k: v.replace("?", placeholder) for k, v in _SQL.items()}
 
@@ -300,20 +306,30 @@ class Store:
         finally:
             conn.close()
 
-    def get_match(self, match_id: str) -> MatchRecord | None:
+    def get_match(self, match_id: str, idempotency_key: str | None = None) -> MatchRecord | None:
+        """The match, and (on the same connection) the moves already made with ``idempotency_key``."""
         with self._dbapi() as conn:
             cur = conn.cursor()
             cur.execute(self._sql["select_match"], (match_id,))
             row = cur.fetchone()
+            idempotent = None
+            if row is not None and idempotency_key is not None:
+                cur.execute(self._sql["select_idempotency_any_seat"], (match_id, idempotency_key))
+                idempotent = {int(r[0]): IdempotencyRecord(r[1], int(r[2]), int(r[3])) for r in cur.fetchall()}
             cur.close()
         if row is None:
             return None
         (id_, game, params, seed, seats, version, state, finished, bots_due, created_at, updated_at) = row
+        fixed = self._decoded.get((params, seats))
+        if fixed is None:
+            if len(self._decoded) >= 4096:
+                self._decoded.clear()
+            fixed = self._decoded[(params, seats)] = (
+                json.loads(params), tuple(SeatSpec.from_json(s) for s in json.loads(seats)))
         return MatchRecord(
-            id=id_, game=game, params=json.loads(params), seed=int(seed),
-            seats=[SeatSpec.from_json(s) for s in json.loads(seats)], version=int(version),
+            id=id_, game=game, params=dict(fixed[0]), seed=int(seed), seats=list(fixed[1]), version=int(version),
             state=bytes(state), finished=bool(finished), bots_due=bool(bots_due),
-            created_at=float(created_at), updated_at=float(updated_at),
+            created_at=float(created_at), updated_at=float(updated_at), idempotent=idempotent,
         )
 
     def get_version(self, match_id: str) -> int | None:
