@@ -213,7 +213,9 @@ class MatchService:
             after = state.clone()
             moves = self._bot_moves(rec, after, rec.version + 1, quick_only=False)
             entries = [(moves[i], moves[i + 1], True) for i in range(0, len(moves), 2)]
-            if entries and self._commit(rec, after, entries):
+            if not entries:
+                break
+            if self._commit(rec, after, entries):
                 state = after
             else:
                 lost += 1

@@ -614,3 +614,32 @@ def test_engine_refuses_another_games_state(api: ApiClient) -> None:
     resp = api.post(f"/v1/games/{GAMES[0]}/engine/inspect",
                     json={"state": base64.b64encode(state.to_bytes()).decode()})
     assert code(resp) == "invalid-state"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_slow_bot_seats_play_after_the_move(api: ApiClient, name: str) -> None:
+    """A bot seat with a large time budget is not batched with the move that makes it due: the move is
+    committed first, then the bot plays before the answer; a retry still gets that same answer."""
+    from robotcore_api.service import QUICK_BOT_MS
+
+    game = robotcore.load_game(name)
+    seats = [{"type": "human"}] + [{"type": "bot", "bot": "montecarlo", "budget_ms": QUICK_BOT_MS + 5}] * (
+        game.num_players - 1)
+    doc, tokens = api.create(name, seats=seats, seed=4)
+    match_id = doc["match_id"]
+    store = api.app.extensions["robotcore"].store
+    view = api.view(match_id, tokens[0])
+    for _ in range(3):
+        if view["status"] == "finished":
+            break
+        key = new_key()
+        action = {"id": view["legal_actions"][0]["id"]}
+        first = api.move(match_id, tokens[0], action, view["version"], headers={"Idempotency-Key": key})
+        assert first.status_code == 200, first.get_json()
+        answer = first.get_json()["match"]
+        assert answer["status"] == "finished" or 0 in answer["actors"]     # the bots have played
+        again = api.move(match_id, tokens[0], action, view["version"], headers={"Idempotency-Key": key})
+        assert again.get_json() == first.get_json()
+        view = answer
+    assert api.app.extensions["robotcore"].verify_replay(match_id)
+    assert all(r.by_bot == (r.seat != 0) for r in store.actions(match_id))
