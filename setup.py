@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 ROOT = Path(__file__).parent
 SRC = ROOT / "src"
@@ -66,6 +66,8 @@ def extensions() -> list[Extension]:
 
 
 setup(
+    # Every package under src/ (games need no list) plus the service, installed from api/ as robotcore_api.
+    packages=[*find_packages("src"), "robotcore_api"],
     ext_modules=cythonize(
         extensions(),
         compiler_directives=DIRECTIVES,

@@ -52,7 +52,11 @@ def test_stubs_match_the_compiled_modules() -> None:
     """mypy's stubtest imports each compiled module and compares it with its .pyi stub."""
     pytest.importorskip("mypy")
     allow = ROOT / "stubtest-allowlist.txt"
-    env = dict(os.environ, MYPYPATH=str(PACKAGE_PARENT))
+    env = dict(os.environ)
+    if PACKAGE_PARENT.name not in ("site-packages", "dist-packages"):
+        # an in-tree build: point mypy at it (mypy refuses a site-packages directory in MYPYPATH, and finds an
+        # installed package without it)
+        env["MYPYPATH"] = str(PACKAGE_PARENT)
     proc = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", "--allowlist", str(allow), *_compiled_modules()],
         capture_output=True, text=True, env=env, cwd=ROOT,

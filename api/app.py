@@ -1,0 +1,159 @@
+"""The app factory: ``create_app(database_url=None)``.
+
+The store is a SQLite file by default (``ROBOTCORE_DATABASE_URL``, else ``robotcore.db`` in the working
+directory); any SQLAlchemy URL works, e.g. ``postgresql+psycopg://user@host/db``. Several processes (gunicorn
+workers) may serve the same database: they share nothing else.
+"""
+
+from __future__ import annotations
+
+import http
+import logging
+import os
+from typing import Any
+
+from flask import Flask, redirect, request, send_from_directory
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+import robotcore
+
+from . import payloads
+from .problems import PROBLEM_MEDIA_TYPE, Problem, from_http_exception
+from .routes import BLUEPRINTS
+from .schemas import ProblemSchema
+from .service import MatchService, Settings
+from .store import Store, default_database_url
+
+log = logging.getLogger("robotcore_api")
+
+API_DESCRIPTION = """\
+Matches of every robotcore game over HTTP, for bots and other clients.
+
+- Create a match (`POST /v1/matches`): one secret token per human seat, shown once. Send it as
+  `Authorization: Bearer <token>`; without a token you are a spectator.
+- Read the match as your seat sees it (`GET /v1/matches/{match_id}`): `version`, `actors` (whose turn; several
+  in a simultaneous phase) and, when you must act, your `legal_actions` as id, text and JSON.
+- Move (`POST /v1/matches/{match_id}/moves`) with the `expected_version` you chose at (or `If-Match`); retries
+  with the same `Idempotency-Key` return the original answer.
+- Wait for others with `GET /v1/matches/{match_id}/events?after=<version>&wait=<seconds>`.
+- Errors are `application/problem+json`; branch on their `code`.
+"""
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api answering every error as application/problem+json, and documenting it so."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "An error (problem details with a stable `code`)", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_MEDIA_TYPE)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        problem = from_http_exception(error)
+        if problem.status >= 500:
+            original = getattr(error, "original_exception", None)
+            log.error("internal error on %s %s", request.method, request.path, exc_info=original)
+        headers = dict(problem.extra_headers)
+        if problem.status == 405 and hasattr(error, "valid_methods") and error.valid_methods:
+            headers["Allow"] = ", ".join(error.valid_methods)
+        return payloads.send(problem.body(), problem.status, headers, mimetype=PROBLEM_MEDIA_TYPE)
+
+
+def _swagger_ui_assets() -> str | None:
+    try:
+        import swagger_ui_bundle
+    except ImportError:  # pragma: no cover - the service extra installs it
+        return None
+    path: str = swagger_ui_bundle.swagger_ui_path
+    return path
+
+
+def create_app(database_url: str | None = None, *, settings: Settings | None = None,
+               create_schema: bool = True) -> Flask:
+    """The service as a Flask app. ``database_url``: any SQLAlchemy URL (default: ``ROBOTCORE_DATABASE_URL``,
+    else the SQLite file ``robotcore.db`` in the working directory)."""
+    if settings is None:
+        settings = Settings(
+            database_url=database_url or default_database_url(),
+            sqlite_synchronous=os.environ.get("ROBOTCORE_SQLITE_SYNCHRONOUS", "NORMAL"),
+        )
+    elif database_url is not None:
+        raise TypeError("give database_url or settings, not both")
+
+    app = Flask("robotcore_api")
+    assets = _swagger_ui_assets()
+    app.config.update(
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        API_TITLE="robotcore",
+        API_VERSION=robotcore.__version__,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="/v1/docs/assets/" if assets else "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION, "license": {"name": "MIT"}},
+            "components": {"securitySchemes": {
+                "seatToken": {"type": "http", "scheme": "bearer",
+                              "description": "the seat token returned once by POST /v1/matches"},
+            }},
+        },
+    )
+    api = ProblemApi(app)
+    for blp in BLUEPRINTS:
+        api.register_blueprint(blp)
+    # rules the schemas check in Python that field metadata cannot carry into the document
+    api.spec.components.schemas["ActionInput"]["minProperties"] = 1
+
+    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    if create_schema:
+        store.create_schema()
+    app.extensions["robotcore"] = MatchService(store, settings)
+
+    if assets:
+        @app.get("/v1/docs/assets/<path:filename>")
+        def swagger_assets(filename: str) -> Response:
+            return send_from_directory(assets, filename)
+
+    @app.get("/")
+    def root() -> Response:
+        return redirect("/v1/docs")
+
+    @app.before_request
+    def _limits() -> None:
+        length = request.content_length
+        if length is not None and length > settings.max_body_bytes:
+            raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
+        if request.method == "POST" and request.url_rule is not None:
+            if not (length or request.headers.get("Transfer-Encoding")):
+                raise Problem("validation", "this request needs a JSON body (at least {})",
+                              errors={"json": ["missing body"]})
+            if not request.is_json:
+                raise Problem("unsupported-media-type", "send the request body as application/json")
+
+    @app.after_request
+    def _no_store(resp: Response) -> Response:
+        if request.path.startswith("/v1/matches"):
+            resp.headers["Cache-Control"] = "no-store"      # views and tokens are per seat
+        return resp
+
+    @app.errorhandler(OperationalError)
+    def _busy(error: OperationalError) -> Response:
+        log.warning("store unavailable: %s", error)
+        problem = Problem("unavailable", "the store is busy or unreachable; retry shortly",
+                          headers={"Retry-After": "1"})
+        return payloads.send(problem.body(), problem.status, problem.extra_headers, mimetype=PROBLEM_MEDIA_TYPE)
+
+    return app

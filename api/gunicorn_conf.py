@@ -1,0 +1,34 @@
+"""gunicorn configuration of the service: ``gunicorn -c python:robotcore_api.gunicorn_conf``.
+
+Environment overrides: ``ROBOTCORE_BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (worker processes,
+default 2 per core up to 8), ``ROBOTCORE_THREADS`` (threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``,
+``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout; default none).
+
+- ``gthread`` workers: a thread pool per process, keep-alive connections, and long-polls that hold a thread
+  while they wait (each waits at most 25 s).
+- Workers share nothing but the database: match state is never kept in a process between requests.
+- ``preload_app``: the app (and the database schema) is made once in the master; each worker opens its own
+  database connections after the fork.
+- ``timeout`` 60 s: above the longest request the service makes on purpose (a 25 s long-poll, a 10 s bot
+  budget, 5 s of inline bot play).
+"""
+
+from __future__ import annotations
+
+import os
+
+wsgi_app = "robotcore_api.wsgi:app"
+bind = [os.environ.get("ROBOTCORE_BIND", "127.0.0.1:8000")]
+workers = int(os.environ.get("WEB_CONCURRENCY", str(min(8, 2 * (os.cpu_count() or 1)))))
+worker_class = "gthread"
+threads = int(os.environ.get("ROBOTCORE_THREADS", "8"))
+timeout = 60
+graceful_timeout = 10
+keepalive = 5
+preload_app = True
+accesslog = os.environ.get("ROBOTCORE_ACCESS_LOG") or None
+errorlog = "-"
+loglevel = os.environ.get("ROBOTCORE_LOG_LEVEL", "info")
+# gunicorn >= 24 opens a control socket at one fixed path per user; several servers (tests, bench) would fight
+# over it, and nothing here uses it.
+control_socket_disable = True

@@ -1,0 +1,204 @@
+"""The one choke point: every body the service sends is built here, for one seat (None: a spectator).
+
+Nothing else in the service turns a match into JSON. What a seat receives about a match is made only of:
+
+- ``state.view(seat)``: the game's own per-seat view (computed in the game package, checked for leaks by the
+  conformance suite);
+- ``state.actors`` (public: who must still decide) and ``state.legal_actions(seat)`` for that seat alone;
+- the match's public facts: id, game, parameters, version, seat kinds;
+- log entries, where another seat's private action (``Game.is_public_action`` is False) is redacted until the
+  game is over;
+- after the end only: the outcome, the seed and ``Game.omniscient_view`` of the final state (the reveal).
+
+Never the state bytes, the seed or another seat's legal actions while the match is on.
+``tests/api/test_secrets.py`` plays full matches of every game and checks that every payload a seat receives
+is the same when everything it cannot see is re-dealt.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response
+
+from robotcore import Game, State
+
+from .store import ActionRow, MatchRecord
+
+JSON = "application/json"
+
+
+def send(payload: Any, status: int = 200, headers: dict[str, str] | None = None,
+         mimetype: str = JSON) -> Response:
+    """Serialise an outbound body (built by the functions of this module, or a Problem)."""
+    body = json.dumps(payload, separators=(",", ":"))
+    resp = Response(body, status=status, mimetype=mimetype)
+    if headers:
+        resp.headers.update(headers)
+    return resp
+
+
+def action(game: Game, action_id: int) -> dict[str, Any]:
+    """An action in its three forms: the dense id, the readable text and the JSON form."""
+    return {"id": int(action_id), "text": game.action_to_str(action_id), "json": game.action_to_dict(action_id)}
+
+
+def seats(rec: MatchRecord) -> list[dict[str, Any]]:
+    """Who plays each seat (never a token or its digest)."""
+    return [
+        {"seat": i, "type": s.type, "bot": s.bot, "budget_ms": s.budget_ms}
+        for i, s in enumerate(rec.seats)
+    ]
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    """The final outcome, once the game is over (None before)."""
+    if not state.is_terminal:
+        return None
+    out = state.outcome()
+    return None if out is None else out.to_json()
+
+
+def match_view(rec: MatchRecord, state: State, seat: int | None) -> dict[str, Any]:
+    """The match as ``seat`` sees it: version, whose turn, its legal actions (when it must act), its view."""
+    game = state.game
+    actors = [int(s) for s in state.actors]
+    to_act = seat is not None and seat in actors
+    return {
+        "match_id": rec.id,
+        "game": rec.game,
+        "params": rec.params,
+        "version": rec.version,
+        "status": "finished" if state.is_terminal else "active",
+        "seat": seat,
+        "seats": seats(rec),
+        "actors": actors,
+        "to_act": to_act,
+        "legal_actions": [action(game, a) for a in state.legal_actions(seat)] if to_act else [],
+        "view": state.view(seat),
+        "outcome": outcome(state),
+    }
+
+
+def log_entry(game: Game, row: ActionRow, seat: int | None, finished: bool) -> dict[str, Any]:
+    """One action of the log; another seat's private action is redacted until the end."""
+    visible = finished or row.seat == seat or game.is_public_action(row.action)
+    return {
+        "version": row.version,
+        "seat": row.seat,
+        "by": "bot" if row.by_bot else "human",
+        "hidden": not visible,
+        "action": action(game, row.action) if visible else None,
+    }
+
+
+def events(rec: MatchRecord, state: State, rows: list[ActionRow], seat: int | None) -> dict[str, Any]:
+    """What changed after a version, with the full current view (a missed event costs nothing)."""
+    finished = state.is_terminal
+    return {
+        "match_id": rec.id,
+        "version": rec.version,
+        "events": [log_entry(state.game, r, seat, finished) for r in rows],
+        "match": match_view(rec, state, seat),
+    }
+
+
+def log(rec: MatchRecord, state: State, rows: list[ActionRow], seat: int | None) -> dict[str, Any]:
+    """The whole log; after the end also the outcome, the seed and the final state with nothing hidden."""
+    finished = state.is_terminal
+    reveal = None
+    if finished:
+        reveal = {"seed": rec.seed, "final_state": state.game.omniscient_view(state)}
+    return {
+        "match_id": rec.id,
+        "game": rec.game,
+        "params": rec.params,
+        "version": rec.version,
+        "status": "finished" if finished else "active",
+        "seats": seats(rec),
+        "entries": [log_entry(state.game, r, seat, finished) for r in rows],
+        "outcome": outcome(state),
+        "reveal": reveal,
+    }
+
+
+def move_result(rec: MatchRecord, state: State, seat: int, version: int, action_id: int) -> dict[str, Any]:
+    """The answer to an accepted move: what was applied, then the match as the mover sees it now."""
+    return {
+        "accepted": {"version": version, "seat": seat, "action": action(state.game, action_id)},
+        "match": match_view(rec, state, seat),
+    }
+
+
+def created(rec: MatchRecord, state: State, tokens: dict[int, str]) -> dict[str, Any]:
+    """The answer to a match creation: the only time the seat tokens are ever sent."""
+    return {
+        "match_id": rec.id,
+        "game": rec.game,
+        "params": rec.params,
+        "version": rec.version,
+        "status": "finished" if state.is_terminal else "active",
+        "seats": [dict(s, token=tokens.get(s["seat"])) for s in seats(rec)],
+        "match": match_view(rec, state, None),
+    }
+
+
+def proposal(rec: MatchRecord, state: State, seat: int, action_id: int, bot: str,
+             budget_ms: int | None) -> dict[str, Any]:
+    """A bot's proposed action for the seat (not played)."""
+    return {
+        "version": rec.version,
+        "seat": seat,
+        "bot": bot,
+        "budget_ms": budget_ms,
+        "played": False,
+        "action": action(state.game, action_id),
+        "match": None,
+    }
+
+
+def played(result: dict[str, Any], bot: str, budget_ms: int | None) -> dict[str, Any]:
+    """A bot's action played for the seat (``result`` is a ``move_result``)."""
+    accepted = result["accepted"]
+    return {
+        "version": accepted["version"],
+        "seat": accepted["seat"],
+        "bot": bot,
+        "budget_ms": budget_ms,
+        "played": True,
+        "action": accepted["action"],
+        "match": result["match"],
+    }
+
+
+# -- games and the stateless engine (the client owns those states: nothing of ours is hidden in them) ------------
+
+
+def game_entry(game: Game) -> dict[str, Any]:
+    """A catalogue entry (parameters a client can set over HTTP: JSON scalars; content is not replaceable)."""
+    doc = game.to_json()
+    doc["parameters"] = [p for p in doc["parameters"] if p["type"] in ("int", "bool", "str", "float")]
+    return doc
+
+
+def state_info(state: State, seat: int | None, encoded: str | None) -> dict[str, Any]:
+    """A client's own state: who acts, the legal actions of ``seat`` (or of every actor), scores, outcome."""
+    game = state.game
+    actors = [int(s) for s in state.actors]
+    asked = actors if seat is None else [seat]
+    return {
+        "game": game.name,
+        "state": encoded,
+        "version": len(state.history),
+        "actors": actors,
+        "current_player": int(state.current_player),
+        "is_terminal": bool(state.is_terminal),
+        "legal_actions": [
+            {"seat": s, "actions": [action(game, a) for a in state.legal_actions(s)]} for s in asked
+        ],
+        "scores": [int(x) for x in state.scores()],
+        "returns": [float(x) for x in state.returns()] if state.is_terminal else None,
+        "outcome": outcome(state),
+        "view": state.view(seat),
+    }

@@ -1,0 +1,259 @@
+"""The HTTP surface: flask-smorest blueprints. Each route parses its input with a schema, asks the service or a
+game, and answers with a body built by ``payloads`` (the choke point). Docstrings become the OpenAPI summaries.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Response, current_app, request, url_for
+from flask_smorest import Blueprint
+
+import robotcore
+from robotcore.bots import BOTS
+
+from . import payloads
+from . import schemas as s
+from .auth import bearer_token
+from .problems import CODES, PROBLEM_MEDIA_TYPE, Problem
+from .service import MatchService, check_seat, decode_state, encode_state, load_game, resolve_action
+
+TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"seatToken": []}]
+TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
+
+IF_MATCH = {
+    "in": "header", "name": "If-Match", "required": False,
+    "schema": {"type": "string", "maxLength": 16, "pattern": '^(W/)?"?[0-9]{1,10}"?$'},
+    "description": "the match version (the ETag of GET /v1/matches/{match_id}), instead of expected_version",
+}
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x21-\\x7e]+$"},
+    "description": "a retry with the same key returns the original answer instead of playing twice",
+}
+ETAG_HEADER = {"ETag": {"description": "the match version, quoted", "schema": {"type": "string"}}}
+
+
+def problems(blp: Blueprint, *codes: str, if_match: bool = False) -> Any:
+    """Document the problem answers an operation may give, grouped by status, with their codes."""
+    by_status: dict[int, list[str]] = {}
+    for code in codes:
+        by_status.setdefault(CODES[code][0], []).append(code)
+    if if_match:
+        by_status[412] = ["stale-version"]          # the version came in If-Match
+
+    def decorator(func: Any) -> Any:
+        documented = func
+        for status, group in sorted(by_status.items()):
+            documented = blp.alt_response(status, schema=s.ProblemSchema, content_type=PROBLEM_MEDIA_TYPE,
+                                          description="problem `code`: " + ", ".join(f"`{c}`" for c in group)
+                                          )(documented)
+        # keep the documentation, drop alt_response's pass-through wrappers (each costs a call per request)
+        func._apidoc = documented._apidoc
+        return func
+
+    return decorator
+
+
+BODY = ("malformed-json", "payload-too-large", "unsupported-media-type", "validation")
+MOVE = (*BODY, "invalid-token", "forbidden-seat", "not-found", "not-your-turn", "game-over", "stale-version",
+        "idempotency-key-reuse", "invalid-action", "illegal-action", "version-required")
+
+
+def service() -> MatchService:
+    svc: MatchService = current_app.extensions["robotcore"]
+    return svc
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 255 or not all(33 <= ord(c) <= 126 for c in key):
+        raise Problem("validation", "Idempotency-Key must be 1-255 printable ASCII characters",
+                      errors={"Idempotency-Key": ["invalid"]})
+    return key
+
+
+def _if_match() -> int | None:
+    """The version in If-Match (an ETag of GET /v1/matches/{id}: "12", W/"12" or 12), validated."""
+    value = request.headers.get("If-Match")
+    if value is None:
+        return None
+    match = _ETAG.fullmatch(value)
+    if match is None:
+        raise Problem("validation", "If-Match must be a match version (its ETag), e.g. \"12\"",
+                      errors={"If-Match": ["not a version"]})
+    return int(match.group(1))
+
+
+_ETAG = re.compile(r'(?:W/)?"?([0-9]{1,10})"?')
+
+
+def _replayed(answer: dict[str, Any], replayed: bool) -> Response:
+    return payloads.send(answer, 200, {"Idempotent-Replayed": "true"} if replayed else None)
+
+
+# -- meta -------------------------------------------------------------------------------------------------------
+
+meta = Blueprint("meta", __name__, url_prefix="/v1", description="Service health and the bots on offer")
+
+
+@meta.route("/health")
+@meta.response(200, s.HealthSchema)
+def health() -> Response:
+    """Liveness: answers without touching the database (the bench's hello-world floor)"""
+    return payloads.send({"status": "ok"})
+
+
+@meta.route("/bots")
+@meta.response(200, s.BotListSchema)
+def bots() -> Response:
+    """The built-in bots: a seat can be given to one, and any seat can ask one for a move"""
+    out = []
+    for name in sorted(BOTS):
+        doc = (BOTS[name].__doc__ or name).strip().split("\n\n")[0]
+        out.append({"name": name, "doc": " ".join(doc.split())})
+    return payloads.send({"bots": out})
+
+
+# -- games ------------------------------------------------------------------------------------------------------
+
+games = Blueprint("games", __name__, url_prefix="/v1/games",
+                  description="The catalogue, and a stateless engine for clients that keep their own state")
+
+
+@games.route("")
+@games.response(200, s.GameListSchema)
+def list_games() -> Response:
+    """Every registered game: players, parameters with defaults, action-space size"""
+    return payloads.send({"games": [payloads.game_entry(robotcore.load_game(n)) for n in robotcore.list_games()]})
+
+
+@games.route("/<string:game>")
+@games.response(200, s.GameSchema)
+@problems(games, "not-found")
+def get_game(game: str) -> Response:
+    """One game of the catalogue (under its default parameters)"""
+    return payloads.send(payloads.game_entry(load_game(game, {})))
+
+
+@games.route("/<string:game>/engine/new", methods=["POST"])
+@games.arguments(s.NewStateSchema())
+@games.response(200, s.StateInfoSchema)
+@problems(games, *BODY, "not-found", "invalid-parameter")
+def engine_new(body: dict[str, Any], game: str) -> Response:
+    """A new state (serialized) for a client that keeps its own state"""
+    g = load_game(game, body["params"])
+    seed = body.get("seed")
+    state = g.new_initial_state(seed)
+    return payloads.send(payloads.state_info(state, None, encode_state(state)))
+
+
+@games.route("/<string:game>/engine/inspect", methods=["POST"])
+@games.arguments(s.StateRequestSchema())
+@games.response(200, s.StateInfoSchema)
+@problems(games, *BODY, "not-found", "invalid-state")
+def engine_inspect(body: dict[str, Any], game: str) -> Response:
+    """A serialized state: who acts and their legal actions (of `seat` only, if given), scores, outcome, view"""
+    state = decode_state(game, body["state"])
+    check_seat(state, body.get("seat"))
+    return payloads.send(payloads.state_info(state, body.get("seat"), body["state"]))
+
+
+@games.route("/<string:game>/engine/apply", methods=["POST"])
+@games.arguments(s.ApplySchema())
+@games.response(200, s.StateInfoSchema)
+@problems(games, *BODY, "not-found", "invalid-state", "game-over", "not-your-turn", "invalid-action",
+          "illegal-action")
+def engine_apply(body: dict[str, Any], game: str) -> Response:
+    """Apply an action to a serialized state; answers the new state"""
+    state = decode_state(game, body["state"])
+    seat = body.get("seat")
+    check_seat(state, seat)
+    if state.is_terminal:
+        raise Problem("game-over", "this state is terminal")
+    if seat is None:
+        seat = int(state.current_player)
+    if seat not in state.actors:
+        raise Problem("not-your-turn", f"seat {seat} has nothing to decide in this state")
+    action = resolve_action(state.game, body["action"])
+    if not state.is_legal(action, seat):
+        raise Problem("illegal-action",
+                      f"{state.game.action_to_str(action)} (action {action}) is not legal for seat {seat}")
+    state.apply(action, seat)
+    return payloads.send(payloads.state_info(state, seat, encode_state(state)))
+
+
+# -- matches ----------------------------------------------------------------------------------------------------
+
+matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
+                    description="Matches: seats with secret tokens, moves, events, bot moves, the log")
+
+
+@matches.route("", methods=["POST"])
+@matches.arguments(s.CreateMatchSchema())
+@matches.response(201, s.MatchCreatedSchema,
+                  headers={"Location": {"description": "the match", "schema": {"type": "string"}}})
+@problems(matches, *BODY, "not-found", "invalid-parameter")
+def create_match(body: dict[str, Any]) -> Response:
+    """Create a match: one secret token per human seat, shown once; bot seats play by themselves"""
+    answer = service().create(body["game"], body["params"], body.get("seats"), body.get("seed"))
+    return payloads.send(answer, 201, {"Location": url_for("matches.get_match", match_id=answer["match_id"])})
+
+
+@matches.route("/<string:match_id>")
+@matches.response(200, s.MatchViewSchema, headers=ETAG_HEADER)
+@problems(matches, "invalid-token", "not-found")
+@matches.doc(security=TOKEN_OPTIONAL)
+def get_match(match_id: str) -> Response:
+    """The match as the token's seat sees it (version, whose turn, legal actions); without a token, as a
+    spectator"""
+    answer, version = service().view(match_id, bearer_token(request))
+    return payloads.send(answer, 200, {"ETag": f'"{version}"'})
+
+
+@matches.route("/<string:match_id>/moves", methods=["POST"])
+@matches.arguments(s.MoveSchema())
+@matches.response(200, s.MoveResultSchema)
+@problems(matches, *MOVE, if_match=True)
+@matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+def post_move(body: dict[str, Any], match_id: str) -> Response:
+    """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
+    answer, replayed = service().move(match_id, bearer_token(request), body, _if_match(), _idempotency_key())
+    return _replayed(answer, replayed)
+
+
+@matches.route("/<string:match_id>/bot-move", methods=["POST"])
+@matches.arguments(s.BotMoveSchema())
+@matches.response(200, s.BotMoveResultSchema)
+@problems(matches, *MOVE, if_match=True)
+@matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
+    """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`)"""
+    answer, replayed = service().bot_move(match_id, bearer_token(request), body,
+                                          _if_match(), _idempotency_key())
+    return _replayed(answer, replayed)
+
+
+@matches.route("/<string:match_id>/events")
+@matches.arguments(s.EventsQuerySchema(), location="query")
+@matches.response(200, s.EventsSchema)
+@problems(matches, "validation", "invalid-token", "not-found")
+@matches.doc(security=TOKEN_OPTIONAL)
+def get_events(query: dict[str, Any], match_id: str) -> Response:
+    """Long-poll: the actions after version `after` (waiting up to `wait` seconds for one) and the current view"""
+    return payloads.send(service().events(match_id, bearer_token(request), query["after"], query["wait"]))
+
+
+@matches.route("/<string:match_id>/log")
+@matches.response(200, s.LogSchema)
+@problems(matches, "invalid-token", "not-found")
+@matches.doc(security=TOKEN_OPTIONAL)
+def get_log(match_id: str) -> Response:
+    """The move log (others' private actions redacted until the end); after the end, the outcome and the reveal"""
+    return payloads.send(service().log(match_id, bearer_token(request)))
+
+
+BLUEPRINTS = [meta, games, matches]

@@ -1,0 +1,325 @@
+"""marshmallow schemas: request bodies and query strings are parsed with them, and the OpenAPI document is
+generated from all of them (responses included). Response bodies are built by ``payloads`` and checked against
+these schemas by the tests (schemathesis and every endpoint test validate responses against the document).
+
+Every schema is named explicitly (apispec would otherwise invent ``Schema1`` names for variants).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from robotcore.bots import BOTS
+
+from .problems import CODES
+
+MAX_SEED = 2**63 - 1
+MAX_VERSION = 2**31 - 1
+#: Upper bound on a bot's thinking time per move (stays well under gunicorn's worker timeout).
+MAX_BUDGET_MS = 10_000
+#: Longest wait of a long-poll, in seconds.
+MAX_WAIT_S = 25.0
+#: Longest base64 state accepted by the stateless engine endpoints.
+MAX_STATE_CHARS = 32_768
+
+
+
+def _known_bot(name: str) -> None:
+    """Bots are registered at run time (robotcore.bots.BOTS, listed by GET /v1/bots): the document says
+    "a string" so that it does not change when a bot is added; unknown names are refused here."""
+    if name not in BOTS:
+        raise ValidationError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))} (GET /v1/bots)")
+
+
+_BOT_DOC = {"description": "a bot of GET /v1/bots", "example": "greedy"}
+
+
+def _strict_int(**kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kw)
+
+
+def _bool(**kw: Any) -> fields.Boolean:
+    return fields.Boolean(truthy={True}, falsy={False}, **kw)
+
+
+class Strict(Schema):
+    """Unknown fields are refused (marshmallow's default RAISE), the order of fields is kept in the document."""
+
+    class Meta:
+        ordered = True
+
+
+# -- requests -------------------------------------------------------------------------------------------------
+
+
+class SeatRequestSchema(Strict):
+    type = fields.String(load_default="human", validate=validate.OneOf(["human", "bot"]),
+                         metadata={"description": "`human`: a token is issued; `bot`: a built-in bot plays it"})
+    bot = fields.String(validate=[validate.Length(1, 64), _known_bot], metadata=_BOT_DOC)
+    budget_ms = _strict_int(validate=validate.Range(0, MAX_BUDGET_MS),
+                            metadata={"description": "the bot's thinking time per move (search bots)"})
+
+    @validates_schema
+    def _bot_fields(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("type", "human") == "bot" and "bot" not in data:
+            raise ValidationError("a bot seat names its bot", "bot")
+        if data.get("type", "human") == "human" and ("bot" in data or "budget_ms" in data):
+            raise ValidationError("a human seat has no bot", "bot")
+
+
+class CreateMatchSchema(Strict):
+    game = fields.String(required=True, validate=validate.Length(1, 64), metadata={"example": "robotrick"})
+    params = fields.Dict(keys=fields.String(validate=validate.Length(1, 64)), values=fields.Raw(allow_none=True),
+                         load_default=dict, validate=validate.Length(max=32),
+                         metadata={"description": "game parameters (see the catalogue); missing ones default"})
+    seats = fields.List(fields.Nested(SeatRequestSchema), validate=validate.Length(1, 8),
+                        metadata={"description": "one entry per seat; default: every seat human"})
+    seed = _strict_int(allow_none=True, validate=validate.Range(0, MAX_SEED),
+                       metadata={"description": "chance seed (default: random). Whoever knows it can compute "
+                                                "every hidden card: it is revealed only after the end"})
+
+
+class ActionInputSchema(Strict):
+    """An action in any of its forms; send back one of the `legal_actions` entries, or just one field."""
+
+    id = _strict_int(validate=validate.Range(0, 2**31 - 1), metadata={"description": "the dense action id"})
+    text = fields.String(validate=validate.Length(1, 200), metadata={"description": "readable form"})
+    json = fields.Dict(metadata={"description": "JSON form (Game.action_to_dict)"})
+
+    @validates_schema
+    def _one_form(self, data: dict[str, Any], **_: Any) -> None:
+        if not data:
+            raise ValidationError("give the action as id, text or json")
+
+
+class MoveSchema(Strict):
+    action = fields.Nested(ActionInputSchema, required=True)
+    expected_version = _strict_int(validate=validate.Range(0, MAX_VERSION),
+                                   metadata={"description": "the match version the move was chosen at "
+                                                            "(or send If-Match)"})
+    seat = _strict_int(validate=validate.Range(0, 7),
+                       metadata={"description": "optional check: the seat the token must belong to"})
+
+
+class BotMoveSchema(Strict):
+    bot = fields.String(load_default="greedy", validate=[validate.Length(1, 64), _known_bot], metadata=_BOT_DOC)
+    budget_ms = _strict_int(validate=validate.Range(0, MAX_BUDGET_MS),
+                            metadata={"description": "time budget in ms (search bots use it all)"})
+    seed = _strict_int(validate=validate.Range(0, MAX_SEED), metadata={"description": "the bot's own seed"})
+    play = _bool(load_default=False, metadata={"description": "false: only propose; true: play it"})
+    expected_version = _strict_int(validate=validate.Range(0, MAX_VERSION))
+    seat = _strict_int(validate=validate.Range(0, 7))
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_VERSION),
+                           metadata={"description": "the last version the client has seen"})
+    wait = fields.Float(load_default=0.0, validate=validate.Range(0, MAX_WAIT_S),
+                        metadata={"description": "seconds to wait for a change (long-poll)"})
+
+
+class NewStateSchema(Strict):
+    params = fields.Dict(keys=fields.String(validate=validate.Length(1, 64)), values=fields.Raw(allow_none=True),
+                         load_default=dict, validate=validate.Length(max=32))
+    seed = _strict_int(allow_none=True, validate=validate.Range(0, MAX_SEED))
+
+
+class StateRequestSchema(Strict):
+    state = fields.String(required=True, validate=validate.Length(1, MAX_STATE_CHARS),
+                          metadata={"description": "State.to_bytes(), base64"})
+    seat = _strict_int(allow_none=True, validate=validate.Range(0, 7),
+                       metadata={"description": "the seat asking (null or absent: every actor / a spectator)"})
+
+
+class ApplySchema(Strict):
+    state = fields.String(required=True, validate=validate.Length(1, MAX_STATE_CHARS))
+    seat = _strict_int(allow_none=True, validate=validate.Range(0, 7),
+                       metadata={"description": "the acting seat (default: state.current_player)"})
+    action = fields.Nested(ActionInputSchema, required=True)
+
+
+# -- responses ------------------------------------------------------------------------------------------------
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details; branch on `code`."""
+
+    type = fields.String(required=True, metadata={"example": "urn:robotcore:problem:stale-version"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    code = fields.String(required=True, validate=validate.OneOf(sorted(CODES)))
+    detail = fields.String(required=True)
+    instance = fields.String()
+    errors = fields.Dict(metadata={"description": "field errors (code `validation`)"})
+    current_version = fields.Integer(metadata={"description": "the match version now (code `stale-version`)"})
+
+
+class ActionSchema(Schema):
+    id = fields.Integer(required=True)
+    text = fields.String(required=True)
+    json = fields.Dict(required=True)
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    bot = fields.String(required=True, allow_none=True)
+    budget_ms = fields.Integer(required=True, allow_none=True)
+
+
+class CreatedSeatSchema(SeatSchema):
+    token = fields.String(required=True, allow_none=True,
+                          metadata={"description": "the seat's secret (human seats), shown this once only"})
+
+
+class OutcomeSchema(Schema):
+    scores = fields.List(fields.Integer(), required=True)
+    places = fields.List(fields.Integer(), required=True, metadata={"description": "0 = first; ties share"})
+    winners = fields.List(fields.Integer(), required=True)
+    shared = fields.Boolean(required=True)
+
+
+class MatchViewSchema(Schema):
+    match_id = fields.String(required=True)
+    game = fields.String(required=True)
+    params = fields.Dict(required=True)
+    version = fields.Integer(required=True, metadata={"description": "number of actions applied so far"})
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    seat = fields.Integer(required=True, allow_none=True, metadata={"description": "null: spectator"})
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    actors = fields.List(fields.Integer(), required=True,
+                         metadata={"description": "seats that must decide now (several: simultaneous phase)"})
+    to_act = fields.Boolean(required=True)
+    legal_actions = fields.List(fields.Nested(ActionSchema), required=True,
+                                metadata={"description": "this seat's legal actions when it must act"})
+    view = fields.Dict(required=True, metadata={"description": "the game's view for this seat"})
+    outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True)
+
+
+class MatchCreatedSchema(Schema):
+    match_id = fields.String(required=True)
+    game = fields.String(required=True)
+    params = fields.Dict(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
+    match = fields.Nested(MatchViewSchema, required=True)
+
+
+class AcceptedSchema(Schema):
+    version = fields.Integer(required=True, metadata={"description": "the version this action produced"})
+    seat = fields.Integer(required=True)
+    action = fields.Nested(ActionSchema, required=True)
+
+
+class MoveResultSchema(Schema):
+    accepted = fields.Nested(AcceptedSchema, required=True)
+    match = fields.Nested(MatchViewSchema, required=True,
+                          metadata={"description": "the match after the move and any bot moves it triggered"})
+
+
+class LogEntrySchema(Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    hidden = fields.Boolean(required=True, metadata={"description": "another seat's private action"})
+    action = fields.Nested(ActionSchema, required=True, allow_none=True)
+
+
+class EventsSchema(Schema):
+    match_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(LogEntrySchema), required=True)
+    match = fields.Nested(MatchViewSchema, required=True)
+
+
+class RevealSchema(Schema):
+    seed = fields.Integer(required=True)
+    final_state = fields.Dict(required=True, metadata={"description": "Game.omniscient_view at the end"})
+
+
+class LogSchema(Schema):
+    match_id = fields.String(required=True)
+    game = fields.String(required=True)
+    params = fields.Dict(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    entries = fields.List(fields.Nested(LogEntrySchema), required=True)
+    outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True)
+    reveal = fields.Nested(RevealSchema, required=True, allow_none=True,
+                           metadata={"description": "after the end only"})
+
+
+class BotMoveResultSchema(Schema):
+    version = fields.Integer(required=True,
+                             metadata={"description": "proposal: the version it was computed at; "
+                                                      "played: the version the move produced"})
+    seat = fields.Integer(required=True)
+    bot = fields.String(required=True)
+    budget_ms = fields.Integer(required=True, allow_none=True)
+    played = fields.Boolean(required=True)
+    action = fields.Nested(ActionSchema, required=True)
+    match = fields.Nested(MatchViewSchema, required=True, allow_none=True)
+
+
+class ParamSpecSchema(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True)
+    doc = fields.String(required=True)
+    default = fields.Raw(required=True, allow_none=True)
+    choices = fields.List(fields.Raw())
+    min = fields.Integer()
+    max = fields.Integer()
+
+
+class GameSchema(Schema):
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    parameters = fields.List(fields.Nested(ParamSpecSchema), required=True)
+    values = fields.Dict(required=True, metadata={"description": "the default parameter values"})
+    num_players = fields.Integer(required=True)
+    num_actions = fields.Integer(required=True, metadata={"description": "action ids are 0..num_actions-1"})
+    state_size = fields.Integer(required=True)
+    max_game_length = fields.Integer(required=True)
+    observation_shape = fields.List(fields.Integer(), required=True)
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSchema), required=True)
+
+
+class BotInfoSchema(Schema):
+    name = fields.String(required=True)
+    doc = fields.String(required=True)
+
+
+class BotListSchema(Schema):
+    bots = fields.List(fields.Nested(BotInfoSchema), required=True)
+
+
+class SeatActionsSchema(Schema):
+    seat = fields.Integer(required=True)
+    actions = fields.List(fields.Nested(ActionSchema), required=True)
+
+
+class StateInfoSchema(Schema):
+    game = fields.String(required=True)
+    state = fields.String(required=True, allow_none=True, metadata={"description": "base64 state bytes"})
+    version = fields.Integer(required=True, metadata={"description": "actions in the state's history"})
+    actors = fields.List(fields.Integer(), required=True)
+    current_player = fields.Integer(required=True, metadata={"description": "-4 once the game is over"})
+    is_terminal = fields.Boolean(required=True)
+    legal_actions = fields.List(fields.Nested(SeatActionsSchema), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    returns = fields.List(fields.Float(), required=True, allow_none=True)
+    outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True)
+    view = fields.Dict(required=True, metadata={"description": "the view of `seat` (spectator if none)"})
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True)

@@ -1,0 +1,335 @@
+"""Load test of the REST service: N concurrent bot clients play M full matches against gunicorn on loopback.
+
+    python bench/service_load.py                      # 32 clients, 192 matches of the first game, SQLite file
+    python bench/service_load.py --clients 8 --matches 16 --game robotrick --workers 2 --threads 8
+    python bench/service_load.py --database postgresql+psycopg://user@127.0.0.1/db
+
+It starts gunicorn with the service's own configuration (``robotcore_api.gunicorn_conf``; workers and
+threads from the command line) on a fresh database, then measures, in the same run and against the same
+server:
+
+1. the floor: every client calls ``GET /v1/health`` (a hello-world endpoint of the same Flask app: no body,
+   no database) back to back for ``--seconds``;
+2. the moves: every client plays full matches, one human seat against the server's random bots, each move
+   one ``POST /v1/matches/{id}/moves`` whose answer carries the next decision (the bot seats' moves are played
+   and committed inside that request). At the end of each match the client reads the log and counts every
+   acknowledged move that is missing (lost moves).
+
+It prints requests per second, p50/p99 latency and error counts for both, the ratio of the move endpoint's
+throughput to the floor's, and the lost-move count. Clients run in several processes (threads inside each),
+so the client side is not held back by one interpreter lock; they share the machine with the server, as the
+numbers say. Nothing leaves the loopback interface; every loop is bounded in count and time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from robotcore_api.client import ApiError, Client
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(database_url: str, workers: int, threads: int, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = dict(os.environ, ROBOTCORE_DATABASE_URL=database_url, ROBOTCORE_BIND=f"127.0.0.1:{port}",
+               WEB_CONCURRENCY=str(workers), ROBOTCORE_THREADS=str(threads), ROBOTCORE_LOG_LEVEL="warning")
+    log = open(workdir / "gunicorn.log", "ab")
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:robotcore_api.gunicorn_conf"],
+                            cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            Client(url, retries=0, timeout=2).request("GET", "/v1/health")
+            return proc, url
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError((workdir / "gunicorn.log").read_text()) from None
+            time.sleep(0.1)
+    raise RuntimeError("gunicorn did not start")
+
+
+def server_cpu_seconds(proc: subprocess.Popen[bytes]) -> float | None:
+    """CPU time (user + system) used so far by the server's processes (master and workers; Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    try:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == proc.pid:          # process group of the server
+                total += int(fields[11]) + int(fields[12])
+    except OSError:
+        return None
+    return total / tick
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+# -- client side (runs in worker processes) -----------------------------------------------------------------------
+
+
+def floor_client(url: str, stop_at: float, start_at: float) -> dict[str, Any]:
+    client = Client(url, retries=0)
+    latencies: list[float] = []
+    errors = 0
+    while time.time() < start_at:
+        time.sleep(0.001)
+    for _ in range(10_000_000):
+        if time.time() >= stop_at:
+            break
+        t0 = time.perf_counter()
+        try:
+            client.request("GET", "/v1/health")
+            latencies.append(time.perf_counter() - t0)
+        except (OSError, ApiError):
+            errors += 1
+            client.close()
+    client.close()
+    return {"latencies": latencies, "errors": errors}
+
+
+def match_client(url: str, game: str, matches: int, seed: int, start_at: float, max_seconds: float) -> dict[str, Any]:
+    client = Client(url, retries=0)
+    rng = random.Random(seed)
+    latencies: list[float] = []
+    errors = lost = actions = finished = 0
+    error_codes: dict[str, int] = {}
+    while time.time() < start_at:
+        time.sleep(0.001)
+    deadline = time.time() + max_seconds
+    entry = client.request("GET", f"/v1/games/{game}")[1]
+    seats = [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (entry["num_players"] - 1)
+    for _ in range(matches):
+        if time.time() >= deadline:
+            break
+        try:
+            created = client.create_match(game, seats=seats)
+        except (OSError, ApiError) as exc:
+            errors += 1
+            error_codes[getattr(exc, "code", type(exc).__name__)] = error_codes.get(
+                getattr(exc, "code", type(exc).__name__), 0) + 1
+            client.close()
+            continue
+        match_id = created["match_id"]
+        token = created["seats"][0]["token"]
+        view = created["match"]
+        if view["status"] != "finished" and not view["to_act"]:
+            view = client.view(match_id, token)
+        acknowledged: list[tuple[int, int]] = []
+        for _ in range(100_000):
+            if view["status"] == "finished" or time.time() >= deadline:
+                break
+            choice = rng.choice(view["legal_actions"])
+            t0 = time.perf_counter()
+            try:
+                answer = client.move(match_id, token, {"id": choice["id"]}, view["version"])
+            except (OSError, ApiError) as exc:
+                errors += 1
+                key = getattr(exc, "code", type(exc).__name__)
+                error_codes[key] = error_codes.get(key, 0) + 1
+                client.close()
+                view = client.view(match_id, token)
+                continue
+            latencies.append(time.perf_counter() - t0)
+            acknowledged.append((answer["accepted"]["version"], answer["accepted"]["action"]["id"]))
+            view = answer["match"]
+        log = client.log(match_id, token)
+        mine = {(e["version"], e["action"]["id"]) for e in log["entries"] if e["seat"] == 0 and e["action"]}
+        lost += sum(1 for ack in acknowledged if ack not in mine)
+        actions += len(log["entries"])
+        finished += log["status"] == "finished"
+    client.close()
+    return {"latencies": latencies, "errors": errors, "error_codes": error_codes, "lost": lost,
+            "actions": actions, "finished": finished}
+
+
+def _floor_batch(args: tuple[str, int, float, float]) -> list[dict[str, Any]]:
+    url, n, stop_at, start_at = args
+    return _threads([lambda: floor_client(url, stop_at, start_at) for _ in range(n)])
+
+
+def _match_batch(args: tuple[str, str, list[tuple[int, int]], float, float]) -> list[dict[str, Any]]:
+    url, game, jobs, start_at, max_seconds = args
+    return _threads([lambda m=m, s=s: match_client(url, game, m, s, start_at, max_seconds) for m, s in jobs])
+
+
+def _threads(jobs: list[Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{} for _ in jobs]
+
+    def run(i: int) -> None:
+        out[i] = jobs[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def split(n: int, parts: int) -> list[int]:
+    return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def summary(name: str, results: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    latencies = [x for r in results for x in r["latencies"]]
+    out = {
+        "name": name,
+        "requests": len(latencies),
+        "seconds": round(seconds, 2),
+        "per_second": round(len(latencies) / seconds, 1) if seconds > 0 else 0.0,
+        "p50_ms": round(percentile(latencies, 0.50) * 1000, 2),
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 2) if latencies else float("nan"),
+        "errors": sum(r["errors"] for r in results),
+    }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--matches", type=int, default=192, help="full matches in all")
+    parser.add_argument("--game", default=None, help="default: the first registered game")
+    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: its config)")
+    parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument("--processes", type=int, default=None, help="client processes (default: min(4, clients))")
+    parser.add_argument("--seconds", type=float, default=12.0, help="duration of the floor measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="floor and match phases alternate this many times")
+    parser.add_argument("--max-seconds", type=float, default=300.0, help="cap on the match phase")
+    parser.add_argument("--database", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = parser.parse_args(argv)
+
+    import robotcore
+
+    game = args.game or robotcore.list_games()[0]
+    workers = args.workers or min(8, 2 * (os.cpu_count() or 1))
+    processes = args.processes or min(4, args.clients)
+    workdir = Path(tempfile.mkdtemp(prefix="robotcore-bench-"))
+    database = args.database or f"sqlite:///{workdir / 'bench.db'}"
+    proc, url = start_server(database, workers, args.threads, workdir)
+    try:
+        # warm up every worker (imports, connections, the game's tables)
+        warm = Client(url)
+        for _ in range(50):
+            warm.request("GET", "/v1/health")
+        warm_match = warm.create_match(game)
+        warm.close()
+        del warm_match
+        ctx = mp.get_context("spawn")
+        floor_results: list[dict[str, Any]] = []
+        match_results: list[dict[str, Any]] = []
+        floor_time = match_time = floor_cpu = match_cpu = 0.0
+        ratios: list[float] = []
+        with ctx.Pool(processes) as pool:
+            # rounds alternate the two measurements, so a change in the machine's other load hits both alike
+            for r in range(args.rounds):
+                start_at = time.time() + 0.5
+                stop_at = start_at + args.seconds / args.rounds
+                batches = [(url, n, stop_at, start_at) for n in split(args.clients, processes) if n]
+                cpu0 = server_cpu_seconds(proc) or 0.0
+                got = [x for batch in pool.map(_floor_batch, batches) for x in batch]
+                floor_cpu += (server_cpu_seconds(proc) or 0.0) - cpu0
+                floor_time += stop_at - start_at
+                floor_results += got
+                floor_rate = sum(len(x["latencies"]) for x in got) / (stop_at - start_at)
+
+                per_client = split(split(args.matches, args.rounds)[r], args.clients)
+                jobs = [(m, 1000 * r + i) for i, m in enumerate(per_client) if m]
+                chunks = [jobs[i::processes] for i in range(processes)]
+                start_at = time.time() + 0.5
+                match_batches = [(url, game, chunk, start_at, args.max_seconds) for chunk in chunks if chunk]
+                cpu0 = server_cpu_seconds(proc) or 0.0
+                t0 = time.time()
+                got = [x for batch in pool.map(_match_batch, match_batches) for x in batch]
+                elapsed = time.time() - max(start_at, t0)
+                match_cpu += (server_cpu_seconds(proc) or 0.0) - cpu0
+                match_time += elapsed
+                match_results += got
+                move_rate = sum(len(x["latencies"]) for x in got) / elapsed
+                ratios.append(move_rate / floor_rate if floor_rate else float("nan"))
+        floor = summary("GET /v1/health (floor)", floor_results, floor_time)
+        moves = summary("POST /v1/matches/{id}/moves", match_results, match_time)
+        floor["server_cpu_ms"] = round(floor_cpu * 1000 / max(1, floor["requests"]), 3)
+        # the match phase also creates each match and reads its log: counted in, per move
+        moves["server_cpu_ms"] = round(match_cpu * 1000 / max(1, moves["requests"]), 3)
+    finally:
+        stop_server(proc)
+
+    lost = sum(r["lost"] for r in match_results)
+    actions = sum(r["actions"] for r in match_results)
+    finished = sum(r["finished"] for r in match_results)
+    codes: dict[str, int] = {}
+    for r in match_results:
+        for k, v in r["error_codes"].items():
+            codes[k] = codes.get(k, 0) + v
+    ratio = moves["per_second"] / floor["per_second"] if floor["per_second"] else float("nan")
+    print(f"robotcore service load test: {game}, {args.clients} concurrent clients in {processes} processes, "
+          f"gunicorn {workers} workers x {args.threads} threads (gthread), "
+          f"{'SQLite file' if database.startswith('sqlite') else database.split(':')[0]}, "
+          f"{os.cpu_count()} cores shared by server and clients")
+    print(f"{'endpoint':32s} {'requests':>9s} {'req/s':>9s} {'p50 ms':>8s} {'p99 ms':>8s} {'errors':>7s} "
+          f"{'server CPU ms/req':>18s}")
+    for row in (floor, moves):
+        print(f"{row['name']:32s} {row['requests']:9d} {row['per_second']:9.1f} {row['p50_ms']:8.2f} "
+              f"{row['p99_ms']:8.2f} {row['errors']:7d} {row.get('server_cpu_ms', float('nan')):18.3f}")
+    print(f"matches finished {finished}/{args.matches}; actions applied {actions} "
+          f"({actions / match_time:.1f}/s with the bot seats' moves); lost moves {lost}"
+          + (f"; error codes {codes}" if codes else ""))
+    print(f"move endpoint / floor throughput: {ratio:.2f} (rounds: {', '.join(f'{x:.2f}' for x in ratios)}; "
+          f"target >= 0.50 with 0 errors and 0 lost moves)")
+    cpu_ratio = floor["server_cpu_ms"] / moves["server_cpu_ms"] if moves["server_cpu_ms"] else float("nan")
+    print(f"server CPU per request, floor / move: {cpu_ratio:.2f} (what the ratio would be if the server alone "
+          f"used the cores)")
+    if args.json:
+        print(json.dumps({"floor": floor, "moves": moves, "lost": lost, "actions": actions, "finished": finished,
+                          "ratio": round(ratio, 3), "round_ratios": [round(x, 3) for x in ratios],
+                          "clients": args.clients, "workers": workers,
+                          "threads": args.threads, "game": game}))
+    ok = moves["errors"] == 0 and floor["errors"] == 0 and lost == 0 and finished == args.matches
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,645 @@
+"""Every route, with good and bad input. Each answer is also checked against the committed OpenAPI document
+(status documented, body matching its schema, errors as application/problem+json)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from typing import Any
+
+import pytest
+
+import robotcore
+from robotcore.bots import BOTS
+from robotcore_api import payloads
+from robotcore_api.schemas import MAX_BUDGET_MS
+
+from .conftest import GAMES, ApiClient, new_key
+
+
+def code(resp: Any) -> str:
+    return str(resp.get_json()["code"])
+
+
+def acting(api: ApiClient, match_id: str, tokens: dict[int, str]) -> tuple[int, dict[str, Any]]:
+    """A human seat that must act now, and its view."""
+    spectator = api.view(match_id)
+    seat = next(s for s in spectator["actors"] if s in tokens)
+    return seat, api.view(match_id, tokens[seat])
+
+
+def waiting_seat(view: dict[str, Any], tokens: dict[int, str]) -> int | None:
+    return next((s for s in tokens if s not in view["actors"]), None)
+
+
+# -- meta and catalogue -------------------------------------------------------------------------------------------
+
+
+def test_health_and_bots(api: ApiClient) -> None:
+    assert api.get("/v1/health").get_json() == {"status": "ok"}
+    bots = api.get("/v1/bots").get_json()["bots"]
+    assert sorted(b["name"] for b in bots) == sorted(BOTS)
+    assert {"random", "greedy"} <= {b["name"] for b in bots}
+
+
+def test_catalogue_lists_every_registered_game(api: ApiClient) -> None:
+    games = api.get("/v1/games").get_json()["games"]
+    assert [g["name"] for g in games] == GAMES
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_catalogue_entry(api: ApiClient, name: str) -> None:
+    entry = api.get(f"/v1/games/{name}").get_json()
+    game = robotcore.load_game(name)
+    assert entry["num_actions"] == game.num_actions
+    assert (entry["min_players"], entry["max_players"]) == (game.min_players, game.max_players)
+    assert entry["values"] == game.plain_params()
+    settable = {p.name for p in game.param_specs if p.type in (int, bool, str, float)}
+    assert {p["name"] for p in entry["parameters"]} == settable
+    for p in entry["parameters"]:
+        assert p["default"] == game.plain_params().get(p["name"], p["default"])
+
+
+def test_unknown_game_and_route(api: ApiClient) -> None:
+    assert code(api.get("/v1/games/no-such-game")) == "not-found"
+    assert code(api.get("/v1/nothing/here")) == "not-found"
+    resp = api.call("DELETE", "/v1/games")
+    assert resp.status_code == 405 and code(resp) == "method-not-allowed" and "GET" in resp.headers["Allow"]
+
+
+def test_docs_page_and_document(api: ApiClient) -> None:
+    page = api.get("/v1/docs")
+    assert page.status_code == 200 and b"swagger-ui" in page.data and b"/v1/openapi.json" in page.data
+    asset = api.get("/v1/docs/assets/swagger-ui-bundle.js")
+    assert asset.status_code == 200 and len(asset.data) > 100_000
+    doc = api.get("/v1/openapi.json").get_json()
+    assert doc["openapi"].startswith("3.") and "/v1/matches/{match_id}/moves" in doc["paths"]
+    assert api.get("/").status_code == 302
+
+
+# -- creating matches ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_create_match_tokens_shown_once(api: ApiClient, name: str) -> None:
+    doc, tokens = api.create(name)
+    game = robotcore.load_game(name)
+    assert len(doc["seats"]) == game.num_players == len(tokens)
+    assert len(set(tokens.values())) == len(tokens) and all(len(t) >= 40 for t in tokens.values())
+    assert doc["match"]["seat"] is None and doc["version"] == doc["match"]["version"]
+    view = api.get(f"/v1/matches/{doc['match_id']}", token=tokens[0])
+    assert view.status_code == 200
+    for token in tokens.values():
+        assert token not in view.get_data(as_text=True)
+    stored = api.app.extensions["robotcore"].store.get_match(doc["match_id"])
+    assert all(token not in json.dumps([s.to_json() for s in stored.seats]) for token in tokens.values())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_same_match(api: ApiClient, name: str) -> None:
+    a, _ = api.create(name, seed=12345)
+    b, _ = api.create(name, seed=12345)
+    assert a["match"]["view"] == b["match"]["view"]
+    assert a["match"]["view"] == robotcore.make(name, seed=12345).view(None)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_create_with_bot_seats(api: ApiClient, name: str) -> None:
+    game = robotcore.load_game(name)
+    seats = [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (game.num_players - 1)
+    doc, tokens = api.create(name, seats=seats)
+    assert list(tokens) == [0]
+    assert [s["type"] for s in doc["seats"]] == ["human"] + ["bot"] * (game.num_players - 1)
+    assert all(s["token"] is None for s in doc["seats"][1:])
+    # bots have played until the human must act (or the end)
+    assert doc["match"]["status"] == "finished" or 0 in doc["match"]["actors"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "problem"),
+    [
+        ({"game": 5}, 422, "validation"),
+        ({}, 422, "validation"),
+        ({"game": "robotrick", "seed": "7"}, 422, "validation"),
+        ({"game": "robotrick", "seed": -1}, 422, "validation"),
+        ({"game": "robotrick", "seed": 2**64}, 422, "validation"),
+        ({"game": "robotrick", "seats": "human"}, 422, "validation"),
+        ({"game": "robotrick", "seats": [{"type": "alien"}] * 3}, 422, "validation"),
+        ({"game": "robotrick", "seats": [{"type": "bot"}] * 3}, 422, "validation"),
+        ({"game": "robotrick", "seats": [{"type": "bot", "bot": "nobody"}] * 3}, 422, "validation"),
+        ({"game": "robotrick", "seats": [{"type": "human", "bot": "random"}] * 3}, 422, "validation"),
+        ({"game": "robotrick", "seats": [{"type": "bot", "bot": "random"}] * 3}, 422, "validation"),
+        ({"game": "robotrick", "seats": [{"type": "human"}] * 2}, 422, "invalid-parameter"),
+        ({"game": "robotrick", "extra": 1}, 422, "validation"),
+        ({"game": "robotrick", "params": {"nope": 1}}, 422, "invalid-parameter"),
+        ({"game": "robotrick", "params": {"hangars": "3"}}, 422, "invalid-parameter"),
+        ({"game": "robotrick", "params": {"hangars": 99}}, 422, "invalid-parameter"),
+        ({"game": "robotrick", "params": {"hangars": [1]}}, 422, "invalid-parameter"),
+        ({"game": "robotrick", "params": {"content": {}}}, 422, "invalid-parameter"),
+        ({"game": "robotrick", "params": []}, 422, "validation"),
+        ({"game": "no-such-game"}, 404, "not-found"),
+    ],
+)
+def test_create_match_bad_input(api: ApiClient, body: dict[str, Any], status: int, problem: str) -> None:
+    if body.get("game") == "robotrick" and "robotrick" not in GAMES:
+        pytest.skip("robotrick is not registered")
+    resp = api.post("/v1/matches", json=body)
+    assert (resp.status_code, code(resp)) == (status, problem), resp.get_json()
+
+
+def test_malformed_and_non_json_bodies(api: ApiClient) -> None:
+    resp = api.post("/v1/matches", data="{not json", content_type="application/json")
+    assert (resp.status_code, code(resp)) == (400, "malformed-json")
+    resp = api.post("/v1/matches", data="game=robotrick", content_type="application/x-www-form-urlencoded")
+    assert (resp.status_code, code(resp)) == (415, "unsupported-media-type")
+    resp = api.post("/v1/matches", data="[1, 2]", content_type="application/json")
+    assert (resp.status_code, code(resp)) == (422, "validation")
+    resp = api.post("/v1/matches", data='"robotrick"', content_type="application/json")
+    assert (resp.status_code, code(resp)) == (422, "validation")
+
+
+def test_oversized_body(api: ApiClient) -> None:
+    big = {"game": GAMES[0], "params": {"x": "a" * 70_000}}
+    resp = api.post("/v1/matches", json=big)
+    assert (resp.status_code, code(resp)) == (413, "payload-too-large")
+    doc, tokens = api.create(GAMES[0])
+    resp = api.post(f"/v1/matches/{doc['match_id']}/moves", json={"action": {"text": "x" * 70_000}},
+                    token=tokens[0])
+    assert (resp.status_code, code(resp)) == (413, "payload-too-large")
+
+
+# -- reading a match ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_seat_and_spectator_views(api: ApiClient, name: str) -> None:
+    doc, tokens = api.create(name, seed=3)
+    match_id = doc["match_id"]
+    state = robotcore.make(name, seed=3)
+    spectator = api.get(f"/v1/matches/{match_id}")
+    assert spectator.headers["ETag"] == '"0"' and spectator.headers["Cache-Control"] == "no-store"
+    body = spectator.get_json()
+    assert body["seat"] is None and body["legal_actions"] == [] and not body["to_act"]
+    assert body["view"] == state.view(None) and body["actors"] == state.actors
+    for seat, token in tokens.items():
+        view = api.view(match_id, token)
+        assert view["seat"] == seat and view["view"] == state.view(seat)
+        assert view["to_act"] == (seat in state.actors)
+        expected = [payloads.action(state.game, a) for a in state.legal_actions(seat)]
+        assert view["legal_actions"] == (expected if seat in state.actors else [])
+
+
+def test_unknown_match_and_bad_tokens(api: ApiClient) -> None:
+    doc, tokens = api.create(GAMES[0])
+    other, other_tokens = api.create(GAMES[0])
+    match_id = doc["match_id"]
+    assert code(api.get("/v1/matches/nope")) == "not-found"
+    assert code(api.get("/v1/matches/" + "x" * 300)) == "not-found"
+    for path in ("", "/log", "/events"):
+        resp = api.get(f"/v1/matches/{match_id}{path}", token="wrong")
+        assert (resp.status_code, code(resp)) == (401, "invalid-token")
+        assert resp.headers["WWW-Authenticate"].startswith("Bearer")
+        resp = api.get(f"/v1/matches/{match_id}{path}", token=other_tokens[0])      # another match's token
+        assert (resp.status_code, code(resp)) == (401, "invalid-token")
+        resp = api.get(f"/v1/matches/{match_id}{path}", headers={"Authorization": "Basic abc"})
+        assert (resp.status_code, code(resp)) == (401, "invalid-token")
+        resp = api.get(f"/v1/matches/{match_id}{path}", headers={"Authorization": "Bearer " + "a" * 400})
+        assert (resp.status_code, code(resp)) == (401, "invalid-token")
+
+
+# -- moves --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_move_in_every_form(api: ApiClient, name: str) -> None:
+    doc, tokens = api.create(name, seed=5)
+    match_id = doc["match_id"]
+    for form in ("id", "text", "json", "all"):
+        seat, view = acting(api, match_id, tokens)
+        choice = view["legal_actions"][-1]
+        action = choice if form == "all" else {form: choice[form]}
+        resp = api.move(match_id, tokens[seat], action, view["version"])
+        assert resp.status_code == 200, resp.get_json()
+        body = resp.get_json()
+        assert body["accepted"] == {"version": view["version"] + 1, "seat": seat, "action": choice}
+        assert body["match"]["seat"] == seat and body["match"]["version"] >= view["version"] + 1
+        if body["match"]["status"] == "finished":
+            break
+
+
+def test_rejected_moves_change_nothing(api: ApiClient) -> None:
+    name = GAMES[0]
+    doc, tokens = api.create(name, seed=9)
+    match_id = doc["match_id"]
+    game = robotcore.load_game(name)
+    seat, view = acting(api, match_id, tokens)
+    version = view["version"]
+    legal = {a["id"] for a in view["legal_actions"]}
+    illegal = next(a for a in range(game.num_actions) if a not in legal)
+    first = view["legal_actions"][0]
+    second = view["legal_actions"][1] if len(view["legal_actions"]) > 1 else None
+    before = {s: api.view(match_id, t) for s, t in tokens.items()}
+    cases: list[tuple[dict[str, Any], dict[str, str], str | None, int, str]] = [
+        ({"action": {"id": illegal}, "expected_version": version}, {}, tokens[seat], 422, "illegal-action"),
+        ({"action": {"id": game.num_actions}, "expected_version": version}, {}, tokens[seat], 422, "invalid-action"),
+        ({"action": {"text": "fly to the moon"}, "expected_version": version}, {}, tokens[seat], 422,
+         "invalid-action"),
+        ({"action": {"json": {"nonsense": True}}, "expected_version": version}, {}, tokens[seat], 422,
+         "invalid-action"),
+        ({"action": {"id": "1"}, "expected_version": version}, {}, tokens[seat], 422, "validation"),
+        ({"action": {}, "expected_version": version}, {}, tokens[seat], 422, "validation"),
+        ({"action": 3, "expected_version": version}, {}, tokens[seat], 422, "validation"),
+        ({"expected_version": version}, {}, tokens[seat], 422, "validation"),
+        ({"action": {"id": first["id"]}, "expected_version": "0"}, {}, tokens[seat], 422, "validation"),
+        ({"action": {"id": first["id"]}, "expected_version": version, "seat": (seat + 1) % len(tokens) if
+          len(tokens) > 1 else 7}, {}, tokens[seat], 403, "forbidden-seat"),
+        ({"action": {"id": first["id"]}}, {}, tokens[seat], 428, "version-required"),
+        ({"action": {"id": first["id"]}, "expected_version": version + 1}, {}, tokens[seat], 409, "stale-version"),
+        ({"action": {"id": first["id"]}}, {"If-Match": f'"{version + 3}"'}, tokens[seat], 412, "stale-version"),
+        ({"action": {"id": first["id"]}}, {"If-Match": "yesterday"}, tokens[seat], 422, "validation"),
+        ({"action": {"id": first["id"]}, "expected_version": version}, {}, None, 401, "invalid-token"),
+        ({"action": {"id": first["id"]}, "expected_version": version}, {}, "not-a-token", 401, "invalid-token"),
+        ({"action": {"id": first["id"]}, "expected_version": version}, {"Idempotency-Key": "x" * 300},
+         tokens[seat], 422, "validation"),
+    ]
+    if second is not None:
+        cases.append(({"action": {"id": first["id"], "text": second["text"]}, "expected_version": version}, {},
+                      tokens[seat], 422, "validation"))
+    other = waiting_seat(view, tokens)
+    if other is not None:
+        cases.append(({"action": {"id": first["id"]}, "expected_version": version}, {}, tokens[other], 409,
+                      "not-your-turn"))
+    for body, headers, token, status, problem in cases:
+        resp = api.post(f"/v1/matches/{match_id}/moves", json=body, headers=headers, token=token)
+        assert (resp.status_code, code(resp)) == (status, problem), (body, resp.get_json())
+    resp = api.post("/v1/matches/nope/moves", json={"action": {"id": 0}, "expected_version": 0}, token="x")
+    assert code(resp) == "not-found"
+    after = {s: api.view(match_id, t) for s, t in tokens.items()}
+    assert after == before
+    assert api.app.extensions["robotcore"].store.actions(match_id) == []
+
+
+def test_stale_answer_carries_the_current_version(api: ApiClient) -> None:
+    doc, tokens = api.create(GAMES[0], seed=2)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    assert api.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"]).status_code == 200
+    resp = api.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+    assert code(resp) == "stale-version" and resp.get_json()["current_version"] >= view["version"] + 1
+
+
+def test_if_match_is_accepted(api: ApiClient) -> None:
+    doc, tokens = api.create(GAMES[0], seed=4)
+    match_id = doc["match_id"]
+    seat, _ = acting(api, match_id, tokens)
+    resp = api.get(f"/v1/matches/{match_id}", token=tokens[seat])
+    etag = resp.headers["ETag"]
+    action = resp.get_json()["legal_actions"][0]
+    moved = api.post(f"/v1/matches/{match_id}/moves", json={"action": {"id": action["id"]}},
+                     headers={"If-Match": etag}, token=tokens[seat])
+    assert moved.status_code == 200, moved.get_json()
+    weak = api.get(f"/v1/matches/{match_id}", token=tokens[seat])
+    if weak.get_json()["to_act"]:
+        moved = api.post(f"/v1/matches/{match_id}/moves",
+                         json={"action": {"id": weak.get_json()["legal_actions"][0]["id"]}},
+                         headers={"If-Match": "W/" + weak.headers["ETag"]}, token=tokens[seat])
+        assert moved.status_code == 200
+
+
+def test_idempotency_key(api: ApiClient) -> None:
+    doc, tokens = api.create(GAMES[0], seed=6)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    key = new_key()
+    action = {"id": view["legal_actions"][0]["id"]}
+    first = api.move(match_id, tokens[seat], action, view["version"], headers={"Idempotency-Key": key})
+    assert first.status_code == 200 and "Idempotent-Replayed" not in first.headers
+    again = api.move(match_id, tokens[seat], action, view["version"], headers={"Idempotency-Key": key})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    store = api.app.extensions["robotcore"].store
+    assert len([r for r in store.actions(match_id) if not r.by_bot]) == 1
+    # the same key for another request is refused; the key is per seat and match
+    other = api.move(match_id, tokens[seat], {"id": view["legal_actions"][-1]["id"]}, view["version"] + 1,
+                     headers={"Idempotency-Key": key})
+    assert (other.status_code, code(other)) == (409, "idempotency-key-reuse")
+    # later moves do not change the answer a retry gets: it is the original one, rebuilt from the log
+    seat2, view2 = acting(api, match_id, tokens)
+    assert api.move(match_id, tokens[seat2], {"id": view2["legal_actions"][0]["id"]},
+                    view2["version"]).status_code == 200
+    late = api.move(match_id, tokens[seat], action, view["version"], headers={"Idempotency-Key": key})
+    assert late.status_code == 200 and late.get_json() == first.get_json()
+
+
+def test_moves_after_the_end(api: ApiClient) -> None:
+    name = GAMES[0]
+    game = robotcore.load_game(name)
+    seats = [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (game.num_players - 1)
+    doc, tokens = api.create(name, seats=seats, seed=1)
+    match_id = doc["match_id"]
+    view = api.view(match_id, tokens[0])
+    while view["status"] != "finished":
+        resp = api.move(match_id, tokens[0], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        view = resp.get_json()["match"]
+    resp = api.move(match_id, tokens[0], {"id": 0}, view["version"])
+    assert (resp.status_code, code(resp)) == (409, "game-over")
+    resp = api.post(f"/v1/matches/{match_id}/bot-move", json={"bot": "random"}, token=tokens[0])
+    assert (resp.status_code, code(resp)) == (409, "game-over")
+    assert view["outcome"] == robotcore.load_game(name).replay(
+        api.get(f"/v1/matches/{match_id}/log").get_json()["reveal"]["seed"],
+        [(e["seat"], e["action"]["id"]) for e in api.get(f"/v1/matches/{match_id}/log").get_json()["entries"]],
+    ).outcome().to_json()
+
+
+# -- simultaneous phases ------------------------------------------------------------------------------------------
+
+
+def _simultaneous(name: str) -> int | None:
+    """A seed whose game starts with several seats to act (None: the game has no such opening)."""
+    for seed in range(5):
+        if len(robotcore.make(name, seed=seed).actors) > 1:
+            return seed
+    return None
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_simultaneous_commitments_in_any_order(api: ApiClient, name: str) -> None:
+    seed = _simultaneous(name)
+    if seed is None:
+        pytest.skip(f"{name} does not open with a simultaneous phase")
+    game = robotcore.load_game(name)
+    doc, tokens = api.create(name, seed=seed)
+    match_id = doc["match_id"]
+    version = doc["version"]
+    views = {s: api.view(match_id, tokens[s]) for s in doc["match"]["actors"]}
+    first, second = sorted(views, reverse=True)[:2]           # commit out of seat order
+    a = views[first]["legal_actions"][0]
+    assert api.move(match_id, tokens[first], {"id": a["id"]}, version).status_code == 200
+    # the second seat chose at the same version; the first seat's commitment is hidden from it, so its
+    # move is not stale (unless that commitment was public)
+    b = views[second]["legal_actions"][0]
+    resp = api.move(match_id, tokens[second], {"id": b["id"]}, version)
+    if game.is_public_action(a["id"]):
+        assert code(resp) == "stale-version"
+    else:
+        assert resp.status_code == 200, resp.get_json()
+        # ... but the same seat cannot play twice on the same version
+        again = api.move(match_id, tokens[first], {"id": views[first]["legal_actions"][-1]["id"]}, version)
+        assert again.status_code in (409, 422)
+    # the others never see the first seat's choice in their view while the phase is on
+    spectator = api.view(match_id)
+    if first in spectator["actors"] or second in spectator["actors"]:
+        state = game.new_initial_state(seed)
+        state.apply(a["id"], first)
+        assert api.view(match_id, tokens[second])["view"]["seat"] == second
+
+
+# -- events (long-poll) -------------------------------------------------------------------------------------------
+
+
+def test_events_long_poll(api: ApiClient) -> None:
+    import threading
+
+    doc, tokens = api.create(GAMES[0], seed=8)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    version = view["version"]
+    now = api.get(f"/v1/matches/{match_id}/events?after={version}&wait=0").get_json()
+    assert now["events"] == [] and now["version"] == version and now["match"]["seat"] is None
+    start = time.monotonic()
+    none = api.get(f"/v1/matches/{match_id}/events?after={version}&wait=0.3").get_json()
+    assert none["events"] == [] and time.monotonic() - start >= 0.25
+    # a waiting spectator wakes up as soon as the seat moves
+    watcher: dict[str, Any] = {}
+
+    def watch() -> None:
+        t0 = time.monotonic()
+        resp = api.app.test_client().get(f"/v1/matches/{match_id}/events?after={version}&wait=20")
+        watcher["elapsed"] = time.monotonic() - t0
+        watcher["body"] = resp.get_json()
+
+    thread = threading.Thread(target=watch)
+    thread.start()
+    time.sleep(0.3)
+    chosen = view["legal_actions"][0]["id"]
+    assert api.move(match_id, tokens[seat], {"id": chosen}, version).status_code == 200
+    thread.join(25)
+    assert watcher["elapsed"] < 5
+    events = watcher["body"]["events"]
+    assert events[0]["version"] == version + 1 and events[0]["seat"] == seat
+    game = robotcore.load_game(GAMES[0])
+    assert events[0]["hidden"] == (not game.is_public_action(chosen))
+    mine = api.get(f"/v1/matches/{match_id}/events?after={version}", token=tokens[seat]).get_json()
+    assert mine["events"][0]["action"]["id"] == chosen and not mine["events"][0]["hidden"]
+
+
+@pytest.mark.parametrize("query", ["after=-1", "after=abc", "wait=100", "wait=-1", "wait=x", "after=99"])
+def test_events_bad_query(api: ApiClient, query: str) -> None:
+    doc, _ = api.create(GAMES[0])
+    resp = api.get(f"/v1/matches/{doc['match_id']}/events?{query}")
+    assert (resp.status_code, code(resp)) == (422, "validation")
+
+
+# -- bot moves ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_bot_move_propose_and_play(api: ApiClient, name: str, bot: str) -> None:
+    doc, tokens = api.create(name, seed=11)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    budget = 30 if bot == "montecarlo" else None
+    body: dict[str, Any] = {"bot": bot, "seed": 1}
+    if budget:
+        body["budget_ms"] = budget
+    start = time.monotonic()
+    proposed = api.post(f"/v1/matches/{match_id}/bot-move", json=body, token=tokens[seat])
+    assert proposed.status_code == 200, proposed.get_json()
+    if bot == "montecarlo":
+        assert time.monotonic() - start >= budget / 1000
+    p = proposed.get_json()
+    assert not p["played"] and p["match"] is None and p["version"] == view["version"]
+    assert p["action"] in view["legal_actions"]
+    assert api.view(match_id)["version"] == view["version"]
+    played = api.post(f"/v1/matches/{match_id}/bot-move", json={**body, "play": True}, token=tokens[seat],
+                      headers={"Idempotency-Key": "bot-1"})
+    assert played.status_code == 200, played.get_json()
+    q = played.get_json()
+    assert q["played"] and q["version"] == view["version"] + 1 and q["match"]["version"] >= q["version"]
+    again = api.post(f"/v1/matches/{match_id}/bot-move", json={**body, "play": True}, token=tokens[seat],
+                     headers={"Idempotency-Key": "bot-1"})
+    assert again.get_json() == q and again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_bot_move_bad_input(api: ApiClient) -> None:
+    doc, tokens = api.create(GAMES[0], seed=11)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    url = f"/v1/matches/{match_id}/bot-move"
+    for body, status, problem in [
+        ({"bot": "oracle"}, 422, "validation"),
+        ({"budget_ms": MAX_BUDGET_MS + 1}, 422, "validation"),
+        ({"budget_ms": -5}, 422, "validation"),
+        ({"play": "yes"}, 422, "validation"),
+        ({"expected_version": view["version"] + 5, "play": True}, 409, "stale-version"),
+    ]:
+        resp = api.post(url, json=body, token=tokens[seat])
+        assert (resp.status_code, code(resp)) == (status, problem), body
+    assert code(api.post(url, json={})) == "invalid-token"
+    other = waiting_seat(view, tokens)
+    if other is not None:
+        assert code(api.post(url, json={}, token=tokens[other])) == "not-your-turn"
+
+
+# -- log ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_log_redacts_until_the_end_then_reveals(api: ApiClient, name: str) -> None:
+    import random
+
+    game = robotcore.load_game(name)
+    doc, tokens = api.create(name, seed=21)
+    match_id = doc["match_id"]
+    rng = random.Random(0)
+    played: list[tuple[int, int]] = []
+    checked_midgame = False
+    while True:
+        spectator = api.view(match_id)
+        if spectator["status"] == "finished":
+            break
+        seat = rng.choice(spectator["actors"])
+        view = api.view(match_id, tokens[seat])
+        action = rng.choice(view["legal_actions"])["id"]
+        assert api.move(match_id, tokens[seat], {"id": action}, view["version"]).status_code == 200
+        played.append((seat, action))
+        if not checked_midgame and any(not game.is_public_action(a) for _, a in played):
+            checked_midgame = True
+            for viewer in [None, *tokens]:
+                log = api.get(f"/v1/matches/{match_id}/log",
+                              token=None if viewer is None else tokens[viewer]).get_json()
+                assert log["reveal"] is None and log["outcome"] is None and log["status"] == "active"
+                for entry, (s, a) in zip(log["entries"], played):
+                    visible = s == viewer or game.is_public_action(a)
+                    assert entry["hidden"] == (not visible)
+                    assert entry["action"] == (payloads.action(game, a) if visible else None)
+    log = api.get(f"/v1/matches/{match_id}/log").get_json()
+    assert [(e["seat"], e["action"]["id"]) for e in log["entries"]] == played
+    assert not any(e["hidden"] for e in log["entries"])
+    final = game.replay(21, played)
+    assert log["reveal"]["seed"] == 21 and log["reveal"]["final_state"] == game.omniscient_view(final)
+    assert log["outcome"] == final.outcome().to_json()
+    assert api.app.extensions["robotcore"].verify_replay(match_id)
+
+
+# -- the stateless engine -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_engine_endpoints_follow_the_library(api: ApiClient, name: str) -> None:
+    import random
+
+    rng = random.Random(3)
+    info = api.post(f"/v1/games/{name}/engine/new", json={"seed": 77}).get_json()
+    state = robotcore.make(name, seed=77)
+    assert base64.b64decode(info["state"]) == state.to_bytes()
+    steps = 0
+    while not state.is_terminal and steps < 40:
+        seat = rng.choice(state.actors)
+        inspect = api.post(f"/v1/games/{name}/engine/inspect", json={"state": info["state"], "seat": seat})
+        got = inspect.get_json()
+        assert [a["id"] for a in got["legal_actions"][0]["actions"]] == state.legal_actions(seat)
+        assert got["view"] == state.view(seat) and got["scores"] == state.scores()
+        action = rng.choice(state.legal_actions(seat))
+        info = api.post(f"/v1/games/{name}/engine/apply",
+                        json={"state": info["state"], "seat": seat, "action": {"id": action}}).get_json()
+        state.apply(action, seat)
+        assert base64.b64decode(info["state"]) == state.to_bytes()
+        steps += 1
+    every = api.post(f"/v1/games/{name}/engine/inspect", json={"state": info["state"]}).get_json()
+    assert [x["seat"] for x in every["legal_actions"]] == state.actors
+
+
+def test_engine_bad_input(api: ApiClient) -> None:
+    name = GAMES[0]
+    state = robotcore.make(name, seed=1)
+    good = base64.b64encode(state.to_bytes()).decode()
+    corrupt = bytearray(state.to_bytes())
+    corrupt[-1] ^= 0xFF
+    for path, body, status, problem in [
+        ("inspect", {"state": "%%%"}, 422, "invalid-state"),
+        ("inspect", {"state": base64.b64encode(b"robotcore?").decode()}, 422, "invalid-state"),
+        ("inspect", {"state": base64.b64encode(bytes(corrupt)).decode()}, 422, "invalid-state"),
+        ("inspect", {"state": good, "seat": 9}, 422, "validation"),
+        ("inspect", {"state": good, "seat": 5 if state.num_players <= 5 else 7}, 422, "validation"),
+        ("inspect", {}, 422, "validation"),
+        ("inspect", {"state": 5}, 422, "validation"),
+        ("apply", {"state": good, "action": {"id": 10**6}}, 422, "invalid-action"),
+        ("apply", {"state": good}, 422, "validation"),
+        ("new", {"params": {"nope": 1}}, 422, "invalid-parameter"),
+        ("new", {"seed": "x"}, 422, "validation"),
+    ]:
+        resp = api.post(f"/v1/games/{name}/engine/{path}", json=body)
+        assert (resp.status_code, code(resp)) == (status, problem), (path, body, resp.get_json())
+    assert code(api.post("/v1/games/nope/engine/inspect", json={"state": good})) == "not-found"
+    legal = set(state.legal_actions(state.actors[0]))
+    illegal = next(a for a in range(state.game.num_actions) if a not in legal)
+    resp = api.post(f"/v1/games/{name}/engine/apply",
+                    json={"state": good, "seat": state.actors[0], "action": {"id": illegal}})
+    assert code(resp) == "illegal-action"
+    waiting = next((s for s in range(state.num_players) if s not in state.actors), None)
+    if waiting is not None:
+        resp = api.post(f"/v1/games/{name}/engine/apply",
+                        json={"state": good, "seat": waiting, "action": {"id": sorted(legal)[0]}})
+        assert code(resp) == "not-your-turn"
+    end = state.clone()
+    import random
+
+    rng = random.Random(0)
+    while not end.is_terminal:
+        s = rng.choice(end.actors)
+        end.apply(rng.choice(end.legal_actions(s)), s)
+    final = base64.b64encode(end.to_bytes()).decode()
+    resp = api.post(f"/v1/games/{name}/engine/apply", json={"state": final, "action": {"id": 0}})
+    assert code(resp) == "game-over"
+    scored = api.post(f"/v1/games/{name}/engine/inspect", json={"state": final}).get_json()
+    assert scored["outcome"] == end.outcome().to_json() and scored["returns"] == end.returns()
+
+
+@pytest.mark.skipif(len(GAMES) < 2, reason="needs two registered games")
+def test_engine_refuses_another_games_state(api: ApiClient) -> None:
+    state = robotcore.make(GAMES[1], seed=1)
+    resp = api.post(f"/v1/games/{GAMES[0]}/engine/inspect",
+                    json={"state": base64.b64encode(state.to_bytes()).decode()})
+    assert code(resp) == "invalid-state"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_slow_bot_seats_play_after_the_move(api: ApiClient, name: str) -> None:
+    """A bot seat with a large time budget is not batched with the move that makes it due: the move is
+    committed first, then the bot plays before the answer; a retry still gets that same answer."""
+    from robotcore_api.service import QUICK_BOT_MS
+
+    game = robotcore.load_game(name)
+    seats = [{"type": "human"}] + [{"type": "bot", "bot": "montecarlo", "budget_ms": QUICK_BOT_MS + 5}] * (
+        game.num_players - 1)
+    doc, tokens = api.create(name, seats=seats, seed=4)
+    match_id = doc["match_id"]
+    store = api.app.extensions["robotcore"].store
+    view = api.view(match_id, tokens[0])
+    for _ in range(3):
+        if view["status"] == "finished":
+            break
+        key = new_key()
+        action = {"id": view["legal_actions"][0]["id"]}
+        first = api.move(match_id, tokens[0], action, view["version"], headers={"Idempotency-Key": key})
+        assert first.status_code == 200, first.get_json()
+        answer = first.get_json()["match"]
+        assert answer["status"] == "finished" or 0 in answer["actors"]     # the bots have played
+        again = api.move(match_id, tokens[0], action, view["version"], headers={"Idempotency-Key": key})
+        assert again.get_json() == first.get_json()
+        view = answer
+    assert api.app.extensions["robotcore"].verify_replay(match_id)
+    assert all(r.by_bot == (r.seat != 0) for r in store.actions(match_id))

@@ -1,0 +1,228 @@
+"""The store on SQLite and on PostgreSQL (when ROBOTCORE_TEST_DATABASE_URL names one; CI starts a real
+server): compare-and-set, an append-only log, replays that give exactly the stored state, races with exactly
+one winner."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+import robotcore
+from robotcore_api.service import MatchService
+from robotcore_api.store import MatchRecord, NewActions, SeatSpec, Store, actions, default_database_url
+
+from .conftest import DATABASES, GAMES, ApiClient, database_url, new_key
+
+
+@pytest.fixture(params=DATABASES)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    s = Store(database_url(request.param, tmp_path))
+    s.create_schema()
+    yield s
+    s.dispose()
+
+
+def new_record(name: str = GAMES[0], seed: int = 1) -> tuple[MatchRecord, robotcore.State]:
+    state = robotcore.make(name, seed=seed)
+    now = time.time()
+    rec = MatchRecord(id=new_key()[:24], game=name, params=state.game.plain_params(), seed=seed,
+                      seats=[SeatSpec("human", "0" * 64)] * state.num_players, version=0, state=state.to_bytes(),
+                      finished=False, bots_due=False, created_at=now, updated_at=now)
+    return rec, state
+
+
+def step(state: robotcore.State, rng: random.Random, n: int = 1) -> tuple[NewActions, robotcore.State]:
+    after = state.clone()
+    entries = []
+    for _ in range(n):
+        seat = rng.choice(after.actors)
+        action = rng.choice(after.legal_actions(seat))
+        after.apply(action, seat)
+        entries.append((seat, action, False))
+    return NewActions(entries, after.to_bytes(), after.is_terminal, False), after
+
+
+def test_schema_creation_is_idempotent(store: Store) -> None:
+    store.create_schema()
+    store.create_schema()
+
+
+def test_compare_and_set(store: Store) -> None:
+    rec, state = new_record()
+    store.insert_match(rec)
+    new, after = step(state, random.Random(1))
+    assert store.commit(rec.id, 0, new)
+    assert not store.commit(rec.id, 0, new)             # the version moved on: nothing written
+    assert not store.commit(rec.id, 5, new)
+    got = store.get_match(rec.id)
+    assert got is not None and got.version == 1 and got.state == after.to_bytes()
+    assert [(r.version, r.seat, r.action) for r in store.actions(rec.id)] == [(1, *new.entries[0][:2])]
+    assert store.get_version(rec.id) == 1 and store.get_version("nope") is None
+    several, after = step(after, random.Random(2), n=3)       # a move and the bot moves it made due
+    assert store.commit(rec.id, 1, several)
+    assert [r.version for r in store.actions(rec.id)] == [1, 2, 3, 4]
+    assert [(r.seat, r.action) for r in store.actions(rec.id, after=1)] == [e[:2] for e in several.entries]
+    got = store.get_match(rec.id)
+    assert got is not None and got.version == 4 and got.state == after.to_bytes()
+
+
+def test_racing_commits_have_exactly_one_winner(store: Store) -> None:
+    rec, state = new_record()
+    store.insert_match(rec)
+    rng = random.Random(2)
+    candidates = [step(state, rng)[0] for _ in range(8)]
+    barrier = threading.Barrier(len(candidates))
+    results: list[bool] = []
+
+    def race(new: NewActions) -> None:
+        barrier.wait()
+        results.append(store.commit(rec.id, 0, new))
+
+    threads = [threading.Thread(target=race, args=(c,)) for c in candidates]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [False] * 7 + [True]
+    assert len(store.actions(rec.id)) == 1
+    got = store.get_match(rec.id)
+    assert got is not None and got.version == 1
+
+
+def test_the_log_is_append_only(store: Store) -> None:
+    rec, state = new_record()
+    store.insert_match(rec)
+    new, _ = step(state, random.Random(3))
+    assert store.commit(rec.id, 0, new)
+    for statement in (actions.update().values(action=0), actions.delete()):
+        with pytest.raises(sa.exc.DatabaseError):
+            with store.engine.begin() as conn:
+                conn.execute(statement.where(actions.c.match_id == rec.id))
+    with pytest.raises(sa.exc.IntegrityError):                # one action per version, never two
+        with store.engine.begin() as conn:
+            conn.execute(actions.insert().values(match_id=rec.id, version=1, seat=0, action=0, by_bot=False,
+                                                 created_at=0.0))
+    assert len(store.actions(rec.id)) == 1
+
+
+def test_idempotency_records(store: Store) -> None:
+    rec, state = new_record()
+    store.insert_match(rec)
+    new, _ = step(state, random.Random(4), n=2)
+    seat = new.entries[0][0]
+    assert store.commit(rec.id, 0, new, "key-1", "f" * 64)
+    got = store.get_idempotent(rec.id, seat, "key-1")
+    assert got is not None and (got.version, got.end_version, got.fingerprint) == (1, 2, "f" * 64)
+    store.set_idempotent_end(rec.id, seat, "key-1", 7)
+    got = store.get_idempotent(rec.id, seat, "key-1")
+    assert got is not None and got.end_version == 7
+    assert store.get_idempotent(rec.id, seat, "other") is None
+
+
+def test_default_database_is_a_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ROBOTCORE_DATABASE_URL", raising=False)
+    assert default_database_url() == "sqlite:///robotcore.db"
+    monkeypatch.setenv("ROBOTCORE_DATABASE_URL", "postgresql+psycopg://x@y/z")
+    assert default_database_url() == "postgresql+psycopg://x@y/z"
+    with pytest.raises(ValueError):
+        _ = Store("sqlite://").engine
+
+
+# -- through the service, on both databases ---------------------------------------------------------------------
+
+
+def play_to_the_end(api: ApiClient, match_id: str, tokens: dict[int, str], rng: random.Random) -> int:
+    moves = 0
+    while True:
+        spectator = api.view(match_id)
+        if spectator["status"] == "finished":
+            return moves
+        seat = rng.choice([s for s in spectator["actors"] if s in tokens])
+        view = api.view(match_id, tokens[seat])
+        resp = api.move(match_id, tokens[seat], {"id": rng.choice(view["legal_actions"])["id"]}, view["version"],
+                        headers={"Idempotency-Key": new_key()})
+        assert resp.status_code == 200, resp.get_json()
+        moves += 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_match_replays_exactly(any_db_api: ApiClient, name: str) -> None:
+    svc: MatchService = any_db_api.app.extensions["robotcore"]
+    game = robotcore.load_game(name)
+    rng = random.Random(7)
+    ids = []
+    for i, seats in enumerate([None, [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (game.num_players - 1)]):
+        doc, tokens = any_db_api.create(name, seed=1000 + i, **({"seats": seats} if seats else {}))
+        play_to_the_end(any_db_api, doc["match_id"], tokens, rng)
+        ids.append(doc["match_id"])
+    for match_id in ids:
+        assert svc.verify_replay(match_id)
+        rec = svc.store.get_match(match_id)
+        assert rec is not None and rec.finished and not rec.bots_due
+    # a tampered snapshot no longer replays
+    with svc.store.engine.begin() as conn:
+        from robotcore_api.store import matches
+
+        rec = svc.store.get_match(ids[0])
+        assert rec is not None
+        conn.execute(matches.update().where(matches.c.id == ids[0]).values(state=robotcore.make(name, seed=1).to_bytes()))
+    assert not svc.verify_replay(ids[0])
+
+
+def race(api: ApiClient, match_id: str, token: str, version: int, choices: list[dict[str, Any]]) -> dict[int, Any]:
+    """Send one move per choice at the same instant, each from its own client; the answers by client."""
+    barrier = threading.Barrier(len(choices))
+    answers: dict[int, Any] = {}
+
+    def client(action: dict[str, Any], name: int) -> None:
+        c = api.app.test_client()
+        barrier.wait()
+        answers[name] = c.post(f"/v1/matches/{match_id}/moves",
+                               json={"action": {"id": action["id"]}, "expected_version": version},
+                               headers={"Authorization": f"Bearer {token}"})
+
+    threads = [threading.Thread(target=client, args=(x, i)) for i, x in enumerate(choices)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
+def test_two_clients_racing_exactly_one_wins(any_db_api: ApiClient) -> None:
+    """Two clients of the same seat send different moves chosen at the same version: one is applied, the other
+    gets stale-version; nothing is lost or applied twice. Repeated over many turns."""
+    api = any_db_api
+    svc: MatchService = api.app.extensions["robotcore"]
+    doc, tokens = api.create(GAMES[0], seed=31)
+    match_id = doc["match_id"]
+    rng = random.Random(31)
+    races = 0
+    while races < 25:
+        spectator = api.view(match_id)
+        if spectator["status"] == "finished":
+            break
+        seat = rng.choice([s for s in spectator["actors"] if s in tokens])
+        view = api.view(match_id, tokens[seat])
+        if len(view["legal_actions"]) < 2:
+            api.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+            continue
+        a, b = rng.sample(view["legal_actions"], 2)
+        answers = race(api, match_id, tokens[seat], view["version"], [a, b])
+        statuses = sorted(r.status_code for r in answers.values())
+        assert statuses == [200, 409], [r.get_json() for r in answers.values()]
+        loser = next(r for r in answers.values() if r.status_code == 409)
+        assert loser.get_json()["code"] == "stale-version"
+        winner = next(r for r in answers.values() if r.status_code == 200).get_json()["accepted"]
+        logged = [r for r in svc.store.actions(match_id) if r.version == view["version"] + 1]
+        assert [(r.seat, r.action) for r in logged] == [(seat, winner["action"]["id"])]
+        races += 1
+    assert races >= 10
+    assert svc.verify_replay(match_id)
