@@ -186,11 +186,35 @@ def test_p1_discards_a_machine_from_hand_for_two_cubes_of_its_cost() -> None:
 
 def test_p1_same_resource_twice_only_if_the_cost_shows_it_twice() -> None:
     st = build(hands=("P1 B1", "B2"), res=((0, 0, 0, 0), (0, 0, 0, 0)))
-    st.apply_str("play P1 effect")                      # B1 costs 1 copper + 1 crystal: one pair only
-    assert resources(st, 0) == (0, 0, 1, 1)            # the only hand machine and the only pair: automatic
+    st.apply_str("play P1 effect")
+    assert legal(st) == ["discard hand B1"]             # asked even with one machine left (hidden information)
+    st.apply_str("discard hand B1")                     # B1 costs 1 copper + 1 crystal: one pair only, automatic
+    assert resources(st, 0) == (0, 0, 1, 1)
     st = build(hands=("P1 B2", "B2"), res=((0, 0, 0, 0), (0, 0, 0, 0)))
-    st.apply_str("play P1 effect")                      # B2 costs 2 wood
+    st.apply_str("play P1 effect")
+    st.apply_str("discard hand B2")                     # B2 costs 2 wood
     assert resources(st, 0) == (0, 2, 0, 0)
+
+
+@pytest.mark.parametrize("copy", [False, True])
+def test_p1_discard_prompt_reveals_nothing_about_the_hand(copy: bool) -> None:
+    """The same public action (P1's effect, or Y2 copying P1) on two hands that differ only in what the opponent
+    cannot see: the opponent sees the same phase, actors, view and observation. (The engine once answered the
+    discard by itself when the hand was all one type, telling the opponent so.)"""
+    table = "P1" if copy else ""
+    action = "play Y2 effect" if copy else "play P1 effect"
+    played = "Y2" if copy else "P1"
+    after = []
+    for rest in ("B1 B1 B1 B1", "B1 B2 B2 B2"):
+        st = build(hands=(f"{played} {rest}", "B3 B4"), table=table, res=((0, 0, 0, 0), (0, 0, 0, 0)))
+        st.apply_str(action)                            # Y2: P1 is the only copyable machine, copied at once
+        after.append(st)
+    a, b = after
+    assert a.actors == b.actors == [0]
+    assert a.view(1)["phase"] == b.view(1)["phase"] == "discard_hand"
+    assert a.view(1) == b.view(1) and a.view(None) == b.view(None)
+    assert np.array_equal(a.observation(1), b.observation(1))
+    assert legal(a) == ["discard hand B1"] and legal(b) == ["discard hand B1", "discard hand B2"]
 
 
 def test_p1_needs_a_machine_left_in_hand() -> None:
@@ -367,8 +391,26 @@ def test_y1_edge_cases() -> None:
     st = build(hands=("Y1 B1", "B1"), public=every)
     assert "play Y1 effect" not in legal(st)                  # the pile is empty
     st = build(hands=("Y1", "B1"), public=every.replace(" T9", ""))
-    st.apply_str("play Y1 effect")                            # a single tile left: it is kept
+    st.apply_str("play Y1 effect")                            # a single tile left: it is drawn
+    assert legal(st) == ["keep T9"] and st.view(None)["turn_state"]["projects_drawn"] == 1
+    assert "T9" not in str(st.view(1))                        # face down until kept: asked, not kept at once
+    st.apply_str("keep T9")
     assert st.view(None)["players"][0]["private_projects"] == ["T9"]
+
+
+def test_y1_single_tile_reveals_nothing_before_it_is_kept() -> None:
+    """Y1 with one tile left, on two states whose face-down tiles differ: the opponent sees the same thing after
+    the public "play Y1 effect" (the tile becomes public only with the "keep" action that names it)."""
+    every = "T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 T17"
+    after = []
+    for tile, other in (("T9", "T10"), ("T10", "T9")):
+        st = build(hands=("Y1 B1", "B1"), public=every.replace(f" {tile} ", " ").replace(f" {other} ", " "),
+                   removed=(other, ""))
+        st.apply_str("play Y1 effect")
+        after.append(st)
+    a, b = after
+    assert a.view(1) == b.view(1) and np.array_equal(a.observation(1), b.observation(1))
+    assert legal(a) == ["keep T9"] and legal(b) == ["keep T10"]
 
 
 def test_y2_copies_another_machine_as_if_it_were_played() -> None:
