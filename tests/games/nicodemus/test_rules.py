@@ -255,6 +255,19 @@ def test_p3_discards_one_of_the_2_before_for_a_cube_and_a_charcoalium() -> None:
     assert line(st) == ["B1", "B3", "P3"]
 
 
+def test_p3_charcoalium_under_shortage_comes_from_the_opponent_or_is_lost() -> None:
+    st = build(hands=("P3", "B1"), table="B4 B2", res=((6, 0, 0, 0), (6, 0, 0, 0)))
+    assert st.view(None)["reserve"]["charcoalium"] == 0
+    st.apply_str("play P3 effect")
+    st.apply_str("discard slot 2")                        # B2: 2 wood, a single choice
+    assert resources(st, 0) == (7, 1, 0, 0) and resources(st, 1) == (5, 0, 0, 0)
+    # nobody else holds any: the charcoalium is lost, the cube is still gained
+    st = build(hands=("P3", "B1"), table="B4 B2", res=((12, 0, 0, 0), (0, 0, 0, 0)))
+    st.apply_str("play P3 effect")
+    st.apply_str("discard slot 2")
+    assert resources(st, 0) == (12, 1, 0, 0) and resources(st, 1) == (0, 0, 0, 0)
+
+
 def test_p4_up_to_three_exchanges_stop_early() -> None:
     st = build(hands=("P4", "B2"), res=((2, 1, 0, 0), (0, 0, 0, 0)))
     st.apply_str("play P4 effect")
@@ -275,6 +288,35 @@ def test_p4_up_to_three_exchanges_stop_early() -> None:
 def test_p4_needs_something_to_exchange() -> None:
     st = build(hands=("P4 B1", "B2"), res=((0, 0, 0, 0), (3, 3, 0, 0)))
     assert "play P4 effect" not in legal(st)
+
+
+def test_p4_exchange_takes_from_the_opponent_when_the_reserve_is_short() -> None:
+    # all 8 crystal are the opponent's: charcoalium > crystal takes one of theirs
+    st = build(hands=("P4", "B2"), res=((2, 1, 0, 0), (0, 0, 0, 8)))
+    assert st.view(None)["reserve"]["crystal"] == 0
+    st.apply_str("play P4 effect")
+    assert "exchange charcoalium>crystal" in legal(st)
+    st.apply_str("exchange charcoalium>crystal")
+    assert resources(st, 0) == (1, 1, 0, 1) and resources(st, 1) == (0, 0, 0, 7)
+    # all 12 charcoalium are the opponent's: wood > charcoalium (the only exchange, made at once) takes one
+    st = build(hands=("P4", "B2"), res=((0, 1, 0, 0), (12, 0, 0, 0)))
+    st.apply_str("play P4 effect")
+    assert resources(st, 0) == (1, 0, 0, 0) and resources(st, 1) == (11, 0, 0, 0)
+    assert "stop" in legal(st) and st.view(None)["turn_state"]["exchanges"] == 1
+
+
+def test_p4_never_offers_an_exchange_with_nothing_to_receive() -> None:
+    # I hold all 8 crystal: neither the reserve nor the opponent has one to give
+    st = build(hands=("P4", "B2"), res=((2, 0, 0, 8), (1, 1, 0, 0)))
+    st.apply_str("play P4 effect")
+    assert legal(st) == ["exchange charcoalium>wood", "exchange charcoalium>copper", "exchange crystal>charcoalium"]
+    # 10 charcoalium mine, 2 on the bric-a-brac: no charcoalium to receive for my wood
+    st = build(hands=("P4", "B2"), table="B1", coal=[2], res=((10, 1, 0, 0), (0, 0, 0, 0)))
+    st.apply_str("play P4 effect")
+    assert legal(st) == ["exchange charcoalium>wood", "exchange charcoalium>copper", "exchange charcoalium>crystal"]
+    # every charcoalium on the bric-a-brac and only wood to give: no exchange at all, the effect is not offered
+    st = build(hands=("P4 B1", "B2"), table="B1 B3 B4", coal=[4, 4, 4], res=((0, 1, 0, 0), (0, 0, 0, 0)))
+    assert "play P4 effect" not in legal(st) and "play P4 charcoalium" in legal(st)
 
 
 def test_p5_discards_the_machine_just_before_for_two_cubes() -> None:
@@ -441,6 +483,84 @@ def test_y2_copying_an_attack() -> None:
     st.apply_str("play Y2 effect")                             # R1 is the only copyable machine
     assert resources(st, 0)[0] == 1 and resources(st, 1)[0] == 1
     assert st.view(0)["hand"].count("P4") == 1 and len(st.view(1)["hand"]) == 1
+
+
+def test_y2_copying_r2_steals_a_chosen_resource_and_a_random_machine() -> None:
+    st = build(hands=("Y2", "B3 B4"), table="R2", res=((0, 0, 0, 0), (1, 2, 0, 1)))
+    st.apply_str("play Y2 effect")                            # R2 is the only copyable machine: copied at once
+    assert st.view(None)["turn_state"]["copying"] == "R2"
+    assert legal(st) == ["steal wood", "steal crystal"]
+    st.apply_str("steal crystal")
+    assert resources(st, 0) == (0, 0, 0, 1) and resources(st, 1) == (1, 2, 0, 0)
+    v1 = st.view(1)
+    assert len(v1["hand"]) == 1 and len(v1["opponent_known"]) == 1 and v1["opponent_known"][0] in ("B3", "B4")
+
+
+def test_y2_copying_r3_strips_the_opponent() -> None:
+    st = build(hands=("Y2", "B3 B4 B5 P4 Y1"), table="R3", res=((0, 0, 0, 0), (3, 0, 0, 0)))
+    st.apply_str("play Y2 effect")
+    v = st.view(None)
+    assert v["players"][1]["hand_size"] == 2 and resources(st, 1)[0] == 1
+    assert v["players"][1]["discarded_face_down"] == 3 and v["discard"] == [] and st.actors == [1]
+
+
+def test_y2_copying_r4_makes_the_opponent_return_two_resources() -> None:
+    st = build(hands=("Y2", "B1"), table="R4", res=((0, 0, 0, 0), (2, 0, 2, 1)))
+    st.apply_str("play Y2 effect")
+    assert st.view(None)["turn_state"]["copying"] == "R4"
+    assert legal(st) == ["return copper+copper", "return copper+crystal"]
+    st.apply_str("return copper+crystal")
+    assert resources(st, 1) == (2, 0, 1, 0) and resources(st, 0) == (0, 0, 0, 0)
+
+
+def test_y2_copying_p1_discards_from_the_hand() -> None:
+    st = build(hands=("Y2 R3 B2", "B1"), table="P1", res=((0, 0, 0, 0), (0, 0, 0, 0)))
+    st.apply_str("play Y2 effect")
+    assert st.view(None)["turn_state"]["copying"] == "P1"
+    assert legal(st) == ["discard hand B2", "discard hand R3"]
+    st.apply_str("discard hand R3")
+    st.apply_str("take wood+crystal")
+    assert resources(st, 0) == (0, 1, 0, 1) and st.view(None)["discard"] == ["R3"]
+    assert line(st) == ["P1", "Y2"] and "R3" not in st.view(0)["hand"]
+
+
+def test_y2_copying_p3_counts_back_from_the_y2() -> None:
+    st = build(hands=("Y2", "B1"), table="B4 B2 P3", res=((0, 0, 0, 0), (0, 0, 0, 0)))
+    st.apply_str("play Y2 effect")
+    st.apply_str("copy P3")
+    assert legal(st) == ["discard slot 2", "discard slot 3"]  # the 2 before the Y2: B2 and P3, not B4
+    st.apply_str("discard slot 2")                            # B2: 2 wood, and P3's charcoalium
+    assert resources(st, 0) == (1, 1, 0, 0) and line(st) == ["B4", "P3", "Y2"]
+
+
+def test_y2_copying_p4_exchanges() -> None:
+    st = build(hands=("Y2", "B1"), table="P4", res=((1, 0, 0, 1), (0, 0, 0, 0)))
+    st.apply_str("play Y2 effect")
+    assert st.view(None)["turn_state"]["copying"] == "P4"
+    assert legal(st) == ["exchange charcoalium>wood", "exchange charcoalium>copper", "exchange charcoalium>crystal",
+                         "exchange crystal>charcoalium"]
+    for text in ("exchange crystal>charcoalium", "exchange charcoalium>wood", "exchange charcoalium>copper"):
+        st.apply_str(text)
+    assert resources(st, 0) == (0, 1, 1, 0) and st.actors == [1]  # the third exchange ends the effect
+
+
+def test_y2_copying_b5_counts_joker_productions() -> None:
+    st = build(hands=("Y2", "B1"), table="B5 P1 B1", res=((0, 0, 0, 0), (0, 0, 0, 0)))
+    st.apply_str("play Y2 effect")
+    st.apply_str("copy B5")
+    assert legal(st) == ["take wood", "take copper", "take crystal"]
+    assert st.view(None)["turn_state"]["gain"] == 2            # B5 and P1; the Y2 itself produces charcoalium
+    st.apply_str("take copper")
+    assert resources(st, 0) == (0, 0, 2, 0)
+
+
+def test_y2_copying_y1_draws_two_projects() -> None:
+    st = build(hands=("Y2", "B1"), table="Y1", pile_top="T7 T8")
+    st.apply_str("play Y2 effect")
+    assert st.view(None)["turn_state"]["copying"] == "Y1"
+    assert legal(st) == ["keep T7", "keep T8"]
+    st.apply_str("keep T8")
+    assert st.view(None)["players"][0]["private_projects"] == ["T8"] and st.view(0)["removed_projects"] == ["T7"]
 
 
 def test_y2_copying_a_production_counts_for_the_copied_machine() -> None:
@@ -747,6 +867,35 @@ def test_end_trigger_by_the_first_player_on_refill() -> None:
     assert st.view(None)["end_triggered"] and st.actors == [1]
     st.apply_str("play B2 charcoalium")
     assert st.is_terminal
+
+
+def test_a_stuck_draw_on_an_empty_deck_triggers_the_end() -> None:
+    # the first player is stuck with 2 machines left in the deck: it draws them and triggers the end
+    st = build(hands=("", "B2 B1"), table="R3", res=((0, 0, 0, 0), (0, 0, 0, 0)), deck_size=2, first=0)
+    assert legal(st) == ["draw"] and not st.view(None)["end_triggered"]
+    st.apply_str("draw")
+    v = st.view(None)
+    assert v["end_triggered"] and v["deck_size"] == 0 and v["players"][0]["hand_size"] == 2
+    assert not st.is_terminal and st.actors == [1]               # the second player finishes the round
+    st.apply_str("play B2 charcoalium")
+    assert st.is_terminal
+    # the second player is stuck on an empty deck: it draws nothing, triggers the end, and the game is over
+    st = build(hands=("B2", ""), table="R3", res=((0, 0, 0, 0), (0, 0, 0, 0)), deck_size=0, cur=1, first=0, turn=1)
+    assert legal(st) == ["draw"]
+    st.apply_str("draw")
+    assert st.view(None)["end_triggered"] and st.is_terminal
+
+
+@pytest.mark.parametrize("end_score, triggered", [(11, True), (12, True), (13, False)])
+def test_end_score_sets_the_target(end_score: int, triggered: bool) -> None:
+    # 10 points set aside; repairing B3 (2 VP) makes 12
+    st = build(hands=("B2", "B2 B1"), table="B3", aside=("B5 B5 B5 P2", ""), res=((0, 0, 1, 2), (0, 0, 0, 0)),
+               first=0, end_score=end_score)
+    assert st.scores() == [10, 0] and not st.view(None)["end_triggered"]
+    st.apply_str("repair 1")
+    assert st.scores() == [12, 0] and st.view(None)["end_triggered"] == triggered
+    st.apply_str("play B2 charcoalium")                          # the second player's turn ends the round
+    assert st.is_terminal == triggered
 
 
 def test_tie_breaks_most_charcoalium_then_most_resources_else_shared() -> None:
