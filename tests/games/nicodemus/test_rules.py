@@ -947,6 +947,92 @@ def test_resample_keeps_known_machines_with_the_opponent() -> None:
     assert len(hands) > 5
 
 
+def test_after_r3_the_attacker_learns_only_how_many_machines_were_discarded() -> None:
+    """R3 on two victims' hands that differ (same PRNG, same deck top): the attacker's view and observation are the
+    same after the attack, though different machines were discarded; the victim sees what it lost."""
+    after = []
+    for victim in ("B1 B3 P4 Y1 Y2", "B5 R4 P2 P2 B4"):
+        st = build(hands=("R3", victim), res=((0, 0, 0, 0), (3, 0, 0, 0)), deck_top="B2 B2 B2 B2 B3", rng=99)
+        st.apply_str("play R3 effect")
+        v1 = st.view(1)
+        assert Counter(v1["my_face_down_discards"]) + Counter(v1["hand"]) == Counter(victim.split())
+        assert len(v1["my_face_down_discards"]) == 3
+        after.append(st)
+    a, b = after
+    assert a.game.omniscient_view(a)["face_down_discards"] != b.game.omniscient_view(b)["face_down_discards"]
+    assert a.view(0) == b.view(0) and a.view(None) == b.view(None)
+    assert np.array_equal(a.observation(0), b.observation(0))
+    assert a.view(0)["my_face_down_discards"] == [] and a.view(0)["players"][1]["discarded_face_down"] == 3
+    assert a.legal_actions(0) == b.legal_actions(0) == []
+
+
+def _stripped_with_a_known_machine() -> robotcore.State:
+    """Seat 0 knows seat 1 holds an R4 (it saw it stolen; the other R4 is discarded, so no other copy is unseen)
+    and strips seat 1's hand with R3."""
+    st = build(hands=("R3 B1", "R4 B3 B4 B5 Y1"), res=((0, 0, 0, 0), (2, 0, 0, 0)), discard="R4", rng=5)
+    f = fields(st)
+    f["known"][0][st.game.content.machine_names.index("R4")] = 1
+    st = from_fields(st.game, f)
+    st.apply_str("play R3 effect")
+    return st
+
+
+def _unseen(st: robotcore.State) -> Counter[str]:
+    omni = st.game.omniscient_view(st)
+    return Counter(omni["hands"][1]) + Counter(omni["face_down_discards"][1]) + Counter(omni["deck"])
+
+
+def _known_kept_share(st: robotcore.State, n: int) -> float:
+    """Share of n re-dealings for seat 0 that keep the known R4 in seat 1's hand (else it is among the machines
+    R3 discarded face down); checks on each what resample_hidden guarantees."""
+    kept = 0
+    for k in range(n):
+        other = st.resample_hidden(0, k)
+        omni = other.game.omniscient_view(other)
+        in_hand, discarded = omni["hands"][1].count("R4"), omni["face_down_discards"][1].count("R4")
+        assert in_hand + discarded == 1                                 # the known machine is never lost
+        assert other.view(0) == st.view(0) and np.array_equal(other.observation(0), st.observation(0))
+        assert _unseen(other) == _unseen(st)                            # the same machines, re-dealt
+        kept += in_hand
+    return kept / n
+
+
+def test_resample_after_r3_guarantees_and_its_approximation() -> None:
+    """What resample_hidden guarantees after an R3 (RULES.md, "What a seat sees"): the seat's view is unchanged,
+    the unseen machines are re-dealt, a machine known in the opponent's hand stays in that hand or among the
+    face-down discards. Known machines are spread uniformly over the hand and those discards: right after the
+    R3 that is exact (R3 keeps 2 of 5 at random: 2/5); once the victim has drawn again it is the documented
+    approximation: 5/8 with 5 in hand and 3 discarded, although the R3 kept it only with probability 2/5 and
+    drawing never brings a discarded machine back."""
+    st = _stripped_with_a_known_machine()
+    assert st.view(0)["opponent_known"] == ["R4"] and st.view(None)["players"][1]["discarded_face_down"] == 3
+    share = _known_kept_share(st, 400)
+    assert 0.3 < share < 0.5, share                                     # exact: 2/5
+    # the victim plays a machine other than the R4 and refills to 5
+    play = next(a for a in legal(st, 1) if a.endswith("charcoalium") and "R4" not in a)
+    st.apply_str(play, 1)
+    assert st.view(None)["players"][1]["hand_size"] == 5 and st.view(0)["opponent_known"] == ["R4"]
+    share = _known_kept_share(st, 400)
+    assert 0.53 < share < 0.72, share                                   # 5/8: more than the 2/5 the R3 left
+
+
+@pytest.mark.xfail(strict=True, reason="known limitation (RULES.md): the state does not record that a known machine "
+                   "arrived after the R3, so resample_hidden may put it among that R3's face-down discards")
+def test_resample_keeps_a_machine_taken_after_an_r3_in_the_hand() -> None:
+    st = build(hands=("R4", "R1 B3 B4"), res=((0, 0, 0, 0), (0, 0, 0, 0)), discard="R4", cur=1, first=0, turn=1)
+    f = fields(st)
+    for _ in range(3):                                   # seat 0's earlier R3 discarded 3 of seat 1's machines
+        f["deck_n"] -= 1
+        f["hdisc"][0][f["deck"][f["deck_n"]]] += 1
+        f["deck"][f["deck_n"]] = 0
+    st = from_fields(st.game, f)
+    st.apply_str("play R1 effect")                       # seat 1 takes seat 0's only machine, the last R4
+    assert st.view(0)["opponent_known"] == ["R4"]
+    for k in range(50):
+        other = st.resample_hidden(0, k)
+        assert other.game.omniscient_view(other)["hands"][1].count("R4") == 1
+
+
 @pytest.mark.parametrize("victim", ["Y1 Y2 P4", "Y1 P4 P4 P4"])
 def test_random_steal_draws_uniformly_from_the_state_prng(victim: str) -> None:
     """The stolen machine is what left the victim's hand (the thief's hand also holds its refill): each machine,
