@@ -56,7 +56,8 @@ class NicodemusGame(Game):
                   max=1),
         ParamSpec("project_sharing", str, "all",
                   "may a machine count for several projects completed in the same turn: 'all' (any machine, "
-                  "as on Board Game Arena), 'repaired' (only the machine just repaired), 'none'",
+                  "as on Board Game Arena), 'repaired' (only the machine just repaired: the strict reading of the "
+                  "seed), 'none' (a variant allowing one project per turn, against the seed)",
                   choices=SHARING),
         ParamSpec("end_score", int, 20, "score that triggers the end of the game", min=1, max=100),
         ParamSpec("content", NicodemusContent, None,
