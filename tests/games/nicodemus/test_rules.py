@@ -1117,6 +1117,29 @@ def test_games_end_within_the_length_bound() -> None:
     arr = g.new_batch(np.arange(500, dtype=np.uint64))
     lengths = batch.random_playouts(g, arr, 5)
     assert (lengths > 0).all() and lengths.max() < g.max_game_length
+    assert g.max_game_length == 8 * 56 + 17 + 3
+    # the bound's premise: a turn that plays a machine is at most 5 actions (a copied exchange, the third exchange
+    # ending the effect), reached here
+    longest = 0
+    for seed in range(300):
+        st = robotcore.make("nicodemus", seed=seed)
+        rng = random.Random(seed)
+        turn: list[int] = []
+        while not st.is_terminal:
+            seat = st.actors[0]
+            options = st.legal_actions(seat)
+            kinds = [g.action_to_str(a) for a in options]
+            preferred = [a for a, k in zip(options, kinds) if k in ("play Y2 effect", "copy P4")
+                         or k.startswith("exchange")]
+            action = rng.choice(preferred or options)
+            if st.history and st.history[-1][0] != seat:
+                turn = []
+            turn.append(action)
+            st.apply(action, seat)
+            if g.action_to_str(turn[0]).startswith("play"):
+                longest = max(longest, len(turn))
+                assert len(turn) <= 5, [g.action_to_str(a) for a in turn]
+    assert longest == 5
 
 
 # -- the seed's notes ---------------------------------------------------------------------------------------
