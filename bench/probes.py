@@ -22,7 +22,7 @@ def midgame(game: robotcore.Game, seed: int = 7) -> tuple[robotcore.State, int]:
     """A decision about one third into a seeded random game, and a legal action there.
 
     A third of that game's own length, not of ``max_game_length``: the bound can be far above what games last
-    (Nicodemus: 524 against about 66), and a probe past the end has no legal action."""
+    (Nicodemus: 468 against about 66), and a probe past the end has no legal action."""
     _, length = _random_game(game, seed, game.max_game_length)
     state, _ = _random_game(game, seed, length // 3)
     return state, state.legal_actions()[0]

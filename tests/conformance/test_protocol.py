@@ -188,6 +188,64 @@ def test_views_never_leak(game: robotcore.Game) -> None:
     assert changed > compared * 0.8
 
 
+def _with_rng_of(game: robotcore.Game, world: robotcore.State, original: robotcore.State) -> robotcore.State:
+    """``world`` with ``original``'s PRNG (the first 8 bytes of every state struct, by convention), so that
+    chance draws the same numbers in both."""
+    raw = bytearray(world.state_bytes())
+    raw[:8] = original.state_bytes()[:8]
+    return game.state_from_row(np.frombuffer(bytes(raw), dtype=np.uint8))
+
+
+def test_public_actions_reveal_nothing_hidden(game: robotcore.Game) -> None:
+    """Hidden information through transitions: a public action of another seat, applied to the real state and
+    to one whose hidden part (for the observer) is re-dealt with the same PRNG, leaves the observer the same
+    view, observation, legal actions and actors. This catches leaks through automata and forced moves that
+    depend on what the observer cannot see (e.g. the engine answering a prompt by itself because a hidden
+    hand allows a single answer)."""
+    rng = random.Random(11)
+    compared = 0
+    for g in range(25):
+        state = game.new_initial_state(seed=g)
+        while not state.is_terminal:
+            observer = rng.randrange(game.num_players)
+            other = _with_rng_of(game, state.resample_hidden(observer, rng.getrandbits(64)), state)
+            for seat in state.actors:
+                if seat == observer:
+                    continue
+                both = sorted(set(state.legal_actions(seat)) & set(other.legal_actions(seat)))
+                for action in rng.sample(both, min(4, len(both))):
+                    if not game.is_public_action(action):
+                        continue
+                    a, b = state.clone(), other.clone()
+                    a.apply(action, seat)
+                    b.apply(action, seat)
+                    assert a.actors == b.actors, game.action_to_str(action)
+                    assert a.view(observer) == b.view(observer), game.action_to_str(action)
+                    assert a.legal_actions(observer) == b.legal_actions(observer)
+                    assert np.array_equal(a.observation(observer), b.observation(observer))
+                    compared += 1
+            seat = rng.choice(state.actors)
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    if compared == 0 and not any(game.is_public_action(a) for a in range(game.num_actions)):
+        pytest.skip(f"{game.name} has no public action (every action is a hidden commitment)")
+    assert compared > 100
+
+
+def test_the_prng_is_the_first_word_of_the_state(game: robotcore.Game) -> None:
+    """The convention the test above relies on: changing the first 8 bytes changes future chance only."""
+    rng = random.Random(12)
+    state = random_play(game.new_initial_state(seed=3), rng, steps=5)
+    raw = bytearray(state.state_bytes())
+    raw[:8] = (int.from_bytes(raw[:8], "little") ^ 0xDEADBEEF12345678).to_bytes(8, "little")
+    other = game.state_from_row(np.frombuffer(bytes(raw), dtype=np.uint8))
+    for seat in range(game.num_players):
+        assert other.view(seat) == state.view(seat)
+    rows = np.stack([np.frombuffer(state.state_bytes(), np.uint8), np.frombuffer(bytes(raw), np.uint8)]).copy()
+    batch.random_playouts(game, rows[:1], 5)
+    batch.random_playouts(game, rows[1:], 5)
+    assert not np.array_equal(rows[0], rows[1]), "the first word should steer chance"
+
+
 def test_resample_keeps_everything_but_hidden_future(game: robotcore.Game) -> None:
     """The continuation of a resampled state is not fixed by the original's PRNG (no peeking at future chance
     through the determinised state)."""

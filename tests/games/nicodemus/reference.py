@@ -410,6 +410,10 @@ class Reference:
         assert action in self.legal(seat), (seat, action, self.phase)
         self.step(action)
         while self.phase in SUB_PROMPTS:
+            # choices among hidden cards (P1's discard from the hand, Y1's kept tile) are always asked: answering
+            # them by itself would show the opponent something hidden (RULES.md, "Actions")
+            if self.phase in ("discard_hand", "keep_project"):
+                break
             options = self.legal(self.cur)
             if len(options) != 1:
                 break

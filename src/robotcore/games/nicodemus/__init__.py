@@ -56,7 +56,8 @@ class NicodemusGame(Game):
                   max=1),
         ParamSpec("project_sharing", str, "all",
                   "may a machine count for several projects completed in the same turn: 'all' (any machine, "
-                  "as on Board Game Arena), 'repaired' (only the machine just repaired), 'none'",
+                  "as on Board Game Arena), 'repaired' (only the machine just repaired: the strict reading of the "
+                  "seed), 'none' (a variant allowing one project per turn, against the seed)",
                   choices=SHARING),
         ParamSpec("end_score", int, 20, "score that triggers the end of the game", min=1, max=100),
         ParamSpec("content", NicodemusContent, None,
@@ -88,13 +89,14 @@ class NicodemusGame(Game):
 
     @property
     def max_game_length(self) -> int:
-        """At most 6 actions per play (a copied exchange: play, copy, 3 exchanges, stop), 2 per repair (the
-        repair and "done") plus one per completed project, 1 per stuck draw; each card is played and repaired
-        at most once and a stuck draw takes a card from the deck or triggers the end."""
+        """At most 5 actions per play (a copied exchange: play, copy, 3 exchanges; the third exchange ends the
+        effect on its own, and "stop" only comes after one or two), 2 per repair (the repair and "done") plus one
+        per completed project, 1 per stuck draw; each card is played and repaired at most once, and a stuck draw
+        takes a card from the deck or triggers the end (3 to spare for the draws of the last round)."""
         content = self.content
         assert isinstance(content, NicodemusContent)
         n = content.num_cards
-        return 6 * n + 2 * n + len(content.projects) + n + 3
+        return 5 * n + 2 * n + len(content.projects) + n + 3
 
     @property
     def observation_shape(self) -> tuple[int, ...]:

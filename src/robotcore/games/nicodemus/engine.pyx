@@ -5,7 +5,8 @@ check (``nm_validate``). RULES.md states the rules these functions implement.
 A turn is a short sequence of decisions of the current player: the main action (play a machine with one of its
 three uses, repair a bric-a-brac machine, or draw when stuck), then the sub-prompts of an effect or the projects
 after a repair (``Phase`` in state.pxd). A sub-prompt with exactly one legal answer is answered automatically
-(``auto_resolve``): no decision is ever a forced one.
+(``auto_resolve``) when every seat could name that answer; P1's discard from the hand and Y1's kept project
+come from hidden cards and are always asked (``answer_is_public``).
 
 Invariants that hold between calls (and that ``nm_validate`` checks for states from outside):
 - every machine is in exactly one place (deck, a hand, the bric-a-brac, a workshop, a set-aside pile, the public
@@ -819,10 +820,29 @@ cdef int single_option(const NMConfig* cfg, const NMState* s) noexcept nogil:
     return found
 
 
+cdef bint answer_is_public(const NMState* s) noexcept nogil:
+    """May the engine answer the current sub-prompt by itself when it has a single legal answer? Only when every
+    seat could name that answer from what it sees. The opponent sees the phase and who acts, so an engine that
+    skips a prompt whose options come from hidden cards tells it something about them (P1 with a hand of one
+    type skipped, of two types asked: the opponent learns the hand is all one type), and an answer made inside
+    another action reveals hidden cards without an action of their own.
+
+    Audit of the prompts: the options of a joker gain (always three), of taking cubes of a discarded machine's
+    cost (the machine is public once discarded), of a discard from the bric-a-brac, of an exchange (stocks, the
+    reserve), of a steal or a return (the opponent's stock), of a copy (the bric-a-brac, stocks, hand sizes,
+    the pile size) and of completing projects (workshops, public and face-up private projects) are public. Two
+    are not, and are always asked, even with one answer: P1's discard from the hand (the machine types of a
+    hidden hand) and Y1's kept project (the tiles drawn face down; a single one when the pile held one)."""
+    return s.phase != PH_DISCARD_HAND and s.phase != PH_KEEP
+
+
 cdef void auto_resolve(const NMConfig* cfg, NMState* s) noexcept nogil:
-    """Answer every sub-prompt that has a single legal answer (the main action is always asked)."""
+    """Answer every sub-prompt that has a single legal answer every seat could name (``answer_is_public``); the
+    main action is always asked."""
     cdef int a
     while s.phase != PH_MAIN and s.phase != PH_OVER:
+        if not answer_is_public(s):
+            return
         a = single_option(cfg, s)
         if a < 0:
             return

@@ -263,7 +263,11 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     knows: the opponent's hand, the face-down discards of the opponent's hand and the deck are re-dealt from the
     machines the seat has not seen elsewhere, the machines it knows the opponent holds (``known``) staying in the
     opponent's hand or those face-down discards; the project pile, the projects the opponent removed and the
-    pair it is choosing between are re-dealt among themselves. The PRNG is re-seeded."""
+    pair it is choosing between are re-dealt among themselves. The PRNG is re-seeded.
+
+    Known machines are placed uniformly over the hand and the hidden discards: the exact posterior until the
+    seat plays R3 and right after it, an approximation once the victim has drawn again (RULES.md, "What a seat
+    sees", says what is guaranteed and what is not)."""
     cdef State out = state.clone()
     cdef NMState* s = <NMState*>out.data
     cdef const NMConfig* cfg = <const NMConfig*>out.core.cfg
