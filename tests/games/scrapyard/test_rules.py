@@ -434,22 +434,43 @@ def test_purchase_at_most_one_standard_structure_assembled_at_once_if_its_slot_i
     state = draft_state(game, 0, seed=7)
 
     def rich(f: dict[str, Any]) -> None:
-        f["pl"][0]["waste"] = 12
-        f["pl"][0]["structure"][HEAD] = STANDARD             # the Head slot is taken
+        f["pl"][0]["waste"] = f["pl"][1]["waste"] = 12       # two seats can buy: the purchase is simultaneous
+        f["pl"][0]["structure"][HEAD] = STANDARD             # seat 0's Head slot is taken
     state = edit(state, rich)
     rng = random.Random(7)
     state = advance(state, rng, lambda f: f["phase"] != DRAFT)
-    assert fields(state)["phase"] == PURCHASE and 0 in state.actors
+    assert fields(state)["phase"] == PURCHASE and {0, 1} <= set(state.actors)
     assert sorted(state.legal_action_strs(0)) == ["buy arms", "buy body", "buy legs", "buy none"]
-    before = {s: state.view(s) for s in range(1, 4)}
+    others = [s for s in range(4) if s != 0]
+    before = {s: (state.view(s), state.observation(s), state.legal_actions(s)) for s in others}
+    spectator, scores = state.view(None), state.scores()
     act(state, "buy arms", 0)
-    if fields(state)["phase"] == PURCHASE:                   # hidden until every seat has chosen
-        for s in range(1, 4):
-            assert state.view(s)["players"][0]["robot"] == before[s]["players"][0]["robot"]
-        state = advance(state, rng, lambda f: f["phase"] != PURCHASE)
+    # hidden until every seat has chosen: the others only learn that seat 0 has committed
+    assert fields(state)["phase"] == PURCHASE and 1 in state.actors
+    assert fields(state)["pl"][0]["structure"][ARMS] == NO_CARD and fields(state)["pl"][0]["waste"] == 12
+    for s in others:
+        v, obs, legal = before[s]
+        now = state.view(s)
+        assert now["players"][0]["committed"] is True and v["players"][0]["committed"] is False
+        now["players"][0]["committed"] = False
+        now["actors"] = v["actors"]
+        assert now == v
+        committed = SEATS_AT + ((0 - s) % 4) * PER_SEAT + 41
+        diff = np.flatnonzero(state.observation(s) != obs)
+        assert list(diff) == [committed]
+        assert state.legal_actions(s) == legal
+    assert state.view(None)["players"][0]["robot"] == spectator["players"][0]["robot"]
+    assert state.scores() == scores
+    assert state.view(0)["pending"] == {"type": "buy", "structure": "arms"}
+    act(state, "buy legs", 1)
+    state = advance(state, rng, lambda f: f["phase"] != PURCHASE)
     f = fields(state)
     assert f["pl"][0]["structure"][ARMS] == STANDARD and f["pl"][0]["waste"] == 6
+    assert f["pl"][1]["structure"][LEGS] == STANDARD and f["pl"][1]["waste"] == 6
     assert f["phase"] == WORKSHOP                             # one purchase per day: on to the workshop
+
+
+SEATS_AT, PER_SEAT = 12 * 128, 44          # the observation's per-seat block (RULES.md, "Observation")
 
 
 def test_a_seat_that_cannot_buy_takes_no_part_in_the_purchase() -> None:
@@ -731,19 +752,31 @@ def test_paid_actions_need_an_hour_free_actions_do_not() -> None:
 
 
 def test_end_of_day_discards_the_hand_keeps_benches_stock_robot_and_resets_hours() -> None:
-    n = 0
-    for before, seat, _, _, after in transitions():
+    n = into_draft = pending = auto = 0
+    for before, seat, _, d, after in transitions():
         if before["phase"] == WORKSHOP and after["day"] == before["day"] + 1:
             dealt = {c for q in range(4) for c in after["day_card"][q * 7: q * 7 + after["dealt"][q]]}
             reshuffled = len(cards(before["deck"])) < 28
             for p in range(4):
-                if p == seat:
-                    continue                  # the seat whose last action ended the day
+                if p == seat and d["type"] != "done":
+                    continue                  # the seat whose last action (not "done") ended the day
                 B, A = before["pl"][p], after["pl"][p]
                 assert A["bench"] == B["bench"] and A["bench_rep"] == B["bench_rep"]
                 assert A["structure"] == B["structure"] and A["up"] == B["up"]
-                assert all(A["res"][r] >= min(B["res"][r], 1) or after["phase"] == DELIVERY for r in range(4)) \
-                    or True
+                # the stock stays, and the next day's delivery adds the dice to it
+                expected = [B["res"][r] + (after["dice"][r] if after["phase"] != OVER else 0) for r in range(4)]
+                options = engine.overflow_codes(*expected, B["ext"])
+                if not options:
+                    assert A["res"] == expected
+                    into_draft += after["phase"] == DRAFT
+                elif len(options) > 1:                    # a real choice: pending, the dice not yet trimmed
+                    assert after["phase"] == DELIVERY and p in actors_of(after) and A["res"] == expected
+                    pending += 1
+                else:                                     # a single possible discard: made by the engine
+                    mo, en = divmod(options[0], 36)
+                    (m, o), (e, y) = engine.zone_pair(mo), engine.zone_pair(en)
+                    assert A["res"] == [expected[0] - m, expected[1] - o, expected[2] - e, expected[3] - y]
+                    auto += 1
                 assert A["waste"] == B["waste"] and A["ext"] == B["ext"]
                 assert A["hours"] == 0
                 hand = cards(B["hand"])
@@ -752,7 +785,18 @@ def test_end_of_day_discards_the_hand_keeps_benches_stock_robot_and_resets_hours
                 else:
                     assert hand <= cards(after["disc"]) and hand <= cards(after["disc_pub"])
             n += 1
-    assert n > 50
+    assert n > 50 and into_draft > 100 and pending > 0 and auto > 0
+
+
+def actors_of(f: dict[str, Any]) -> list[int]:
+    """The seats over capacity with no pending choice in a delivery (who must choose an overflow discard)."""
+    out = []
+    for p in range(4):
+        P = f["pl"][p]
+        caps = ref.Reference.caps(P)
+        if f["pending"][p] == NO_PENDING and (P["res"][0] + P["res"][1] > caps[0] or P["res"][2] + P["res"][3] > caps[1]):
+            out.append(p)
+    return out
 
 
 def test_overflow_is_a_choice_among_new_and_old_cubes_of_exactly_the_excess() -> None:
