@@ -868,7 +868,30 @@ def test_worked_example_brunos_robot_scores_46() -> None:
     assert state.scores() == [46, 0, 0, 0]
     assert ref.robot_score(content, fields(state)["pl"][0]) == 46
     assert game.scores_from_view(state.view(None)) == [46, 0, 0, 0]
-    # 11 Structure VP + 2 storage + 4 Software + 6 Boost + 12 Shields + 8 Weapons + 3 Movement
+    # the seed's table, line by line: each line is what its part adds to the robot built so far (the engine's
+    # score, checked against the reference's by score_of)
+    robot: dict[int, tuple[str, list[str]]] = {HEAD: ("H1", []), BODY: ("standard", []), ARMS: ("A1", []),
+                                                LEGS: ("standard", [])}
+
+    def score(res: tuple[int, ...] = (4, 0, 0, 0)) -> int:
+        return score_of(game, copy.deepcopy(robot), res)
+
+    lines = [("Points des Structures: 3 + 2 + 4 + 2", score((0, 0, 0, 0)))]
+    lines.append(("Bonus de stock: Tête 4 -> 1 tranche de 3; Bras idem", score() - score((0, 0, 0, 0))))
+    last = score()
+    for label, add in (("Logiciel: gain direct", [(HEAD, "SW18")]),
+                       ("Boost: 2 Améliorations sur la Tête x 3", [(HEAD, "BO17")]),
+                       ("Boucliers: 3 Structures protégées: 1x3 + 1x3 + 2x3",
+                        [(BODY, "SH1"), (ARMS, "SH2"), (LEGS, "SH13")]),
+                       ("Armes: 2 Armes sur les Bras: 2x2 + 2x2", [(ARMS, "WP11"), (ARMS, "WP12")]),
+                       ("Mouvement: 1 autre famille sur les Jambes x 3", [(LEGS, "MV15")])):
+        for t, code in add:
+            robot[t][1].append(code)
+        now = score()
+        lines.append((label, now - last))
+        last = now
+    assert [points for _, points in lines] == [11, 2, 4, 6, 12, 8, 3], lines
+    assert last == sum(points for _, points in lines) == 46
 
 
 def score_of(game: ScrapyardGame, robot: dict[int, tuple[str, list[str]]], res: tuple[int, ...] = (0, 0, 0, 0),
