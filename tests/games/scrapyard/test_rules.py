@@ -322,7 +322,7 @@ def test_draft_commitments_are_simultaneous_and_hidden() -> None:
     assert not game.is_public_action(game.parse_action("break"))
 
 
-@pytest.mark.parametrize("day, direction", [(0, -1), (1, 1), (2, -1), (3, 1)])
+@pytest.mark.parametrize("day, direction", [(0, -1), (1, 1), (2, -1), (3, 1), (4, -1), (5, 1)])
 def test_hands_pass_right_on_odd_days_and_left_on_even_days(day: int, direction: int) -> None:
     """Seats are clockwise; the left neighbour of seat i is seat i+1. Day 1 (odd) passes to the right."""
     game = game_of()
@@ -486,14 +486,21 @@ def test_a_seat_that_cannot_buy_takes_no_part_in_the_purchase() -> None:
 # -- workshop -------------------------------------------------------------------------------------------------
 
 def test_the_reserve_is_revealed_into_the_hand_at_the_workshop() -> None:
-    seen = 0
-    for before, _, _, _, after in transitions():
+    game = game_of()
+    seen = {DRAFT: 0, PURCHASE: 0}
+    for before, seat, text, _, after in transitions():
         if before["phase"] in (DRAFT, PURCHASE) and after["phase"] == WORKSHOP:
             for p in range(4):
-                assert after["pl"][p]["hand"] == before["reserve"][p] or before["phase"] == DRAFT
+                reserve = cards(before["reserve"][p])
+                if before["phase"] == DRAFT:
+                    # straight from the draft (nobody can buy): the last pass's keeps join the Reserves first
+                    pending = game.parse_action(text) if p == seat else before["pending"][p]
+                    if pending != NO_PENDING and game.action_to_dict(pending)["type"] == "keep":
+                        reserve.add(pending - game.layout["keep"])
+                assert cards(after["pl"][p]["hand"]) == reserve
                 assert after["reserve"][p] == 0 and after["pub"][p]["hand"] == after["pl"][p]["hand"]
-            seen += 1
-    assert seen > 50
+            seen[before["phase"]] += 1
+    assert seen[PURCHASE] > 50 and seen[DRAFT] > 10
     state = advance(game_of().new_initial_state(seed=8), random.Random(8), lambda f: f["phase"] == WORKSHOP)
     f = fields(state)
     for s in range(4):
@@ -660,6 +667,21 @@ def test_exchange_pays_5_waste_for_one_resource_of_choice() -> None:
     assert n > 50
 
 
+def test_exchange_into_a_full_zone_is_legal_and_the_overflow_choice_follows() -> None:
+    """The seed: « Vous pouvez recevoir des Ressources ou des Déchets à tout moment : Arrivage, Casser, Démonter,
+    Échanger… Si un stock dépasse alors sa capacité, vous devez immédiatement défausser l'excédent »."""
+    game = game_of()
+    state = workshop_position(game, 3, lambda f, P: P.update(res=[3, 2, 0, 0], waste=5, hours=0, ext=0))
+    assert {"exchange M", "exchange O", "exchange E", "exchange N"} <= set(state.legal_action_strs(0))
+    act(state, "exchange O", 0)
+    f = fields(state)
+    assert f["pl"][0]["res"][:2] == [3, 3] and f["pl"][0]["waste"] == 0 and f["phase"] == WORKSHOP
+    assert 0 in state.actors
+    assert sorted(state.legal_action_strs(0)) == ["overflow M", "overflow O"]     # nothing else until chosen
+    act(state, "overflow M", 0)
+    assert fields(state)["pl"][0]["res"][:2] == [2, 3]
+
+
 def test_subcontract_pays_4_waste_for_an_hour_up_to_7() -> None:
     n = 0
     for before, seat, _, _, after in of_type("subcontract"):
@@ -669,6 +691,13 @@ def test_subcontract_pays_4_waste_for_an_hour_up_to_7() -> None:
             assert (A["waste"], A["hours"]) == (B["waste"] - 4, B["hours"] + 1)
             n += 1
     assert n > 30
+    # directly: at 7 Hours the counter cannot go further, whatever the Waste
+    game = game_of()
+    assert "subcontract" in workshop_position(game, 3, lambda f, P: P.update(waste=12, hours=6)).legal_action_strs(0)
+    state = workshop_position(game, 3, lambda f, P: P.update(waste=12, hours=7))
+    assert "subcontract" not in state.legal_action_strs(0) and "clean" in state.legal_action_strs(0)
+    with pytest.raises(robotcore.IllegalActionError):
+        act(state, "subcontract", 0)
 
 
 def test_dismantle_costs_an_hour_and_returns_dem_plus_the_cubes_placed() -> None:
@@ -822,6 +851,19 @@ def test_overflow_is_a_choice_among_new_and_old_cubes_of_exactly_the_excess() ->
             assert len(engine.overflow_codes(*B["res"], B["ext"])) > 1
 
 
+def delivery_position(game: ScrapyardGame, seed: int, stocks: dict[int, list[int]]) -> robotcore.State:
+    """Day 1 just after the dice, before the deal, with the given seats' stocks (over capacity: they must choose
+    what to discard)."""
+    def fn(f: dict[str, Any]) -> None:
+        for p in range(4):
+            f["deck"] |= f["pl"][p]["hand"]
+            f["pl"][p]["hand"] = 0
+        f["day_card"], f["dealt"], f["phase"] = [0] * 28, [0] * 4, DELIVERY
+        for p, res in stocks.items():
+            f["pl"][p]["res"] = res
+    return edit(game.new_initial_state(seed=seed), fn)
+
+
 def test_overflow_choices_after_the_dice_are_simultaneous_and_hidden() -> None:
     game = game_of()
     found = False
@@ -833,6 +875,29 @@ def test_overflow_choices_after_the_dice_are_simultaneous_and_hidden() -> None:
                 assert after["pl"][seat]["res"] == before["pl"][seat]["res"]   # pending, not yet applied
                 assert after["pending"][seat] == game.parse_action(text)
     assert found
+    # two seats must choose: the first choice shows nothing to the others but that it is made
+    state = delivery_position(game, 3, {0: [4, 2, 0, 0], 1: [3, 3, 1, 0]})
+    assert state.actors == [0, 1]
+    others = (1, 2, 3)
+    before = {s: (state.view(s), state.observation(s), state.legal_actions(s)) for s in others}
+    spectator = state.view(None)
+    act(state, "overflow M", 0)
+    assert state.actors == [1] and fields(state)["pl"][0]["res"] == [4, 2, 0, 0]
+    for s in others:
+        v, obs, legal = before[s]
+        now = state.view(s)
+        assert now["players"][0]["committed"] is True
+        now["players"][0]["committed"] = False
+        now["actors"] = v["actors"]
+        assert now == v
+        assert list(np.flatnonzero(state.observation(s) != obs)) == [SEATS_AT + ((0 - s) % 4) * PER_SEAT + 41]
+        assert state.legal_actions(s) == legal
+    assert state.view(None)["players"][0]["stock"] == spectator["players"][0]["stock"]
+    assert state.view(0)["pending"] == {"type": "overflow", "discard": "M"}
+    act(state, "overflow O", 1)
+    f = fields(state)
+    assert f["phase"] == DRAFT and f["pl"][0]["res"] == [3, 2, 0, 0] and f["pl"][1]["res"] == [3, 2, 1, 0]
+    assert f["dealt"] == [7] * 4                             # the deal comes after the choices
 
 
 # -- scoring ----------------------------------------------------------------------------------------------------
