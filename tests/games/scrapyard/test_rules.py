@@ -1179,6 +1179,67 @@ def test_resample_redeals_only_what_the_seat_cannot_see() -> None:
     assert changed > 20
 
 
+def swap_in_hand(state: robotcore.State, seat: int, c: int, d: int) -> robotcore.State:
+    """The same state but card c of seat ``seat``'s hand (dealt to it today, not yet passed) and card d of the
+    deck trade places."""
+    def fn(f: dict[str, Any]) -> None:
+        f["pl"][seat]["hand"] ^= (1 << c) | (1 << d)
+        f["deck"] ^= (1 << c) | (1 << d)
+        f["day_card"][f["day_card"].index(c)] = d
+    return edit(state, fn)
+
+
+def test_a_hidden_card_swapped_for_a_deck_card_changes_nothing_for_the_seats_that_never_held_its_hand() -> None:
+    """The conformance leak test builds its twin state with resample_hidden, so a hidden fact that resampling
+    fails to redraw could never show there. This twin is built independently: one card of a hand just dealt is
+    swapped with a deck card of the same back; both states then play the same actions (never keeping that card,
+    so that it stays hidden) through the draft, the purchase and the workshop. Every seat that has not held that
+    hand must see exactly the same thing in both: view, observation, legal actions (and the spectator too)."""
+    game = game_of()
+    content = game.content
+    assert isinstance(content, ScrapyardContent)
+    compared = {DRAFT: 0, PURCHASE: 0, WORKSHOP: 0}
+    never_held = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        a = draft_state(game, seed % 6, seed=seed)
+        f = fields(a)
+        track = rng.randrange(4)
+        c = rng.choice(sorted(cards(f["pl"][track]["hand"])))
+        kind = isinstance(content.cards[c], Structure)
+        twins = [d for d in sorted(cards(f["deck"])) if isinstance(content.cards[d], Structure) == kind]
+        if not twins:
+            continue
+        d = rng.choice(twins)
+        b = swap_in_hand(a, track, c, d)
+        day = f["day"]
+        held: set[int] = set()
+        while True:
+            for q in range(4):
+                if any(e["dealt_to"] == track for e in a.view(q)["seen"]):
+                    held.add(q)
+            assert a.view(None) == b.view(None) and a.scores() == b.scores() and a.actors == b.actors
+            phase = fields(a)["phase"]
+            for q in set(range(4)) - held:
+                assert a.view(q) == b.view(q), (seed, q)
+                assert np.array_equal(a.observation(q), b.observation(q)), (seed, q)
+                assert a.legal_actions(q) == b.legal_actions(q), (seed, q)
+                compared[phase] += 1
+            seat = rng.choice(a.actors)
+            legal = [x for x in a.legal_actions(seat) if x != game.layout["keep"] + c]
+            if phase == DRAFT and game.layout["break"] in legal and rng.random() < 0.3:
+                action = game.layout["break"]             # end hands early: more seats never hold this one
+            else:
+                action = rng.choice(legal)
+            assert action in b.legal_actions(seat)
+            a.apply(action, seat)
+            b.apply(action, seat)
+            if fields(a)["day"] != day:                   # the next deal draws from decks that differ
+                break
+        never_held += len(set(range(4)) - held)
+    assert compared[DRAFT] > 500 and compared[PURCHASE] > 100 and compared[WORKSHOP] > 1000 and never_held > 60
+
+
 # -- length and termination -------------------------------------------------------------------------------------
 
 def test_workshop_actions_strictly_decrease_a_potential_so_the_game_ends() -> None:
