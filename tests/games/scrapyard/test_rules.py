@@ -355,6 +355,72 @@ def test_breaking_discards_the_hand_for_1_waste_and_1_hour_per_card() -> None:
     assert checked > 50
 
 
+def known_discard(state: robotcore.State, seat: int) -> set[str]:
+    """The cards ``seat`` knows are in the discard pile, from its view, checked against its observation."""
+    game = state.game
+    assert isinstance(game, ScrapyardGame)
+    known = set(state.view(seat)["known_discard"])
+    plane = state.observation(seat)[3 * 128: 4 * 128]
+    assert {game.card_code(int(c)) for c in np.flatnonzero(plane)} == known
+    return known
+
+
+def test_a_seat_knows_the_broken_cards_it_can_deduce_from_a_hand_it_passed_on() -> None:
+    """Seat 0 passes its hand to seat 3 (day 1: to the right), who breaks it at the next pass: seat 0 knows
+    exactly which cards were broken, at once. When a seat in between keeps a card first, seat 0 only sees its
+    back: it knows the broken cards of the other back, and the rest at the reveal, when the Reserves show what
+    was kept."""
+    game = game_of()
+    content = game.content
+    assert isinstance(content, ScrapyardContent)
+
+    def is_structure(c: int) -> bool:
+        return isinstance(content.cards[c], Structure)
+
+    # next holder breaks at once
+    state = draft_state(game, 0, seed=4)
+    kept0 = min(hand_of(state, 0))
+    passed = {game.card_code(c) for c in hand_of(state, 0) - {kept0}}
+    for p in range(4):
+        act(state, f"keep {first_card(state, p)}", p)
+    act(state, "break", 3)
+    for p in range(3):
+        act(state, f"keep {first_card(state, p)}", p)
+    assert fields(state)["broke_at"][3] == 1
+    assert known_discard(state, 0) == passed == known_discard(state, 3)
+    assert known_discard(state, 1) == known_discard(state, 2) == set()
+    # a seat keeps in between: seat 0 passes to 3, who keeps an Upgrade and passes to 2, who breaks
+    for seed in range(100):
+        state = draft_state(game, 0, seed=seed)
+        hand0 = hand_of(state, 0)
+        ups = sorted(c for c in hand0 if not is_structure(c))
+        if sum(map(is_structure, hand0)) >= 1 and len(ups) >= 3:
+            break
+    else:
+        raise AssertionError("no suitable deal")
+    act(state, f"keep {game.card_code(ups[0])}", 0)
+    for p in (1, 2, 3):
+        act(state, f"keep {first_card(state, p)}", p)
+    got3 = hand_of(state, 3)
+    assert got3 == hand0 - {ups[0]}
+    act(state, f"keep {game.card_code(ups[1])}", 3)              # an Upgrade: seat 0 sees its back
+    for p in (0, 1, 2):
+        act(state, f"keep {first_card(state, p)}", p)
+    assert hand_of(state, 2) == got3 - {ups[1]}
+    act(state, "break", 2)
+    for p in (0, 1, 3):
+        act(state, "keep " + first_card(state, p), p)
+    broken = got3 - {ups[1]}
+    assert fields(state)["broke_at"][2] == 2 and broken <= cards(fields(state)["disc"])
+    assert known_discard(state, 0) == {game.card_code(c) for c in broken if is_structure(c)} != set()
+    assert known_discard(state, 2) >= {game.card_code(c) for c in broken}
+    # after the reveal the kept cards are public: seat 0 knows the whole hand that seat 2 broke
+    state = advance(state, random.Random(0), lambda f: f["phase"] == WORKSHOP or f["day"] > 0)
+    assert fields(state)["phase"] == WORKSHOP
+    assert known_discard(state, 0) >= {game.card_code(c) for c in broken}
+    assert not {game.card_code(c) for c in broken} & known_discard(state, 1)
+
+
 def test_a_hand_passed_to_a_seat_breaking_at_that_moment_goes_to_the_next_seat_still_scavenging() -> None:
     game = game_of()
     state = draft_state(game, 0, seed=4)                      # day 1: to the right, seat 1 passes to seat 0

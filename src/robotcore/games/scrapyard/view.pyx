@@ -21,8 +21,8 @@ from robotcore.core.bits cimport lowest_bit, popcount
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, State
 from robotcore.games.scrapyard.engine cimport (
-    cap_en, cap_mo, check_log, cs_count, day_dir, fate_step, legal_for, player_cards, player_score,
-    public_player, robot_complete, track_holder,
+    cap_en, cap_mo, check_log, cs_count, day_dir, fate_step, known_broken_today, legal_for, player_cards,
+    player_score, public_player, robot_complete, track_holder,
 )
 from robotcore.games.scrapyard.state cimport (
     FATE_BROKEN, FATE_KEPT, HAND_SIZE, KIND_STRUCTURE, MAX_CARDS, MAX_DEALT, MAX_P, MAX_WB, NO_CARD,
@@ -558,23 +558,14 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     for q in range(n):
         if q == seat:
             continue
-        # older knowledge that still holds, then today's exactly as the engine folds it
+        # older knowledge that still holds, then today's exactly as the engine derives it
         s.priv_disc[q][0] &= s.disc[0] & ~today_broken[0]
         s.priv_disc[q][1] &= s.disc[1] & ~today_broken[1]
         if s.phase == PH_DELIVERY or s.phase == PH_OVER:
             continue
-        for t in range(n):
-            # what q broke itself, and (once revealed) every broken card of a hand q held
-            for x in range(s.step + 1):
-                h = track_holder(s, n, t, x)
-                if h < 0:
-                    break
-                if h != q:
-                    continue
-                for k in range(s.dealt[t]):
-                    f = s.day_fate[t * HAND_SIZE + k]
-                    if f & FATE_BROKEN and (revealed or fate_step(f) == x):
-                        cs_add(s.priv_disc[q], s.day_card[t * HAND_SIZE + k])
+        known_broken_today(cfg, s, q, revealed, gone)
+        s.priv_disc[q][0] |= gone[0]
+        s.priv_disc[q][1] |= gone[1]
     # the other seats' pending commitments, drawn again among their legal choices
     for q in range(n):
         if q == seat or s.pending[q] == NO_PENDING:
