@@ -34,6 +34,7 @@ class Reference:
         self.cards = self.content.cards
         self.n = game.num_players
         self.nbench = game.params["workbenches"]
+        self.open = game.params["open_workshop"]      # workshop actions seen as they happen (else at its end)
         self.f = copy.deepcopy(fields)
         # who held each hand (by the seat it was dealt to), pass by pass: rebuilt as the draft goes
         self.holders: dict[int, list[int]] = {t: [t] for t in range(self.n)}
@@ -428,6 +429,8 @@ class Reference:
                         P["res"][r] += self.cards[c].dem_cubes[r] + P["bench_rep"][b][r]
                 f["disc"] |= 1 << c
                 f["priv_disc"][p] |= 1 << c
+                if self.open:
+                    f["disc_pub"] |= 1 << c
             P["bench"][b] = NO_CARD
             P["bench_rep"][b] = [0, 0, 0, 0]
             if kind == "dismantle":
@@ -461,7 +464,8 @@ class Reference:
     # -- scoring ------------------------------------------------------------------------------------------
 
     def public(self, p: int) -> dict[str, Any]:
-        return self.f["pub"][p] if self.f["phase"] == WORKSHOP else self.P(p)
+        """What the others see: the live position, but in a closed workshop the position revealed at its start."""
+        return self.f["pub"][p] if self.f["phase"] == WORKSHOP and not self.open else self.P(p)
 
     def scores(self) -> list[int]:
         return [robot_score(self.content, self.public(p)) for p in range(self.n)]

@@ -575,8 +575,44 @@ def test_the_reserve_is_revealed_into_the_hand_at_the_workshop() -> None:
                                                            for c in sorted(cards(f["pub"][p]["hand"]))]
 
 
-def test_workshop_work_stays_hidden_until_every_seat_is_done() -> None:
+def test_the_seeds_open_workshop_shows_every_action_as_it_happens() -> None:
+    """The seed: the Reserves are revealed, « à partir de cette phase, tous les joueurs peuvent les voir, comme vos
+    Établis et votre Robot ». By default (``open_workshop=True``) every workshop action is seen as it happens."""
     game = game_of()
+    assert game.params["open_workshop"] is True
+    state = advance(game.new_initial_state(seed=9), random.Random(9),
+                    lambda f: f["phase"] == WORKSHOP and f["done"] == 0 and f["pl"][0]["hand"] != 0)
+    text = next(t for t in state.legal_action_strs(0) if t.startswith("place"))
+    card = text.split()[1]
+    assert game.is_public_action(game.parse_action(text))
+    act(state, text, 0)
+    for s in (None, 1, 2, 3):
+        seat0 = state.view(s)["players"][0]
+        assert seat0["benches"][0]["card"] == card and card not in seat0["hand"]
+        assert {k: seat0[k] for k in state.view(0)["my_position"]} == state.view(0)["my_position"]
+    act(state, "discard b1", 0)
+    for s in (None, 1, 2, 3):
+        assert card in state.view(s)["discard"]["public"] and state.view(s)["players"][0]["benches"][0]["card"] is None
+    assert card in known_discard(state, 1)
+    # scores are those of the live robots, at every step of random workshops
+    checked = 0
+    rng = random.Random(3)
+    for _ in range(400):
+        if fields(state)["phase"] == WORKSHOP:
+            assert state.scores() == [state.view(p)["my_score"] for p in range(4)]
+            assert game.scores_from_view(state.view(None)) == state.scores()
+            checked += 1
+        if state.is_terminal:
+            break
+        random_play(state, rng, steps=1)
+    assert checked > 50
+
+
+def test_a_closed_workshop_hides_the_work_until_every_seat_is_done() -> None:
+    """The alternative to the seed (``open_workshop=False``, RULES.md): workshop actions as hidden simultaneous
+    commitments, everything shown when the last seat is done."""
+    game = game_of(open_workshop=False)
+    assert not game.is_public_action(game.parse_action("clean"))
     state = advance(game.new_initial_state(seed=9), random.Random(9),
                     lambda f: f["phase"] == WORKSHOP and f["done"] == 0 and f["pl"][0]["hand"] != 0)
     others = {s: state.view(s) for s in (1, 2, 3)}
@@ -1167,7 +1203,8 @@ def test_two_players_is_an_explicitly_provisional_variant() -> None:
         robotcore.make("scrapyard", players=3, provisional_two_player=True)
     state = robotcore.make("scrapyard", players=2, provisional_two_player=True, seed=1)
     assert state.actors == [0, 1]
-    assert ScrapyardGame.variants == ({"players": 3}, {"players": 2, "provisional_two_player": True})
+    assert ScrapyardGame.variants == ({"players": 3}, {"players": 2, "provisional_two_player": True},
+                                      {"open_workshop": False})
 
 
 def test_content_is_replaceable_and_validated() -> None:
@@ -1327,7 +1364,7 @@ def test_workshop_actions_strictly_decrease_a_potential_so_the_game_ends() -> No
 
 @pytest.mark.parametrize("params, games", [({}, 100), ({"players": 3, "workbenches": 2}, 60),
                                            ({"players": 2, "provisional_two_player": True, "workbenches": 4}, 60),
-                                           ({"workbenches": 1, "days": 3}, 60)])
+                                           ({"workbenches": 1, "days": 3, "open_workshop": False}, 60)])
 def test_engine_matches_reference_move_by_move(params: dict[str, Any], games: int) -> None:
     game = game_of(**params)
     rng = random.Random(13)

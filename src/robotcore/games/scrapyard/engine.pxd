@@ -18,7 +18,7 @@ cdef int cap_en(const Player* P) noexcept nogil
 cdef bint over_capacity(const Player* P) noexcept nogil
 cdef bint can_buy(const Player* P) noexcept nogil
 cdef bint bench_repaired(const SYConfig* cfg, const Player* P, int b) noexcept nogil
-cdef const Player* public_player(const SYState* s, int p) noexcept nogil
+cdef const Player* public_player(const SYConfig* cfg, const SYState* s, int p) noexcept nogil
 cdef bint robot_complete(const Player* P) noexcept nogil
 cdef int32_t player_score(const SYConfig* cfg, const Player* P) noexcept nogil
 cdef void player_cards(const SYConfig* cfg, const Player* P, uint64_t* out) noexcept nogil

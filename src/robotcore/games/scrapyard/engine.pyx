@@ -215,9 +215,10 @@ cdef void known_broken_today(const SYConfig* cfg, const SYState* s, int p, bint 
                 cs_add(out, c)
 
 
-cdef const Player* public_player(const SYState* s, int p) noexcept nogil:
-    """What the other seats see of seat p: during the workshop, its position as revealed at the start."""
-    if s.phase == PH_WORKSHOP:
+cdef const Player* public_player(const SYConfig* cfg, const SYState* s, int p) noexcept nogil:
+    """What the other seats see of seat p: its live position, except during a closed workshop
+    (``open_workshop`` = 0), where they see it as revealed at the start until every seat is done."""
+    if s.phase == PH_WORKSHOP and not cfg.open_workshop:
         return &s.pub[p]
     return &s.pl[p]
 
@@ -303,7 +304,7 @@ cdef void sy_scores(const void* c, const void* st, int32_t* out) noexcept nogil:
     cdef const SYState* s = <const SYState*>st
     cdef int p
     for p in range(cfg.nseats):
-        out[p] = player_score(cfg, public_player(s, p))
+        out[p] = player_score(cfg, public_player(cfg, s, p))
 
 
 cdef void sy_rank_keys(const void* c, const void* st, int64_t* out) noexcept nogil:
@@ -314,7 +315,7 @@ cdef void sy_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
     cdef const Player* P
     cdef int p
     for p in range(cfg.nseats):
-        P = public_player(s, p)
+        P = public_player(cfg, s, p)
         if robot_complete(P):
             out[p] = ((<int64_t>1) << 50) + (<int64_t>player_score(cfg, P) << 20) + (<int64_t>P.waste << 10) \
                 + P.res[0] + P.res[1] + P.res[2] + P.res[3]
@@ -585,10 +586,13 @@ cdef void end_day(const SYConfig* cfg, SYState* s) noexcept nogil:
 
 # -- workshop actions -------------------------------------------------------------------------------------------
 
-cdef void to_discard(SYState* s, int p, int c) noexcept nogil:
-    """A card seat p discards during its workshop: the others learn it when the workshop ends."""
+cdef void to_discard(const SYConfig* cfg, SYState* s, int p, int c) noexcept nogil:
+    """A card seat p discards during its workshop: the others see it at once in an open workshop, when the
+    workshop ends in a closed one."""
     cs_add(s.disc, c)
     cs_add(s.priv_disc[p], c)
+    if cfg.open_workshop:
+        cs_add(s.disc_pub, c)
 
 
 cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept nogil:
@@ -609,7 +613,7 @@ cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept
             P.bench_rep[b][r] = 0
     elif a >= cfg.a_discard and a < cfg.a_assemble:
         b = a - cfg.a_discard
-        to_discard(s, p, P.bench[b])
+        to_discard(cfg, s, p, P.bench[b])
         P.bench[b] = NO_CARD
         memset(P.bench_rep[b], 0, NUM_RES)
     elif a >= cfg.a_assemble and a < cfg.a_dismantle:
@@ -629,7 +633,7 @@ cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept
         P.hours -= 1
         for r in range(NUM_RES):
             P.res[r] += cfg.dem[c][r] + P.bench_rep[b][r]
-        to_discard(s, p, c)
+        to_discard(cfg, s, p, c)
         P.bench[b] = NO_CARD
         memset(P.bench_rep[b], 0, NUM_RES)
         auto_overflow(P)
@@ -1203,8 +1207,11 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
                 return 22               # a player's cards come from what it held at the reveal
             if (pub_cards[p][i] & ~cards[i]) & ~s.disc[i]:
                 return 22               # and what left went to the discard pile
-            if (pub_cards[p][i] & ~cards[i]) & s.disc_pub[i]:
-                return 22               # unseen by the others until the workshop ends
+            if cfg.open_workshop:
+                if (pub_cards[p][i] & ~cards[i]) & ~s.disc_pub[i]:
+                    return 22           # seen by the others at once in an open workshop
+            elif (pub_cards[p][i] & ~cards[i]) & s.disc_pub[i]:
+                return 22               # unseen by the others until a closed workshop ends
             if (pub_cards[p][i] & ~cards[i]) & ~s.priv_disc[p][i]:
                 return 22               # but known to the seat that discarded them
             if pub_cards[p][i] & today_broken[i]:
@@ -1456,7 +1463,7 @@ def action_layout(int ncards, int nbench) -> dict:
     return out
 
 
-def make_core(dict tables, int players, int workbenches, int days=DAYS) -> GameCore:
+def make_core(dict tables, int players, int workbenches, int days=DAYS, bint open_workshop=True) -> GameCore:
     """Compile the content tables (already validated by ScrapyardContent) and the parameters into a GameCore.
 
     ``tables``: ``kind, stype, vp, slots, bonus, family, x, target, fits`` (one int per card; -1 for "none"),
@@ -1470,6 +1477,7 @@ def make_core(dict tables, int players, int workbenches, int days=DAYS) -> GameC
             or not 1 <= days <= DAYS:
         raise ValueError("content or parameters out of the engine's range")
     cfg.days = days
+    cfg.open_workshop = open_workshop
     cfg.ncards = ncards
     cfg.nseats = players
     cfg.nbench = workbenches
@@ -1538,7 +1546,8 @@ def score_player_fields(GameCore core, const uint8_t[::1] raw, int seat, bint pu
     cdef const SYState* s = _checked(core, raw)
     if not 0 <= seat < (<const SYConfig*>core.cfg).nseats:
         raise ValueError("no such seat")
-    return player_score(<const SYConfig*>core.cfg, public_player(s, seat) if public else &s.pl[seat])
+    return player_score(<const SYConfig*>core.cfg, public_player(<const SYConfig*>core.cfg, s, seat) if public
+                        else &s.pl[seat])
 
 
 def validate_code(GameCore core, const uint8_t[::1] raw) -> int:
