@@ -453,6 +453,51 @@ def test_a_seat_alone_keeps_taking_from_its_own_hand_and_an_empty_break_gains_no
     assert f["pl"][0]["waste"] == 0 and f["pl"][0]["hours"] == 0
 
 
+def test_a_short_deal_makes_hands_unequal_and_an_empty_hand_puts_its_seat_out_with_no_gain() -> None:
+    """RULES.md, "Hand sizes": with a full deal the hands in play always have the same size; a short deal (a
+    22-card custom deck: 6, 6, 5, 5, the first seats getting the extra cards) makes them unequal. When the 5-card
+    hands run out, the seats they reach break an empty hand — out for the day, no Waste, no Hour — while the
+    seats holding the 6-card hands take one more card."""
+    default = ScrapyardContent.default()
+    small = ScrapyardContent(structures=default.structures[:6], upgrades=default.upgrades[:16])
+    game = game_of(content=small)
+    state = game.new_initial_state(seed=1)
+    f = fields(state)
+    assert f["phase"] == DRAFT and f["dealt"] == [6, 6, 5, 5] and f["deck"] == 0
+    assert [p["hand_size"] for p in state.view(None)["players"]] == [6, 6, 5, 5]
+    for x in range(5):                                      # day 1: to the right, seat i -> i - 1
+        assert state.actors == [0, 1, 2, 3]
+        for p in range(4):
+            act(state, f"keep {first_card(state, p)}", p)
+        # the hand dealt to seat t is now with seat t - x - 1
+        assert [len(hand_of(state, (t - x - 1) % 4)) for t in range(4)] == [6 - x - 1, 6 - x - 1, 5 - x - 1,
+                                                                             5 - x - 1]
+    f = fields(state)
+    # the 5-card hands (dealt to seats 2 and 3) ran out on reaching seats 1 and 2: they are out, with no gain
+    assert f["broke_at"] == [NOT_BROKEN, 5, 5, NOT_BROKEN] and state.actors == [0, 3]
+    assert [f["pl"][p]["waste"] for p in (1, 2)] == [0, 0] and [f["pl"][p]["hours"] for p in (1, 2)] == [0, 0]
+    assert [len(hand_of(state, p)) for p in range(4)] == [1, 0, 0, 1]
+    for p in (0, 3):
+        act(state, f"keep {first_card(state, p)}", p)
+    f = fields(state)
+    assert f["phase"] != DRAFT and f["broke_at"] == [6, 5, 5, 6]
+    assert [len(cards(f["reserve"][p] if f["phase"] == PURCHASE else f["pl"][p]["hand"])) for p in range(4)] == \
+        [6, 5, 5, 6]
+    assert all(f["pl"][p]["waste"] == 0 and f["pl"][p]["hours"] == 0 for p in range(4))
+
+
+def test_the_default_deck_is_never_short_for_a_deal() -> None:
+    """At a deal, hands and Reserves are empty: only robots and workbenches hold cards. With the default deck
+    they hold at most 73 cards (each type: the four best of its advanced Structures, one card plus its Upgrade
+    slots, or a standard one with 2 slots; and 4 x 3 workbenches), so at least 43 of the 116 remain for 28."""
+    content = ScrapyardContent.default()
+    held = 4 * 3
+    for t in TYPES:
+        options = [1 + s.slots for s in content.structures if s.type == t] + [content.standard_slots] * 4
+        held += sum(sorted(options, reverse=True)[:4])
+    assert held == 73 and content.num_cards - held >= 4 * 7
+
+
 def test_the_draft_ends_when_every_seat_has_broken() -> None:
     for before, _, _, _, after in transitions():
         if before["phase"] == DRAFT and after["phase"] != DRAFT and after["day"] == before["day"]:
