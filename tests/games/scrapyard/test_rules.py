@@ -933,6 +933,10 @@ def test_end_of_day_discards_the_hand_keeps_benches_stock_robot_and_resets_hours
         if before["phase"] == WORKSHOP and after["day"] == before["day"] + 1:
             dealt = {c for q in range(4) for c in after["day_card"][q * 7: q * 7 + after["dealt"][q]]}
             reshuffled = len(cards(before["deck"])) < 28
+            # the hands go public, the cards broken in the draft never do (each seat knows what it can tell)
+            broken = {before["day_card"][k] for k in range(28)
+                      if k % 7 < before["dealt"][k // 7] and before["day_fate"][k] & 0x20}
+            assert not broken & cards(after["disc_pub"])
             for p in range(4):
                 if p == seat and d["type"] != "done":
                     continue                  # the seat whose last action (not "done") ended the day
