@@ -34,6 +34,7 @@ class Reference:
         self.cards = self.content.cards
         self.n = game.num_players
         self.nbench = game.params["workbenches"]
+        self.open = game.params["open_workshop"]      # workshop actions seen as they happen (else at its end)
         self.f = copy.deepcopy(fields)
         # who held each hand (by the seat it was dealt to), pass by pass: rebuilt as the draft goes
         self.holders: dict[int, list[int]] = {t: [t] for t in range(self.n)}
@@ -316,8 +317,24 @@ class Reference:
         for q in keepers:
             if self.P(q)["hand"] == 0:
                 f["broke_at"][q] = x + 1
+        self.learn_broken(revealed=False)
         if all(f["broke_at"][p] != NOT_BROKEN for p in range(self.n)):
             self.end_draft()
+
+    def learn_broken(self, revealed: bool) -> None:
+        """What each seat can tell of today's broken cards: a hand it held and that was then broken (by itself or
+        later by another seat) is known but for the cards the others kept from it after its last look — until
+        the reveal, when those become public. Of those it only saw the backs: a broken card is known when no
+        card with its back was kept from the hand after that look."""
+        f = self.f
+        for t, hs in self.holders.items():
+            slots = [(f["day_card"][t * 7 + j], f["day_fate"][t * 7 + j]) for j in range(f["dealt"][t])]
+            broken = [c for c, fate in slots if fate & BROKEN]
+            for h in set(hs):
+                last = max(i for i, q in enumerate(hs) if q == h)
+                kept_backs = set() if revealed else \
+                    {self.is_structure(c) for c, fate in slots if fate & KEPT and fate & 15 > last}
+                f["priv_disc"][h] |= bits([c for c in broken if self.is_structure(c) not in kept_backs])
 
     def end_draft(self) -> None:
         self.f["phase"] = PURCHASE
@@ -333,10 +350,7 @@ class Reference:
             f["reserve"][p] = 0
             f["pending"][p] = NO_PENDING
         # the reveal: a seat that held a hand learns which of its cards were broken
-        for t, hs in self.holders.items():
-            broken = {f["day_card"][t * 7 + j] for j in range(f["dealt"][t]) if f["day_fate"][t * 7 + j] & BROKEN}
-            for h in set(hs):
-                f["priv_disc"][h] |= bits(broken)
+        self.learn_broken(revealed=True)
         for p in range(self.n):
             f["pub"][p] = copy.deepcopy(self.P(p))
             if self.legal_dicts_unchecked(p) == [{"type": "done"}]:
@@ -415,6 +429,8 @@ class Reference:
                         P["res"][r] += self.cards[c].dem_cubes[r] + P["bench_rep"][b][r]
                 f["disc"] |= 1 << c
                 f["priv_disc"][p] |= 1 << c
+                if self.open:
+                    f["disc_pub"] |= 1 << c
             P["bench"][b] = NO_CARD
             P["bench_rep"][b] = [0, 0, 0, 0]
             if kind == "dismantle":
@@ -448,7 +464,8 @@ class Reference:
     # -- scoring ------------------------------------------------------------------------------------------
 
     def public(self, p: int) -> dict[str, Any]:
-        return self.f["pub"][p] if self.f["phase"] == WORKSHOP else self.P(p)
+        """What the others see: the live position, but in a closed workshop the position revealed at its start."""
+        return self.f["pub"][p] if self.f["phase"] == WORKSHOP and not self.open else self.P(p)
 
     def scores(self) -> list[int]:
         return [robot_score(self.content, self.public(p)) for p in range(self.n)]

@@ -61,12 +61,15 @@ class ScrapyardGame(Game):
         ParamSpec("workbenches", int, 3, "workbenches per workshop (the seed does not say; RULES.md)", min=1, max=4),
         ParamSpec("days", int, 6, "days in a game: the seed plays 6; fewer for short games (tests, experiments)",
                   min=1, max=6),
+        ParamSpec("open_workshop", bool, True,
+                  "workshop actions are seen by all as they happen (the seed); False: each seat's work stays "
+                  "hidden until every seat is done (RULES.md)"),
         ParamSpec("provisional_two_player", bool, False,
                   "allow players=2: a provisional variant (the seed's 2-player rule is still to come)"),
         ParamSpec("content", ScrapyardContent, None, "replaceable content: the cards, the dice, the standard "
                   "Structure"),
     )
-    variants = ({"players": 3}, {"players": 2, "provisional_two_player": True})
+    variants = ({"players": 3}, {"players": 2, "provisional_two_player": True}, {"open_workshop": False})
 
     def _make_core(self) -> GameCore:
         content = self.content
@@ -77,7 +80,8 @@ class ScrapyardGame(Game):
                 "Scrapyard is for 3-4 players; 2 players is a provisional variant: pass provisional_two_player=True")
         if players != 2 and self.params["provisional_two_player"]:
             raise InvalidParameterError("provisional_two_player=True needs players=2")
-        return engine.make_core(_tables(content), players, self.params["workbenches"], self.params["days"])
+        return engine.make_core(_tables(content), players, self.params["workbenches"], self.params["days"],
+                                self.params["open_workshop"])
 
     @cached_property
     def layout(self) -> dict[str, int]:
@@ -293,11 +297,14 @@ class ScrapyardGame(Game):
         return self._encode(d)
 
     def is_public_action(self, action: int) -> bool:
-        """No Scrapyard action is public when it is made: every phase is simultaneous and each commitment (a
-        draft choice, a purchase, an overflow discard, a workshop action) stays hidden until its phase
-        resolves; only the results are revealed then."""
-        self._check_id(action)
-        return False
+        """Draft choices, purchases and overflow discards are hidden commitments: only their results are shown,
+        when the phase (or pass) resolves. Workshop actions (place ... done) are public in the seed's open
+        workshop, where everybody sees them as they happen, and hidden in a closed one (``open_workshop=False``).
+        An overflow discard is always reported hidden: after the dice it is a hidden commitment (in an open
+        workshop its result, the stock, is public anyway)."""
+        a = self._check_id(action)
+        L = self.layout
+        return bool(self.params["open_workshop"]) and L["place"] <= a <= L["done"]
 
     def _check_id(self, action: int) -> int:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \

@@ -11,12 +11,14 @@ cdef int day_dir(const SYState* s) noexcept nogil
 cdef int next_keeper(const SYState* s, int n, int p, int dirn, int after) noexcept nogil
 cdef int track_holder(const SYState* s, int n, int t, int x) noexcept nogil
 cdef int fate_step(uint8_t fate) noexcept nogil
+cdef void known_broken_today(const SYConfig* cfg, const SYState* s, int p, bint revealed,
+                             uint64_t* out) noexcept nogil
 cdef int cap_mo(const Player* P) noexcept nogil
 cdef int cap_en(const Player* P) noexcept nogil
 cdef bint over_capacity(const Player* P) noexcept nogil
 cdef bint can_buy(const Player* P) noexcept nogil
 cdef bint bench_repaired(const SYConfig* cfg, const Player* P, int b) noexcept nogil
-cdef const Player* public_player(const SYState* s, int p) noexcept nogil
+cdef const Player* public_player(const SYConfig* cfg, const SYState* s, int p) noexcept nogil
 cdef bint robot_complete(const Player* P) noexcept nogil
 cdef int32_t player_score(const SYConfig* cfg, const Player* P) noexcept nogil
 cdef void player_cards(const SYConfig* cfg, const Player* P, uint64_t* out) noexcept nogil

@@ -180,9 +180,45 @@ cdef int fate_step(uint8_t fate) noexcept nogil:
     return fate & 15
 
 
-cdef const Player* public_player(const SYState* s, int p) noexcept nogil:
-    """What the other seats see of seat p: during the workshop, its position as revealed at the start."""
-    if s.phase == PH_WORKSHOP:
+cdef void known_broken_today(const SYConfig* cfg, const SYState* s, int p, bint revealed,
+                             uint64_t* out) noexcept nogil:
+    """The cards broken today that seat p knows are in the discard pile (``out``: a card set).
+
+    Only a hand p held can tell it anything. Say p last held it at pass x and it was broken at pass y >= x.
+    If p broke it (y = x), p knows every card. Once the Reserves are revealed every kept card is public, so p
+    knows them all too. Before that, p knows the hand it passed on at x, and the backs (Structure or Upgrade)
+    of what the others kept from it before the break: a broken card is known when no card of its back was kept
+    from that hand after x (in particular every card, when the next holder breaks at once)."""
+    cdef int n = cfg.nseats, t, x, h, k, f, c, last, kept_backs
+    out[0] = 0
+    out[1] = 0
+    for t in range(n):
+        last = -1
+        for x in range(s.step + 1):
+            h = track_holder(s, n, t, x)
+            if h < 0:
+                break
+            if h == p:
+                last = x
+        if last < 0:
+            continue
+        kept_backs = 0
+        if not revealed:
+            for k in range(s.dealt[t]):
+                f = s.day_fate[t * HAND_SIZE + k]
+                if f & FATE_KEPT and fate_step(f) > last:
+                    kept_backs |= 1 << cfg.kind[s.day_card[t * HAND_SIZE + k]]
+        for k in range(s.dealt[t]):
+            f = s.day_fate[t * HAND_SIZE + k]
+            c = s.day_card[t * HAND_SIZE + k]
+            if f & FATE_BROKEN and fate_step(f) >= last and not (kept_backs >> cfg.kind[c]) & 1:
+                cs_add(out, c)
+
+
+cdef const Player* public_player(const SYConfig* cfg, const SYState* s, int p) noexcept nogil:
+    """What the other seats see of seat p: its live position, except during a closed workshop
+    (``open_workshop`` = 0), where they see it as revealed at the start until every seat is done."""
+    if s.phase == PH_WORKSHOP and not cfg.open_workshop:
         return &s.pub[p]
     return &s.pl[p]
 
@@ -268,7 +304,7 @@ cdef void sy_scores(const void* c, const void* st, int32_t* out) noexcept nogil:
     cdef const SYState* s = <const SYState*>st
     cdef int p
     for p in range(cfg.nseats):
-        out[p] = player_score(cfg, public_player(s, p))
+        out[p] = player_score(cfg, public_player(cfg, s, p))
 
 
 cdef void sy_rank_keys(const void* c, const void* st, int64_t* out) noexcept nogil:
@@ -279,7 +315,7 @@ cdef void sy_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
     cdef const Player* P
     cdef int p
     for p in range(cfg.nseats):
-        P = public_player(s, p)
+        P = public_player(cfg, s, p)
         if robot_complete(P):
             out[p] = ((<int64_t>1) << 50) + (<int64_t>player_score(cfg, P) << 20) + (<int64_t>P.waste << 10) \
                 + P.res[0] + P.res[1] + P.res[2] + P.res[3]
@@ -413,8 +449,9 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
     the next seat still scavenging in the day's direction (a seat alone keeps its own)."""
     cdef int n = cfg.nseats, x = s.step, dirn = day_dir(s), p, q, c, a
     cdef uint64_t passing[MAX_P][2]
+    cdef uint64_t known[2]
     cdef bint keeper[MAX_P]
-    cdef bint any_left = False
+    cdef bint any_left = False, any_break = False
     for p in range(n):
         keeper[p] = False
         if s.broke_at[p] != NOT_BROKEN:
@@ -423,6 +460,7 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
         s.pending[p] = NO_PENDING
         if a == cfg.a_break:
             do_break(s, p, x)
+            any_break = True
         else:
             c = a - cfg.a_keep
             cs_del(s.pl[p].hand, c)
@@ -444,6 +482,11 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
                 s.broke_at[p] = <uint8_t>(x + 1)      # an empty hand breaks: no Waste, no Hour
             else:
                 any_left = True
+    if any_break:                   # who held a hand just broken may know some of its cards (known_broken_today)
+        for p in range(n):
+            known_broken_today(cfg, s, p, False, known)
+            s.priv_disc[p][0] |= known[0]
+            s.priv_disc[p][1] |= known[1]
     if not any_left:
         end_draft(cfg, s)
 
@@ -482,26 +525,12 @@ cdef bint only_done(const SYConfig* cfg, const Player* P) noexcept nogil:
 cdef void fold_draft_knowledge(const SYConfig* cfg, SYState* s) noexcept nogil:
     """At the reveal every kept card becomes public, so a seat that held a hand at some pass now knows which of
     its cards were broken: they are in the discard pile."""
-    cdef int n = cfg.nseats, t, x, h, k, i
-    cdef uint8_t seen[MAX_P]
-    cdef uint64_t broken[2]
-    for t in range(n):
-        broken[0] = 0
-        broken[1] = 0
-        for k in range(s.dealt[t]):
-            if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
-                cs_add(broken, s.day_card[t * HAND_SIZE + k])
-        for i in range(MAX_P):
-            seen[i] = 0
-        for x in range(s.step + 1):
-            h = track_holder(s, n, t, x)
-            if h < 0:
-                break
-            seen[h] = 1
-        for i in range(n):
-            if seen[i]:
-                s.priv_disc[i][0] |= broken[0]
-                s.priv_disc[i][1] |= broken[1]
+    cdef int p
+    cdef uint64_t known[2]
+    for p in range(cfg.nseats):
+        known_broken_today(cfg, s, p, True, known)
+        s.priv_disc[p][0] |= known[0]
+        s.priv_disc[p][1] |= known[1]
 
 
 cdef void start_workshop(const SYConfig* cfg, SYState* s) noexcept nogil:
@@ -557,10 +586,13 @@ cdef void end_day(const SYConfig* cfg, SYState* s) noexcept nogil:
 
 # -- workshop actions -------------------------------------------------------------------------------------------
 
-cdef void to_discard(SYState* s, int p, int c) noexcept nogil:
-    """A card seat p discards during its workshop: the others learn it when the workshop ends."""
+cdef void to_discard(const SYConfig* cfg, SYState* s, int p, int c) noexcept nogil:
+    """A card seat p discards during its workshop: the others see it at once in an open workshop, when the
+    workshop ends in a closed one."""
     cs_add(s.disc, c)
     cs_add(s.priv_disc[p], c)
+    if cfg.open_workshop:
+        cs_add(s.disc_pub, c)
 
 
 cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept nogil:
@@ -581,7 +613,7 @@ cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept
             P.bench_rep[b][r] = 0
     elif a >= cfg.a_discard and a < cfg.a_assemble:
         b = a - cfg.a_discard
-        to_discard(s, p, P.bench[b])
+        to_discard(cfg, s, p, P.bench[b])
         P.bench[b] = NO_CARD
         memset(P.bench_rep[b], 0, NUM_RES)
     elif a >= cfg.a_assemble and a < cfg.a_dismantle:
@@ -601,7 +633,7 @@ cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept
         P.hours -= 1
         for r in range(NUM_RES):
             P.res[r] += cfg.dem[c][r] + P.bench_rep[b][r]
-        to_discard(s, p, c)
+        to_discard(cfg, s, p, c)
         P.bench[b] = NO_CARD
         memset(P.bench_rep[b], 0, NUM_RES)
         auto_overflow(P)
@@ -963,29 +995,24 @@ cdef int check_log(const SYConfig* cfg, const SYState* s, bint complete, uint64_
 
 
 cdef int knows_broken(const SYConfig* cfg, const SYState* s, bint revealed) noexcept nogil:
-    """What each seat knows of today's broken cards is exactly: the cards it broke itself and, once the Reserves
-    are revealed, every broken card of a hand it held (``fold_draft_knowledge``); nobody else's, and none is
-    public. 0 when ``priv_disc`` and ``disc_pub`` say so."""
-    cdef int n = cfg.nseats, t, x, h, k, f, p
-    cdef uint64_t expected[MAX_P][2]
+    """What each seat knows of today's broken cards is exactly what it can know (``known_broken_today``:
+    the cards it broke itself, those it can deduce from a hand it held, and once the Reserves are revealed every
+    broken card of a hand it held); none of them is public. 0 when ``priv_disc`` and ``disc_pub`` say so."""
+    cdef int n = cfg.nseats, t, k, p
+    cdef uint64_t expected[2]
     cdef uint64_t today[2]
-    memset(expected, 0, sizeof(expected))
     today[0] = 0
     today[1] = 0
     for t in range(n):
         for k in range(s.dealt[t]):
             if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
                 cs_add(today, s.day_card[t * HAND_SIZE + k])
-        for x in range(s.step + 1):
-            h = track_holder(s, n, t, x)
-            if h < 0:
-                break
-            for k in range(s.dealt[t]):
-                f = s.day_fate[t * HAND_SIZE + k]
-                if f & FATE_BROKEN and (revealed or fate_step(f) == x):
-                    cs_add(expected[h], s.day_card[t * HAND_SIZE + k])
     for p in range(MAX_P):
-        if (s.priv_disc[p][0] & today[0]) != expected[p][0] or (s.priv_disc[p][1] & today[1]) != expected[p][1]:
+        expected[0] = 0
+        expected[1] = 0
+        if p < n:
+            known_broken_today(cfg, s, p, revealed, expected)
+        if (s.priv_disc[p][0] & today[0]) != expected[0] or (s.priv_disc[p][1] & today[1]) != expected[1]:
             return 1
     if (s.disc_pub[0] & today[0]) or (s.disc_pub[1] & today[1]):
         return 1
@@ -1180,8 +1207,11 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
                 return 22               # a player's cards come from what it held at the reveal
             if (pub_cards[p][i] & ~cards[i]) & ~s.disc[i]:
                 return 22               # and what left went to the discard pile
-            if (pub_cards[p][i] & ~cards[i]) & s.disc_pub[i]:
-                return 22               # unseen by the others until the workshop ends
+            if cfg.open_workshop:
+                if (pub_cards[p][i] & ~cards[i]) & ~s.disc_pub[i]:
+                    return 22           # seen by the others at once in an open workshop
+            elif (pub_cards[p][i] & ~cards[i]) & s.disc_pub[i]:
+                return 22               # unseen by the others until a closed workshop ends
             if (pub_cards[p][i] & ~cards[i]) & ~s.priv_disc[p][i]:
                 return 22               # but known to the seat that discarded them
             if pub_cards[p][i] & today_broken[i]:
@@ -1433,7 +1463,7 @@ def action_layout(int ncards, int nbench) -> dict:
     return out
 
 
-def make_core(dict tables, int players, int workbenches, int days=DAYS) -> GameCore:
+def make_core(dict tables, int players, int workbenches, int days=DAYS, bint open_workshop=True) -> GameCore:
     """Compile the content tables (already validated by ScrapyardContent) and the parameters into a GameCore.
 
     ``tables``: ``kind, stype, vp, slots, bonus, family, x, target, fits`` (one int per card; -1 for "none"),
@@ -1447,6 +1477,7 @@ def make_core(dict tables, int players, int workbenches, int days=DAYS) -> GameC
             or not 1 <= days <= DAYS:
         raise ValueError("content or parameters out of the engine's range")
     cfg.days = days
+    cfg.open_workshop = open_workshop
     cfg.ncards = ncards
     cfg.nseats = players
     cfg.nbench = workbenches
@@ -1515,7 +1546,8 @@ def score_player_fields(GameCore core, const uint8_t[::1] raw, int seat, bint pu
     cdef const SYState* s = _checked(core, raw)
     if not 0 <= seat < (<const SYConfig*>core.cfg).nseats:
         raise ValueError("no such seat")
-    return player_score(<const SYConfig*>core.cfg, public_player(s, seat) if public else &s.pl[seat])
+    return player_score(<const SYConfig*>core.cfg, public_player(<const SYConfig*>core.cfg, s, seat) if public
+                        else &s.pl[seat])
 
 
 def validate_code(GameCore core, const uint8_t[::1] raw) -> int:

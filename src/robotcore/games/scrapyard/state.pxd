@@ -93,8 +93,8 @@ ctypedef struct SYState:
                                       # deductions, its own workshop discards), since the last reshuffle
     uint64_t reserve[MAX_P][2]        # today's Reserves (face down until the workshop)
     Player pl[MAX_P]                  # the live position of every seat
-    Player pub[MAX_P]                 # workshop only: each seat as revealed at the start of the workshop (what
-                                      # the others see until every seat is done)
+    Player pub[MAX_P]                 # workshop only: each seat as revealed at the start of the workshop (with
+                                      # open_workshop=0, what the others see until every seat is done)
     uint16_t pending[MAX_P]           # hidden commitment (an action id) of a simultaneous phase, or NO_PENDING
     uint8_t day_card[MAX_DEALT]       # slot t*7+j: the j-th card dealt to seat t today
     uint8_t day_fate[MAX_DEALT]       # 0 in a hand, FATE_KEPT|pass, FATE_BROKEN|pass
@@ -132,7 +132,9 @@ ctypedef struct SYConfig:
     uint8_t std_vp
     uint8_t std_slots
     uint8_t days                      # days in a game (the seed plays 6)
-    uint8_t spare[2]
+    uint8_t open_workshop             # 1: workshop actions are seen as they happen (the seed); 0: hidden until
+                                      # every seat is done (the others see the position revealed at its start)
+    uint8_t spare[1]
 
 
 cdef inline bint cs_has(const uint64_t* s, int c) noexcept nogil:

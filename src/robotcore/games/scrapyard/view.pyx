@@ -4,8 +4,9 @@
 
 Hidden from a seat: the deck and the unseen part of the discard pile; during the draft and the purchase, the
 other seats' hands and Reserves (only their backs — Structure or Upgrade — are public) and the cards they broke;
-every other seat's pending commitment (a draft choice, a purchase, an overflow discard); during the workshop,
-the other seats' work since the reveal (they are seen as revealed until everybody is done); the PRNG.
+every other seat's pending commitment (a draft choice, a purchase, an overflow discard); during a closed workshop
+(``open_workshop=False``), the other seats' work since the reveal (they are seen as revealed until everybody is
+done; in the seed's open workshop every action is seen as it happens); the PRNG.
 
 A seat remembers every hand it held today, pass by pass (perfect recall). Since the draft's routing is public
 (who broke at which pass, the day's direction), it knows where each of those hands went, so resampling
@@ -21,8 +22,8 @@ from robotcore.core.bits cimport lowest_bit, popcount
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, State
 from robotcore.games.scrapyard.engine cimport (
-    cap_en, cap_mo, check_log, cs_count, day_dir, fate_step, legal_for, player_cards, player_score,
-    public_player, robot_complete, track_holder,
+    cap_en, cap_mo, check_log, cs_count, day_dir, fate_step, known_broken_today, legal_for, player_cards,
+    player_score, public_player, robot_complete, track_holder,
 )
 from robotcore.games.scrapyard.state cimport (
     FATE_BROKEN, FATE_KEPT, HAND_SIZE, KIND_STRUCTURE, MAX_CARDS, MAX_DEALT, MAX_P, MAX_WB, NO_CARD,
@@ -144,14 +145,14 @@ cdef list _reserve_backs(const SYConfig* cfg, const SYState* s, int p):
 
 
 cdef void _public_discard(const SYConfig* cfg, const SYState* s, uint64_t* out) noexcept nogil:
-    """The discard pile as the table sees it: during the workshop, without what seats discarded since the
+    """The discard pile as the table sees it: during a closed workshop, without what seats discarded since the
     reveal (everybody learns it when the workshop ends)."""
     cdef int p
     cdef uint64_t pc[2]
     cdef uint64_t lc[2]
     out[0] = s.disc[0]
     out[1] = s.disc[1]
-    if s.phase != PH_WORKSHOP:
+    if s.phase != PH_WORKSHOP or cfg.open_workshop:
         return
     for p in range(cfg.nseats):
         player_cards(cfg, &s.pub[p], pc)
@@ -169,7 +170,7 @@ cdef dict _public(game, State state):
     _public_discard(cfg, s, disc)
     players = []
     for p in range(n):
-        entry = _player(game, cfg, public_player(s, p), revealed)
+        entry = _player(game, cfg, public_player(cfg, s, p), revealed)
         entry["seat"] = p
         entry["broke_at_pass"] = None if s.broke_at[p] == NOT_BROKEN else s.broke_at[p]
         entry["reserve_backs"] = _reserve_backs(cfg, s, p)
@@ -227,7 +228,7 @@ def view(game, State state, seat) -> dict:
     """The public view (``players`` is the same in every view: what the table sees), plus for a seat what only
     it knows: its hand and Reserve, its pending commitment, every hand it held today (``seen``), the cards it
     knows are in the discard pile, and during the workshop its live position (``my_position``; the others see
-    its position as revealed until every seat is done)."""
+    its position as revealed until every seat is done, in a closed workshop)."""
     cdef const SYState* s = <const SYState*>state.data
     cdef const SYConfig* cfg = <const SYConfig*>state.core.cfg
     cdef int me
@@ -304,7 +305,7 @@ def observation(State state, int seat) -> cnp.ndarray:
     _put(o, PLANE_KNOWN_DISCARD, cards)
     for rel in range(n):
         p = (seat + rel) % n
-        P = &s.pl[p] if p == seat else public_player(s, p)
+        P = &s.pl[p] if p == seat else public_player(cfg, s, p)
         base = SEATS_AT + rel * PER_SEAT
         robot[0] = 0
         robot[1] = 0
@@ -387,8 +388,8 @@ cdef void _shuffle_slots(SYState* s, const SYConfig* cfg, int* slots, int m, uin
 def resample(game, State state, int seat, uint64_t seed) -> State:
     """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with all it knows.
 
-    1. Workshop: the other seats' work since the reveal is unknown to ``seat``: they are put back as revealed
-       (with their "done" flags: doing nothing is always possible).
+    1. Closed workshop: the other seats' work since the reveal is unknown to ``seat``: they are put back as
+       revealed (with their "done" flags: doing nothing is always possible). In an open workshop it is public.
     2. Today's dealt cards are slots of the draft record. A slot the seat saw leave (its own keeps and breaks),
        a card kept by anyone once the Reserves are revealed, and a broken card the seat knows are fixed. The
        cards that left a hand the seat saw, between two of its looks at that hand (or after its last look), are
@@ -423,8 +424,8 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     cdef uint64_t hands[MAX_P][2]
     cdef uint64_t reserves[MAX_P][2]
     cdef int broken_by[MAX_P]
-    # 1. the other seats' hidden work
-    if revealed:
+    # 1. the other seats' hidden work (in a closed workshop)
+    if revealed and not cfg.open_workshop:
         for p in range(n):
             if p == seat:
                 continue
@@ -558,23 +559,14 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     for q in range(n):
         if q == seat:
             continue
-        # older knowledge that still holds, then today's exactly as the engine folds it
+        # older knowledge that still holds, then today's exactly as the engine derives it
         s.priv_disc[q][0] &= s.disc[0] & ~today_broken[0]
         s.priv_disc[q][1] &= s.disc[1] & ~today_broken[1]
         if s.phase == PH_DELIVERY or s.phase == PH_OVER:
             continue
-        for t in range(n):
-            # what q broke itself, and (once revealed) every broken card of a hand q held
-            for x in range(s.step + 1):
-                h = track_holder(s, n, t, x)
-                if h < 0:
-                    break
-                if h != q:
-                    continue
-                for k in range(s.dealt[t]):
-                    f = s.day_fate[t * HAND_SIZE + k]
-                    if f & FATE_BROKEN and (revealed or fate_step(f) == x):
-                        cs_add(s.priv_disc[q], s.day_card[t * HAND_SIZE + k])
+        known_broken_today(cfg, s, q, revealed, gone)
+        s.priv_disc[q][0] |= gone[0]
+        s.priv_disc[q][1] |= gone[1]
     # the other seats' pending commitments, drawn again among their legal choices
     for q in range(n):
         if q == seat or s.pending[q] == NO_PENDING:
