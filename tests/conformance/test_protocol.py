@@ -199,9 +199,9 @@ def _with_rng_of(game: robotcore.Game, world: robotcore.State, original: robotco
 def test_public_actions_reveal_nothing_hidden(game: robotcore.Game) -> None:
     """Hidden information through transitions: a public action of another seat, applied to the real state and
     to one whose hidden part (for the observer) is re-dealt with the same PRNG, leaves the observer the same
-    view, observation, legal actions and actors. This catches leaks through automata and forced moves that
-    depend on what the observer cannot see (e.g. the engine answering a prompt by itself because a hidden
-    hand allows a single answer)."""
+    view, observation, legal actions and actors, unless the action drew chance. This catches leaks through
+    automata and forced moves that depend on what the observer cannot see (e.g. the engine answering a prompt
+    by itself because a hidden hand allows a single answer)."""
     rng = random.Random(11)
     compared = 0
     for g in range(25):
@@ -219,6 +219,10 @@ def test_public_actions_reveal_nothing_hidden(game: robotcore.Game) -> None:
                     a, b = state.clone(), other.clone()
                     a.apply(action, seat)
                     b.apply(action, seat)
+                    if a.state_bytes()[:8] != state.state_bytes()[:8]:
+                        # chance was drawn (e.g. a deal from the hidden deck): what it shows may differ between
+                        # the two worlds without anything leaking
+                        continue
                     assert a.actors == b.actors, game.action_to_str(action)
                     assert a.view(observer) == b.view(observer), game.action_to_str(action)
                     assert a.legal_actions(observer) == b.legal_actions(observer)
