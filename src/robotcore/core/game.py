@@ -11,7 +11,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from robotcore.core import state as _state
 from robotcore.core.state import GameCore, State
-from robotcore.errors import CorruptStateError, InvalidParameterError
+from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError
 from robotcore.types import ParamSpec, View
 
 __all__ = ["Game", "Content"]
@@ -49,6 +49,9 @@ class Game(abc.ABC):
     content_type: ClassVar[type[Content] | None] = None
     #: Parameter sets the shared conformance suite runs besides the defaults (each variant rule once).
     variants: ClassVar[tuple[dict[str, Any], ...]] = ()
+    #: The game's compiled view module (its ``view.pyx``), which defines ``view(game, state, seat)``,
+    #: ``omniscient(game, state)``, ``observation(state, seat)`` and ``resample(game, state, seat, seed)``.
+    view_module: ClassVar[ModuleType]
 
     def __init__(self, **params: Any) -> None:
         self.params: Mapping[str, Any] = MappingProxyType(self._check_params(params))
@@ -218,21 +221,32 @@ class Game(abc.ABC):
     def action_from_dict(self, data: Mapping[str, Any]) -> int:
         """Inverse of ``action_to_dict``; raises ``InvalidActionError``."""
 
-    @abc.abstractmethod
     def view(self, state: State, seat: int | None) -> View:
         """What ``seat`` can see (None: a spectator)."""
+        out: View = self.view_module.view(self, state, seat)
+        return out
 
-    @abc.abstractmethod
     def omniscient_view(self, state: State) -> View:
         """Everything, hidden parts included. In-process use only (debugging, the reveal after the end)."""
+        out: View = self.view_module.omniscient(self, state)
+        return out
 
-    @abc.abstractmethod
     def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
         """Fixed-shape float32 tensor of ``view(seat)`` for learning."""
+        out: npt.NDArray[np.float32] = self.view_module.observation(state, seat)
+        return out
 
-    @abc.abstractmethod
     def resample_hidden(self, state: State, seat: int, seed: int) -> State:
         """A state consistent with all ``seat`` knows, with everything hidden from it re-drawn."""
+        out: State = self.view_module.resample(self, state, seat, seed & 0xFFFFFFFFFFFFFFFF)
+        return out
+
+    def check_action_id(self, action: object) -> int:
+        """``action`` as an int when it is an action id of this game; ``InvalidActionError`` otherwise."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < self.num_actions:
+            raise InvalidActionError(f"{self.title} action ids are 0..{self.num_actions - 1}, got {action!r}")
+        return int(action)
 
     @abc.abstractmethod
     def scores_from_view(self, view: View) -> list[int]:

@@ -19,10 +19,10 @@ Where things are: rules in ``engine.pyx`` (move generation is ``nm_legal_mask``)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
-import numpy.typing as npt
 
 from robotcore.core.game import Game
 from robotcore.core.state import GameCore, State
@@ -50,6 +50,7 @@ class NicodemusGame(Game):
     min_players = 2
     max_players = 2
     content_type = NicodemusContent
+    view_module: ClassVar[ModuleType] = view
     param_specs = (
         ParamSpec("players", int, 2, "number of seats (the game is for exactly 2)", min=2, max=2),
         ParamSpec("first_player", int, -1, "seat that plays first: 0, 1, or -1 to draw it at random", min=-1,
@@ -107,7 +108,7 @@ class NicodemusGame(Game):
     # -- notation ---------------------------------------------------------------------------------------------
 
     def _decode(self, action: int) -> tuple[str, int]:
-        action = self._check_id(action)
+        action = self.check_action_id(action)
         for start, _n, name in self._families:
             if action >= start:
                 return name, action - start
@@ -311,25 +312,11 @@ class NicodemusGame(Game):
             return self._complete_id(name("project", self._pindex), positions)
         raise ValueError
 
-    def _check_id(self, action: int) -> int:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < self._num_actions:
-            raise InvalidActionError(f"Nicodemus action ids are 0..{self._num_actions - 1}, got {action!r}")
-        return int(action)
-
     # -- information ------------------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> View:
-        return view.view(self, state, seat)
 
-    def omniscient_view(self, state: State) -> View:
-        return view.omniscient(self, state)
 
-    def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
-        return view.observation(state, seat)
 
-    def resample_hidden(self, state: State, seat: int, seed: int) -> State:
-        return view.resample(self, state, seat, seed & 0xFFFFFFFFFFFFFFFF)
 
     def scores_from_view(self, view: View) -> list[int]:
         """VP of every machine a player repaired (still in the workshop, or set aside) plus completed projects."""

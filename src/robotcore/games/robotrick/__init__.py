@@ -14,10 +14,10 @@ Where things are: rules in ``engine.pyx`` (move generation is ``rt_legal_mask``)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
-import numpy.typing as npt
 
 from robotcore.core.game import Game
 from robotcore.core.state import GameCore, State
@@ -52,6 +52,7 @@ class RobotrickGame(Game):
     min_players = 3
     max_players = 3
     content_type = RobotrickContent
+    view_module: ClassVar[ModuleType] = view
     param_specs = (
         ParamSpec("players", int, 3, "number of seats (the rules are for exactly 3, plus Droco)", min=3, max=3),
         ParamSpec("hangars", int, 3, "face-up captures allowed per round: 3, or 4 in the first-game variant",
@@ -85,7 +86,7 @@ class RobotrickGame(Game):
     # -- notation ---------------------------------------------------------------------------------------------
 
     def action_to_str(self, action: int) -> str:
-        action = self._check_id(action)
+        action = self.check_action_id(action)
         return f"{'pass' if action >= PASS else 'play'} {CARD_NAMES[action % PASS]}"
 
     def parse_action(self, text: str) -> int:
@@ -98,7 +99,7 @@ class RobotrickGame(Game):
         return _VERBS[parts[0].lower()] + parse_card(parts[1])
 
     def action_to_dict(self, action: int) -> dict[str, Any]:
-        action = self._check_id(action)
+        action = self.check_action_id(action)
         return {"type": "pass" if action >= PASS else "play", "card": CARD_NAMES[action % PASS]}
 
     def action_from_dict(self, data: Mapping[str, Any]) -> int:
@@ -111,27 +112,13 @@ class RobotrickGame(Game):
 
     def is_public_action(self, action: int) -> bool:
         """Plays are seen by everyone; a pass choice only by the seat that makes it."""
-        return self._check_id(action) < PASS
-
-    @staticmethod
-    def _check_id(action: int) -> int:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
-            raise InvalidActionError(f"Robotrick action ids are 0..103, got {action!r}")
-        return int(action)
+        return self.check_action_id(action) < PASS
 
     # -- information ------------------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> View:
-        return view.view(self, state, seat)
 
-    def omniscient_view(self, state: State) -> View:
-        return view.omniscient(self, state)
 
-    def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
-        return view.observation(state, seat)
 
-    def resample_hidden(self, state: State, seat: int, seed: int) -> State:
-        return view.resample(self, state, seat, seed & 0xFFFFFFFFFFFFFFFF)
 
     def scores_from_view(self, view: View) -> list[int]:
         """Finished rounds' scores plus, while a round is on, face-up VP minus face-down VP."""

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
-import numpy.typing as npt
 
 from robotcore.core.game import Game
 from robotcore.core.state import GameCore, State
@@ -55,6 +55,7 @@ class ScrapyardGame(Game):
     min_players = 2
     max_players = 4
     content_type = ScrapyardContent
+    view_module: ClassVar[ModuleType] = view
     param_specs = (
         ParamSpec("players", int, 4, "number of seats: 3 or 4 (2 only with provisional_two_player=True)",
                   min=2, max=4),
@@ -123,7 +124,7 @@ class ScrapyardGame(Game):
         return self._code_ids[text.strip().upper()]
 
     def _decode(self, action: int) -> dict[str, Any]:
-        a = self._check_id(action)
+        a = self.check_action_id(action)
         L = self.layout
         n = len(self.codes)
         if a < L["break"]:
@@ -302,29 +303,15 @@ class ScrapyardGame(Game):
         workshop, where everybody sees them as they happen, and hidden in a closed one (``open_workshop=False``).
         An overflow discard is always reported hidden: after the dice it is a hidden commitment (in an open
         workshop its result, the stock, is public anyway)."""
-        a = self._check_id(action)
+        a = self.check_action_id(action)
         L = self.layout
         return bool(self.params["open_workshop"]) and L["place"] <= a <= L["done"]
 
-    def _check_id(self, action: int) -> int:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < self.num_actions:
-            raise InvalidActionError(f"Scrapyard action ids are 0..{self.num_actions - 1}, got {action!r}")
-        return int(action)
-
     # -- information ------------------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> View:
-        return view.view(self, state, seat)
 
-    def omniscient_view(self, state: State) -> View:
-        return view.omniscient(self, state)
 
-    def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
-        return view.observation(state, seat)
 
-    def resample_hidden(self, state: State, seat: int, seed: int) -> State:
-        return view.resample(self, state, seat, seed & 0xFFFFFFFFFFFFFFFF)
 
     def scores_from_view(self, view: View) -> list[int]:
         """The seed's scoring again, in Python, from the robots and stocks a view shows."""
