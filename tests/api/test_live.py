@@ -25,10 +25,13 @@ from typing import Any
 
 import pytest
 
-import robotcore
-from robotcore_api.client import ApiError, Client, play_match
-from robotcore_api.service import MatchService, Settings
-from robotcore_api.store import Store
+if sys.platform == "win32":
+    pytest.skip("gunicorn, and the kill -9 these tests send, exist on POSIX only", allow_module_level=True)
+
+import robotcore  # noqa: E402
+from robotcore_api.client import ApiError, Client, play_match  # noqa: E402
+from robotcore_api.service import MatchService, Settings  # noqa: E402
+from robotcore_api.store import Store  # noqa: E402
 
 from .conftest import DATABASES, GAMES, POSTGRES_URL
 
