@@ -299,7 +299,7 @@ cdef void resolve_trick(const RTConfig* cfg, RTState* s) noexcept nogil:
         end_round(cfg, s)
 
 
-cdef void play_card(const RTConfig* cfg, RTState* s, int player, int card) noexcept nogil:
+cdef inline void play_card(const RTConfig* cfg, RTState* s, int player, int card) noexcept nogil:
     cdef int led
     s.hand[player] &= ~bit(card)
     if s.trick_len > 0:
@@ -315,7 +315,7 @@ cdef void play_card(const RTConfig* cfg, RTState* s, int player, int card) noexc
         resolve_trick(cfg, s)
 
 
-cdef void advance(const RTConfig* cfg, RTState* s) noexcept nogil:
+cdef inline void advance(const RTConfig* cfg, RTState* s) noexcept nogil:
     """Let Droco play for as long as it is its turn (it leads the first trick of every round)."""
     while s.phase == PHASE_PLAY and to_play(s) == DROCO:
         play_card(cfg, s, DROCO, droco_choose(cfg, s))
@@ -330,7 +330,7 @@ cdef void rt_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     setup_round(<const RTConfig*>c, s)
 
 
-cdef uint32_t rt_actors(const void* c, const void* st) noexcept nogil:
+cdef inline uint32_t rt_actors(const void* c, const void* st) noexcept nogil:
     cdef const RTState* s = <const RTState*>st
     cdef uint32_t bits = 0
     cdef int p
@@ -344,7 +344,7 @@ cdef uint32_t rt_actors(const void* c, const void* st) noexcept nogil:
     return 0
 
 
-cdef void rt_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+cdef inline void rt_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     """Move generation. Pass phase: any card still in hand (ids 52..103). Play phase: the player to act must
     follow the led colour when able, else any card (ids 0..51)."""
     cdef const RTState* s = <const RTState*>st
@@ -363,7 +363,7 @@ cdef void rt_legal_mask(const void* c, const void* st, int seat, uint64_t* words
         words[0] = hand
 
 
-cdef void rt_apply(const void* c, void* st, int seat, int action) noexcept nogil:
+cdef inline void rt_apply(const void* c, void* st, int seat, int action) noexcept nogil:
     cdef const RTConfig* cfg = <const RTConfig*>c
     cdef RTState* s = <RTState*>st
     cdef int card, p
