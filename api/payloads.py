@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 from flask import Response
 
 from robotcore import Game, State
@@ -29,11 +30,20 @@ from .store import ActionRow, MatchRecord
 JSON = "application/json"
 
 
+def encode(payload: Any) -> bytes:
+    """The JSON text of a body: compact UTF-8, by orjson (an order of magnitude faster than the standard
+    library on the views). What orjson refuses (an integer beyond 64 bits, a lone surrogate) falls back to the
+    standard library's encoder, so nothing that encoded before fails now."""
+    try:
+        return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:                  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(payload, separators=(",", ":")).encode()
+
+
 def send(payload: Any, status: int = 200, headers: dict[str, str] | None = None,
          mimetype: str = JSON) -> Response:
     """Serialise an outbound body (built by the functions of this module, or a Problem)."""
-    body = json.dumps(payload, separators=(",", ":"))
-    resp = Response(body, status=status, mimetype=mimetype)
+    resp = Response(encode(payload), status=status, mimetype=mimetype)
     if headers:
         resp.headers.update(headers)
     return resp

@@ -43,6 +43,12 @@ def test_health_and_bots(api: ApiClient) -> None:
     assert {"random", "greedy"} <= {b["name"] for b in bots}
 
 
+def test_bodies_encode_what_the_standard_library_encodes() -> None:
+    for value in [{"a": "é", "n": None, "f": 0.1, "l": [True, 2]}, {1: "integer key"}, {"big": 2**70},
+                  {"lone surrogate": "\ud800"}]:
+        assert json.loads(payloads.encode(value)) == json.loads(json.dumps(value))
+
+
 def test_catalogue_lists_every_registered_game(api: ApiClient) -> None:
     games = api.get("/v1/games").get_json()["games"]
     assert [g["name"] for g in games] == GAMES
