@@ -49,6 +49,20 @@ def test_bodies_encode_what_the_standard_library_encodes() -> None:
         assert json.loads(payloads.encode(value)) == json.loads(json.dumps(value))
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_action_forms_are_the_games_own(name: str) -> None:
+    """payloads.action remembers each game's notation (a Game is immutable): it answers what the game does,
+    for every action, the second time as the first, and for each set of parameters its own."""
+    default = robotcore.load_game(name)
+    for game in (default, robotcore.load_game(name, players=default.max_players)):
+        for _ in range(2):
+            for a in range(game.num_actions):
+                assert payloads.action(game, a) == {"id": a, "text": game.action_to_str(a),
+                                                    "json": game.action_to_dict(a)}
+    with pytest.raises(robotcore.errors.InvalidActionError):
+        payloads.action(game, game.num_actions)
+
+
 def test_catalogue_lists_every_registered_game(api: ApiClient) -> None:
     games = api.get("/v1/games").get_json()["games"]
     assert [g["name"] for g in games] == GAMES
