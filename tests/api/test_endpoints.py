@@ -9,11 +9,14 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from marshmallow import ValidationError
 
 import robotcore
 from robotcore.bots import BOTS
 from robotcore_api import payloads
-from robotcore_api.schemas import MAX_BUDGET_MS
+from robotcore_api.schemas import MAX_BUDGET_MS, MoveSchema, plain_move
 
 from .conftest import GAMES, ApiClient, new_key
 
@@ -298,6 +301,86 @@ def test_rejected_moves_change_nothing(api: ApiClient) -> None:
     after = {s: api.view(match_id, t) for s, t in tokens.items()}
     assert after == before
     assert api.app.extensions["robotcore"].store.actions(match_id) == []
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**64), 2**64) | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+_WRONG_TYPES = st.sampled_from([True, False, 1.0, "1", None, [], {}, 2**64])
+
+
+def _mostly(valid: Any, invalid: Any) -> Any:
+    """``valid`` three times in four (so that whole bodies are often valid), else ``invalid``."""
+    return st.tuples(st.booleans(), st.booleans()).flatmap(lambda b: valid if any(b) else invalid)
+
+
+def _int_around(low: int, high: int) -> Any:
+    """Integers in [low, high] mostly, else just out of it, or values of other types."""
+    return _mostly(st.integers(low, high) | st.sampled_from([low, high]),
+                   st.sampled_from([low - 1, high + 1, -(2**63), 2**63]) | _WRONG_TYPES)
+
+
+_ACTION_FORMS = {
+    "id": _int_around(0, 2**31 - 1),
+    "text": _mostly(st.text(min_size=1, max_size=3) | st.just("x" * 200), st.sampled_from(["", "x" * 201])
+                    | _WRONG_TYPES),
+    "json": _mostly(st.dictionaries(st.text(max_size=3), _JSON_VALUES, max_size=3), _WRONG_TYPES),
+}
+_ACTION_BODIES = _mostly(st.fixed_dictionaries({}, optional=_ACTION_FORMS),
+                         st.fixed_dictionaries({"other": _JSON_VALUES}, optional=_ACTION_FORMS) | _JSON_VALUES)
+_MOVE_FIELDS = {"expected_version": _int_around(0, 2**31 - 1), "seat": _int_around(0, 7)}
+_MOVE_BODIES = _mostly(
+    st.fixed_dictionaries({"action": _ACTION_BODIES}, optional=_MOVE_FIELDS),
+    st.fixed_dictionaries({"extra": _JSON_VALUES}, optional={"action": _ACTION_BODIES, **_MOVE_FIELDS})
+    | st.fixed_dictionaries({}, optional=_MOVE_FIELDS) | _JSON_VALUES,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_MOVE_BODIES)
+@example({"action": {"id": 2**31}})
+@example({"action": {"id": 2**31 - 1}, "expected_version": 2**31})
+@example({"action": {"id": True}, "seat": 0})
+@example({"action": {"text": "x" * 201}})
+@example({"action": {}, "expected_version": 1})
+@example({"action": {"id": 1}, "seat": 8})
+@example({"action": {"id": 1}, "seat": -1})
+def test_plain_move_bodies_parse_as_the_schema_does(body: Any) -> None:
+    """The move endpoint checks plain bodies without marshmallow (schemas.plain_move): whatever it accepts,
+    MoveSchema accepts too, with the same result; everything else is left to MoveSchema."""
+    fast = plain_move(body)
+    try:
+        full = MoveSchema().load(body)
+    except ValidationError:
+        assert fast is None, body
+        return
+    if fast is not None:
+        assert fast == full and json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
+
+
+def test_plain_move_takes_the_bodies_clients_send() -> None:
+    for body in ({"action": {"id": 3}, "expected_version": 4}, {"action": {"text": "pass R1"}},
+                 {"action": {"id": 0, "text": "x", "json": {"type": "pass", "card": "R1"}}, "expected_version": 0,
+                  "seat": 7}):
+        assert plain_move(body) == MoveSchema().load(body)
+
+
+def test_move_bodies_that_are_not_plain_get_the_schemas_answers(api: ApiClient) -> None:
+    doc, tokens = api.create(GAMES[0], seed=3)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    path = f"/v1/matches/{match_id}/moves"
+    for data, status, problem in [("{not json", 400, "malformed-json"), (b'{"action": "\xff"}', 400, "malformed-json"),
+                                  ("[1, 2]", 422, "validation"), ('{"action": {"id": 1.0}}', 422, "validation"),
+                                  ('{"action": {"id": 1}, "seat": true}', 422, "validation")]:
+        resp = api.post(path, data=data, content_type="application/json", token=tokens[seat])
+        assert (resp.status_code, code(resp)) == (status, problem), data
+    resp = api.post(path, json={"action": {"id": 1}, "expected_version": view["version"], "spin": 1},
+                    token=tokens[seat])
+    assert resp.get_json()["errors"] == {"json": {"spin": ["Unknown field."]}}
+    assert api.view(match_id, tokens[seat]) == view
 
 
 def test_stale_answer_carries_the_current_version(api: ApiClient) -> None:
