@@ -82,7 +82,15 @@ def service() -> MatchService:
 
 
 def _idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
+    return parse_idempotency_key(request.headers.get("Idempotency-Key"))
+
+
+def _if_match() -> int | None:
+    return parse_if_match(request.headers.get("If-Match"))
+
+
+def parse_idempotency_key(key: str | None) -> str | None:
+    """An Idempotency-Key header's value (None: no header), validated."""
     if key is None:
         return None
     if _KEY.fullmatch(key) is None:
@@ -91,9 +99,9 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _if_match() -> int | None:
-    """The version in If-Match (an ETag of GET /v1/matches/{id}: "12", W/"12" or 12), validated."""
-    value = request.headers.get("If-Match")
+def parse_if_match(value: str | None) -> int | None:
+    """The version in an If-Match header's value (an ETag of GET /v1/matches/{id}: "12", W/"12" or 12; None: no
+    header), validated."""
     if value is None:
         return None
     match = _ETAG.fullmatch(value)
