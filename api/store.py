@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -203,6 +204,8 @@ class Store:
         # SQLite has one writer at a time; its busy handler waits by sleeping (1, 2, 5, 10... ms), so the threads
         # of one process queue on a lock instead and only other processes ever meet SQLite's wait.
         self._write_lock: threading.Lock | None = threading.Lock() if self.dialect == "sqlite" else None
+        #: on SQLite, each thread's own DB-API connection for the hot statements (see ``_dbapi``)
+        self._threads: threading.local | None = threading.local() if self.dialect == "sqlite" else None
         #: decoded parameters and seats of matches (they never change), by their stored JSON
         self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
@@ -276,6 +279,11 @@ class Store:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
+        if self._threads is not None:
+            conn = getattr(self._threads, "conn", None)
+            if conn is not None:
+                conn.close()
+            self._threads = threading.local()     # other threads' connections close with the old one
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
@@ -295,7 +303,26 @@ class Store:
 
     @contextmanager
     def _dbapi(self) -> Iterator[Any]:
-        """A DB-API connection from the pool; driver errors become SQLAlchemy's (as Core would raise them)."""
+        """A DB-API connection; driver errors become SQLAlchemy's (as Core would raise them). On SQLite, this
+        thread's own connection: taken from the pool once and kept (a pool checkout and return cost as much as
+        a statement, on every request), a transaction left open rolled back as the pool would on return.
+        Elsewhere a connection from the pool (whose pre-ping notices a server that went away)."""
+        if self._threads is not None:
+            mine = self._threads
+            if getattr(mine, "pid", None) != os.getpid():       # new thread, or a forked worker's first use
+                fairy = self.engine.raw_connection()
+                fairy.detach()                                   # its own from now on, closed with the thread
+                mine.conn, mine.fairy, mine.pid = fairy.dbapi_connection, fairy, os.getpid()
+            conn = mine.conn
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                conn.rollback()
+                raise sa.exc.DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
+            finally:
+                if conn.in_transaction:
+                    conn.rollback()
+            return
         conn = self.engine.raw_connection()
         dbapi = self.engine.dialect.loaded_dbapi
         try:
