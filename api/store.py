@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 __all__ = ["Store", "MatchRecord", "SeatSpec", "ActionRow", "IdempotencyRecord", "NewActions", "default_database_url"]
@@ -75,13 +75,16 @@ idempotency = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
-# The hot path (read a match, read its version, look up an Idempotency-Key, commit a move) runs plain
-# standard SQL on the DB-API connections of SQLAlchemy's pool: the same statements on SQLite and PostgreSQL,
-# only the placeholder differs. SQLAlchemy Core's per-statement machinery costs about 0.1 ms, as much as
-# SQLite itself, on a request that makes four of them. Everything else goes through Core.
+# The hot path (read a match, read its version, look up an Idempotency-Key, commit a move, and once per match
+# create it and read its log) runs plain standard SQL on DB-API connections (see Store._dbapi): the same
+# statements on SQLite and PostgreSQL, only the placeholder differs. SQLAlchemy Core's per-statement machinery
+# costs about 0.1 ms, as much as SQLite itself, and its rows more per row. Everything else goes through Core.
 _MATCH_COLUMNS = "id, game, params, seed, seats, version, state, finished, bots_due, created_at, updated_at"
 _SQL = {
     "select_match": f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?",
+    "insert_match": f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "select_actions": "SELECT version, seat, action, by_bot, created_at FROM actions "
+                      "WHERE match_id = ? AND version > ? ORDER BY version",
     "select_version": "SELECT version FROM matches WHERE id = ?",
     "cas_update": "UPDATE matches SET version = ?, state = ?, finished = ?, bots_due = ?, updated_at = ? "
                   "WHERE id = ? AND version = ?",
@@ -94,11 +97,6 @@ _SQL = {
     "select_idempotency_any_seat": "SELECT seat, fingerprint, version, end_version FROM idempotency "
                                    "WHERE match_id = ? AND key = ?",
 }
-_SELECT_ACTIONS = (
-    sa.select(actions.c.version, actions.c.seat, actions.c.action, actions.c.by_bot, actions.c.created_at)
-    .where(actions.c.match_id == sa.bindparam("id"), actions.c.version > sa.bindparam("after"))
-    .order_by(actions.c.version)
-)
 _UPDATE_IDEMPOTENCY_END = (
     idempotency.update()
     .where(idempotency.c.match_id == sa.bindparam("b_id"), idempotency.c.seat == sa.bindparam("b_seat"),
@@ -285,21 +283,19 @@ class Store:
                 conn.close()
             self._threads = threading.local()     # other threads' connections close with the old one
 
-    @contextmanager
-    def _read(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
-            yield conn
-
     # -- matches ---------------------------------------------------------------------------------------------
 
     def insert_match(self, rec: MatchRecord) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(matches.insert().values(
-                id=rec.id, game=rec.game, params=json.dumps(rec.params, sort_keys=True), seed=rec.seed,
-                seats=json.dumps([s.to_json() for s in rec.seats]), version=rec.version, state=rec.state,
-                finished=rec.finished, bots_due=rec.bots_due, created_at=rec.created_at,
-                updated_at=rec.updated_at,
-            ))
+        with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
+            cur = conn.cursor()
+            try:
+                cur.execute(self._sql["insert_match"], (
+                    rec.id, rec.game, json.dumps(rec.params, sort_keys=True), rec.seed,
+                    json.dumps([s.to_json() for s in rec.seats]), rec.version, rec.state, rec.finished,
+                    rec.bots_due, rec.created_at, rec.updated_at))
+                conn.commit()
+            finally:
+                cur.close()
 
     @contextmanager
     def _dbapi(self) -> Iterator[Any]:
@@ -405,10 +401,13 @@ class Store:
     # -- log -------------------------------------------------------------------------------------------------
 
     def actions(self, match_id: str, after: int = 0) -> list[ActionRow]:
-        with self._read() as conn:
-            rows = conn.execute(_SELECT_ACTIONS, {"id": match_id, "after": after})
-            return [ActionRow(int(r.version), int(r.seat), int(r.action), bool(r.by_bot), float(r.created_at))
-                    for r in rows]
+        with self._dbapi() as conn:
+            cur = conn.cursor()
+            cur.execute(self._sql["select_actions"], (match_id, after))
+            rows = cur.fetchall()
+            cur.close()
+        return [ActionRow(int(version), int(seat), int(action), bool(by_bot), float(created_at))
+                for version, seat, action, by_bot, created_at in rows]
 
     # -- idempotency -----------------------------------------------------------------------------------------
 
