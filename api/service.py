@@ -7,6 +7,7 @@ What goes back to a client is built by ``payloads`` (the one choke point); error
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -71,7 +72,7 @@ def resolve_action(game: Game, given: Mapping[str, Any]) -> int:
     found: list[int] = []
     try:
         if "id" in given:
-            game.action_to_str(given["id"])            # raises InvalidActionError when out of range
+            payloads.action(game, given["id"])         # raises InvalidActionError when out of range
             found.append(int(given["id"]))
         if "text" in given:
             found.append(game.parse_action(given["text"]))
@@ -255,7 +256,9 @@ class MatchService:
                 del known[next(iter(known))]          # the least recently committed
             except (KeyError, StopIteration, RuntimeError):    # another thread got there first
                 pass
-        known[rec.id] = (dataclasses.replace(rec, idempotent=None), state)
+        mine = copy.copy(rec)                   # (a shallow copy: what a record holds is never changed in place)
+        mine.idempotent = None
+        known[rec.id] = (mine, state)
 
     # -- moving ----------------------------------------------------------------------------------------------
 
@@ -316,7 +319,7 @@ class MatchService:
         if not state.is_legal(action, seat):
             return None
         fingerprint = None if key is None else _fingerprint({"move": body, "if_match": if_match})
-        return self._apply(dataclasses.replace(rec), state, seat, action, key, fingerprint)
+        return self._apply(copy.copy(rec), state, seat, action, key, fingerprint)
 
     def _apply(self, rec: MatchRecord, state: State, seat: int, action: int, key: str | None,
                fingerprint: str | None) -> dict[str, Any] | None:
