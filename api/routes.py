@@ -111,6 +111,9 @@ def parse_if_match(value: str | None) -> int | None:
     return int(match.group(1))
 
 
+#: WSGI environ key: an exception the move fast path (fastpath.py) met, raised again by the route, not replayed
+FASTPATH_FAILED = "robotcore.fastpath_error"
+
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")
 _ETAG = re.compile(r'(?:W/)?"?([0-9]{1,10})"?')
 
@@ -259,6 +262,9 @@ def _move_body() -> dict[str, Any]:
 @problems(matches, *MOVE, if_match=True)
 def post_move(match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
+    failed = request.environ.get(FASTPATH_FAILED)
+    if failed is not None:            # the fast path met it, perhaps after committing: answer it, never move twice
+        raise failed
     body = _move_body()
     answer, replayed = service().move(match_id, bearer_token(request), body, _if_match(), _idempotency_key())
     return _replayed(answer, replayed)

@@ -441,6 +441,72 @@ def test_plain_moves_answered_in_front_of_flask_get_flasks_answers(api: ApiClien
     assert sum(path.endswith("/moves") for path in to_flask) <= 6       # only the refused ones went to Flask
 
 
+def _first_move(api: ApiClient) -> tuple[str, int, str, dict[str, Any]]:
+    doc, tokens = api.create(GAMES[0], seed=12)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    body = {"action": {"id": view["legal_actions"][0]["id"]}, "expected_version": view["version"]}
+    return match_id, seat, tokens[seat], body
+
+
+def test_a_store_failure_on_the_fast_path_is_flasks_problem(api: ApiClient, monkeypatch: Any) -> None:
+    """The fast path meets a store error: the answer is Flask's (503 problem+json, Retry-After), not the WSGI
+    server's bare 500, and nothing was played."""
+    from sqlalchemy.exc import OperationalError
+
+    match_id, seat, token, body = _first_move(api)
+    store = api.app.extensions["robotcore"].store
+
+    def locked(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("UPDATE matches", (), Exception("database is locked"))
+
+    monkeypatch.setattr(store, "commit", locked)
+    resp = api.client.post(f"/v1/matches/{match_id}/moves", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert (resp.status_code, code(resp)) == (503, "unavailable")
+    assert resp.headers["Retry-After"] == "1" and resp.mimetype == "application/problem+json"
+    monkeypatch.undo()
+    assert store.actions(match_id) == [] or all(r.by_bot for r in store.actions(match_id))
+
+
+def test_a_failure_after_the_commit_is_answered_never_played_twice(api: ApiClient, monkeypatch: Any) -> None:
+    """The fast path fails after committing (here: building the answer). Flask must answer that failure (500
+    problem+json), not play the move again and call an accepted move stale; the move is in the log once."""
+    import robotcore_api.service as service_module
+
+    match_id, seat, token, body = _first_move(api)
+    store = api.app.extensions["robotcore"].store
+    before = len([r for r in store.actions(match_id) if not r.by_bot])
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("answer could not be built")
+
+    monkeypatch.setattr(service_module.payloads, "move_result", broken)
+    resp = api.client.post(f"/v1/matches/{match_id}/moves", json=body, headers={"Authorization": f"Bearer {token}"})
+    monkeypatch.undo()
+    assert (resp.status_code, code(resp)) == (500, "internal"), resp.get_data()
+    assert resp.mimetype == "application/problem+json"
+    assert len([r for r in store.actions(match_id) if not r.by_bot]) == before + 1
+
+
+def test_a_body_nested_too_deep_is_refused_cleanly(api: ApiClient) -> None:
+    match_id, seat, token, _ = _first_move(api)
+    deep = b"[" * 30000 + b"]" * 30000
+    resp = api.client.post(f"/v1/matches/{match_id}/moves", data=deep, content_type="application/json",
+                           headers={"Authorization": f"Bearer {token}"})
+    assert 400 <= resp.status_code < 600 and resp.mimetype == "application/problem+json", resp.status
+
+
+def test_a_move_answer_has_the_same_bytes_from_memory_and_from_the_store(api: ApiClient) -> None:
+    """The process that created a match remembers it; another process reads it back. Both word the same
+    answer to the same request (here: the first answer and its Idempotency-Key retry, rebuilt from the store)."""
+    match_id, seat, token, body = _first_move(api)
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": new_key()}
+    first = api.client.post(f"/v1/matches/{match_id}/moves", json=body, headers=headers)
+    again = api.client.post(f"/v1/matches/{match_id}/moves", json=body, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert first.get_data() == again.get_data()
+
+
 def test_stale_answer_carries_the_current_version(api: ApiClient) -> None:
     doc, tokens = api.create(GAMES[0], seed=2)
     match_id = doc["match_id"]
