@@ -178,7 +178,7 @@ class MatchService:
         state = game.new_initial_state(seed)
         now = time.time()
         rec = MatchRecord(
-            id=secrets.token_urlsafe(12), game=game.name, params=game.plain_params(), seed=seed, seats=specs,
+            id=secrets.token_urlsafe(12), game=game.name, params=_sorted_params(game.plain_params()), seed=seed, seats=specs,
             version=0, state=state.to_bytes(), finished=state.is_terminal, bots_due=_bots_due(specs, state),
             created_at=now, updated_at=now,
         )
@@ -472,6 +472,12 @@ class MatchService:
         game = robotcore.load_game(rec.game, **rec.params)
         replayed = game.replay(rec.seed, [(r.seat, r.action) for r in rows])
         return replayed.to_bytes() == rec.state
+
+
+def _sorted_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters in the order the store keeps them (sorted keys), so that every process words an answer
+    with the same bytes, whether it remembers the match or reads it back."""
+    return {k: params[k] for k in sorted(params)}
 
 
 def _expected_version(body: Mapping[str, Any], if_match: int | None) -> tuple[int | None, bool]:
