@@ -97,6 +97,9 @@ _SQL = {
     "select_idempotency_any_seat": "SELECT seat, fingerprint, version, end_version FROM idempotency "
                                    "WHERE match_id = ? AND key = ?",
 }
+#: SQLite connections inherited through a fork (see ``Store._dbapi``): referenced so that they are never closed
+_INHERITED: list[tuple[Any, Any]] = []
+
 _UPDATE_IDEMPOTENCY_END = (
     idempotency.update()
     .where(idempotency.c.match_id == sa.bindparam("b_id"), idempotency.c.seat == sa.bindparam("b_seat"),
@@ -279,7 +282,7 @@ class Store:
             self._engine = None
         if self._threads is not None:
             conn = getattr(self._threads, "conn", None)
-            if conn is not None:
+            if conn is not None and getattr(self._threads, "pid", None) == os.getpid():
                 conn.close()
             self._threads = threading.local()     # other threads' connections close with the old one
 
@@ -306,6 +309,10 @@ class Store:
         if self._threads is not None:
             mine = self._threads
             if getattr(mine, "pid", None) != os.getpid():       # new thread, or a forked worker's first use
+                if getattr(mine, "conn", None) is not None:
+                    # a connection this thread had before a fork is the parent's: closing it here (as dropping
+                    # it would) can corrupt the database, SQLite warns; kept, never used nor closed
+                    _INHERITED.append((mine.conn, mine.fairy))
                 fairy = self.engine.raw_connection()
                 fairy.detach()                                   # its own from now on, closed with the thread
                 mine.conn, mine.fairy, mine.pid = fairy.dbapi_connection, fairy, os.getpid()
