@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 import robotcore
 
 from . import payloads
+from .fastpath import MoveFastPath
 from .problems import PROBLEM_MEDIA_TYPE, Problem, from_http_exception
 from .routes import BLUEPRINTS
 from .schemas import ProblemSchema
@@ -120,7 +121,9 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     if create_schema:
         store.create_schema()
-    app.extensions["robotcore"] = MatchService(store, settings)
+    service = app.extensions["robotcore"] = MatchService(store, settings)
+    # the plain requests of the hot path (moves) are answered in front of Flask's machinery; the rest goes on
+    app.wsgi_app = MoveFastPath(app.wsgi_app, service, settings.max_body_bytes)  # type: ignore[method-assign]
 
     if assets:
         @app.get("/v1/docs/assets/<path:filename>")

@@ -31,7 +31,11 @@ def hash_token(token: str) -> str:
 
 def bearer_token(request: Request) -> str | None:
     """The bearer token of the request, None without an Authorization header; malformed headers refused."""
-    header = request.headers.get("Authorization")
+    return parse_bearer(request.headers.get("Authorization"))
+
+
+def parse_bearer(header: str | None) -> str | None:
+    """The token of an Authorization header's value (None: no header); malformed values refused."""
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")

@@ -6,7 +6,9 @@ default 2 per core up to 8), ``ROBOTCORE_THREADS`` (threads per worker, default 
 
 - ``gthread`` workers: a thread pool per process, keep-alive connections, and long-polls that hold a thread
   while they wait (each waits at most 25 s).
-- Workers share nothing but the database: match state is never kept in a process between requests.
+- Workers share nothing but the database. A worker remembers the state it committed last for each match only
+  to play the next move on it without reading; the compare-and-set on the version decides, so a worker whose
+  memory is behind simply reads the match (see ``MatchService._move_known``).
 - ``preload_app``: the app (and the database schema) is made once in the master; each worker opens its own
   database connections after the fork.
 - ``timeout`` 60 s: above the longest request the service makes on purpose (a 25 s long-poll, a 10 s bot

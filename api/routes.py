@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint
+from webargs.core import parse_json
 
 import robotcore
 from robotcore.bots import BOTS
@@ -56,6 +57,20 @@ def problems(blp: Blueprint, *codes: str, if_match: bool = False) -> Any:
     return decorator
 
 
+def document_only(*decorators: Any) -> Any:
+    """flask-smorest decorators applied for the document alone: the view keeps what they document and none of
+    their wrappers, for a hot route that parses its input and answers by itself."""
+
+    def decorator(func: Any) -> Any:
+        documented = func
+        for deco in reversed(decorators):
+            documented = deco(documented)
+        func._apidoc = documented._apidoc
+        return func
+
+    return decorator
+
+
 BODY = ("malformed-json", "payload-too-large", "unsupported-media-type", "validation")
 MOVE = (*BODY, "invalid-token", "forbidden-seat", "not-found", "not-your-turn", "game-over", "stale-version",
         "idempotency-key-reuse", "invalid-action", "illegal-action", "version-required")
@@ -67,18 +82,26 @@ def service() -> MatchService:
 
 
 def _idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
+    return parse_idempotency_key(request.headers.get("Idempotency-Key"))
+
+
+def _if_match() -> int | None:
+    return parse_if_match(request.headers.get("If-Match"))
+
+
+def parse_idempotency_key(key: str | None) -> str | None:
+    """An Idempotency-Key header's value (None: no header), validated."""
     if key is None:
         return None
-    if not 1 <= len(key) <= 255 or not all(33 <= ord(c) <= 126 for c in key):
+    if _KEY.fullmatch(key) is None:
         raise Problem("validation", "Idempotency-Key must be 1-255 printable ASCII characters",
                       errors={"Idempotency-Key": ["invalid"]})
     return key
 
 
-def _if_match() -> int | None:
-    """The version in If-Match (an ETag of GET /v1/matches/{id}: "12", W/"12" or 12), validated."""
-    value = request.headers.get("If-Match")
+def parse_if_match(value: str | None) -> int | None:
+    """The version in an If-Match header's value (an ETag of GET /v1/matches/{id}: "12", W/"12" or 12; None: no
+    header), validated."""
     if value is None:
         return None
     match = _ETAG.fullmatch(value)
@@ -88,6 +111,10 @@ def _if_match() -> int | None:
     return int(match.group(1))
 
 
+#: WSGI environ key: an exception the move fast path (fastpath.py) met, raised again by the route, not replayed
+FASTPATH_FAILED = "robotcore.fastpath_error"
+
+_KEY = re.compile(r"[\x21-\x7e]{1,255}")
 _ETAG = re.compile(r'(?:W/)?"?([0-9]{1,10})"?')
 
 
@@ -214,13 +241,31 @@ def get_match(match_id: str) -> Response:
     return payloads.send(answer, 200, {"ETag": f'"{version}"'})
 
 
+_MOVE_SCHEMA = s.MoveSchema()
+
+
+def _move_body() -> dict[str, Any]:
+    """The move body, parsed as ``@matches.arguments(MoveSchema())`` would: a plain body is checked directly
+    (``schemas.plain_move``), anything else goes through webargs and the schema, which word the errors."""
+    try:
+        body = s.plain_move(parse_json(request.get_data(cache=True)))
+    except ValueError:                     # not JSON (or not UTF-8): webargs answers malformed-json
+        body = None
+    if body is None:
+        body = matches.ARGUMENTS_PARSER.parse(_MOVE_SCHEMA, request, location="json")
+    return body
+
+
 @matches.route("/<string:match_id>/moves", methods=["POST"])
-@matches.arguments(s.MoveSchema())
-@matches.response(200, s.MoveResultSchema)
+@document_only(matches.arguments(s.MoveSchema()), matches.response(200, s.MoveResultSchema),
+               matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY]))
 @problems(matches, *MOVE, if_match=True)
-@matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
-def post_move(body: dict[str, Any], match_id: str) -> Response:
+def post_move(match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
+    failed = request.environ.get(FASTPATH_FAILED)
+    if failed is not None:            # the fast path met it, perhaps after committing: answer it, never move twice
+        raise failed
+    body = _move_body()
     answer, replayed = service().move(match_id, bearer_token(request), body, _if_match(), _idempotency_key())
     return _replayed(answer, replayed)
 

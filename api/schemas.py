@@ -17,6 +17,9 @@ from .problems import CODES
 
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**31 - 1
+MAX_ACTION_ID = 2**31 - 1
+MAX_ACTION_TEXT = 200
+MAX_SEAT = 7
 #: Upper bound on a bot's thinking time per move (stays well under gunicorn's worker timeout).
 MAX_BUDGET_MS = 10_000
 #: Longest wait of a long-poll, in seconds.
@@ -84,8 +87,8 @@ class CreateMatchSchema(Strict):
 class ActionInputSchema(Strict):
     """An action in any of its forms; send back one of the `legal_actions` entries, or just one field."""
 
-    id = _strict_int(validate=validate.Range(0, 2**31 - 1), metadata={"description": "the dense action id"})
-    text = fields.String(validate=validate.Length(1, 200), metadata={"description": "readable form"})
+    id = _strict_int(validate=validate.Range(0, MAX_ACTION_ID), metadata={"description": "the dense action id"})
+    text = fields.String(validate=validate.Length(1, MAX_ACTION_TEXT), metadata={"description": "readable form"})
     json = fields.Dict(metadata={"description": "JSON form (Game.action_to_dict)"})
 
     @validates_schema
@@ -99,8 +102,52 @@ class MoveSchema(Strict):
     expected_version = _strict_int(validate=validate.Range(0, MAX_VERSION),
                                    metadata={"description": "the match version the move was chosen at "
                                                             "(or send If-Match)"})
-    seat = _strict_int(validate=validate.Range(0, 7),
+    seat = _strict_int(validate=validate.Range(0, MAX_SEAT),
                        metadata={"description": "optional check: the seat the token must belong to"})
+
+
+_MOVE_KEYS = frozenset(MoveSchema._declared_fields)
+_ACTION_KEYS = frozenset(ActionInputSchema._declared_fields)
+
+
+def _plain_int(value: Any, top: int) -> bool:
+    return type(value) is int and 0 <= value <= top
+
+
+def plain_move(data: Any) -> dict[str, Any] | None:
+    """A move body in its plain form, checked in a few comparisons instead of marshmallow's machinery (the move
+    endpoint is the service's hot path): what ``MoveSchema().load(data)`` returns, or None for anything else
+    (unusual or invalid), which ``MoveSchema`` then parses itself, with its own error messages.
+    ``tests/api/test_endpoints.py`` checks that the two agree."""
+    if type(data) is not dict or "action" not in data or not data.keys() <= _MOVE_KEYS:
+        return None
+    given = data["action"]
+    if type(given) is not dict or not given or not given.keys() <= _ACTION_KEYS:
+        return None
+    action: dict[str, Any] = {}
+    if "id" in given:
+        if not _plain_int(given["id"], MAX_ACTION_ID):
+            return None
+        action["id"] = given["id"]
+    if "text" in given:
+        text = given["text"]
+        if type(text) is not str or not 1 <= len(text) <= MAX_ACTION_TEXT:
+            return None
+        action["text"] = text
+    if "json" in given:
+        if type(given["json"]) is not dict:
+            return None
+        action["json"] = dict(given["json"])
+    out: dict[str, Any] = {"action": action}
+    if "expected_version" in data:
+        if not _plain_int(data["expected_version"], MAX_VERSION):
+            return None
+        out["expected_version"] = data["expected_version"]
+    if "seat" in data:
+        if not _plain_int(data["seat"], MAX_SEAT):
+            return None
+        out["seat"] = data["seat"]
+    return out
 
 
 class BotMoveSchema(Strict):

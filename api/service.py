@@ -7,6 +7,7 @@ What goes back to a client is built by ``payloads`` (the one choke point); error
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -37,6 +38,8 @@ BOT_BATCH_S = 0.02
 QUICK_BOT_MS = 20
 #: Retries of a move whose compare-and-set lost to a commitment it may ignore (simultaneous phases).
 CAS_RETRIES = 8
+#: Matches whose latest committed state a process keeps in memory (see ``MatchService.move``).
+KNOWN_MATCHES = 1024
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ def resolve_action(game: Game, given: Mapping[str, Any]) -> int:
     found: list[int] = []
     try:
         if "id" in given:
-            game.action_to_str(given["id"])            # raises InvalidActionError when out of range
+            payloads.action(game, given["id"])         # raises InvalidActionError when out of range
             found.append(int(given["id"]))
         if "text" in given:
             found.append(game.parse_action(given["text"]))
@@ -117,6 +120,8 @@ class MatchService:
         self.store = store
         self.settings = settings
         self.changes = Changes()
+        #: the last state this process committed of each match, with its record: (record, state) by match id
+        self._known: dict[str, tuple[MatchRecord, State]] = {}
 
     # -- reading ---------------------------------------------------------------------------------------------
 
@@ -173,11 +178,12 @@ class MatchService:
         state = game.new_initial_state(seed)
         now = time.time()
         rec = MatchRecord(
-            id=secrets.token_urlsafe(12), game=game.name, params=game.plain_params(), seed=seed, seats=specs,
+            id=secrets.token_urlsafe(12), game=game.name, params=_sorted_params(game.plain_params()), seed=seed, seats=specs,
             version=0, state=state.to_bytes(), finished=state.is_terminal, bots_due=_bots_due(specs, state),
             created_at=now, updated_at=now,
         )
         self.store.insert_match(rec)
+        self._remember(rec, state)
         rec, state = self.drive_bots(rec, state)
         return payloads.created(rec, state, tokens)
 
@@ -235,8 +241,24 @@ class MatchService:
         rec.state = new.state
         rec.finished = new.finished
         rec.bots_due = new.bots_due
+        self._remember(rec, after)
         self.changes.notify()
         return True
+
+    def _remember(self, rec: MatchRecord, state: State) -> None:
+        """Keep the state this process just committed (never changed afterwards: moves apply to clones)."""
+        known = self._known
+        known.pop(rec.id, None)
+        if state.is_terminal:
+            return
+        if len(known) >= KNOWN_MATCHES:
+            try:
+                del known[next(iter(known))]          # the least recently committed
+            except (KeyError, StopIteration, RuntimeError):    # another thread got there first
+                pass
+        mine = copy.copy(rec)                   # (a shallow copy: what a record holds is never changed in place)
+        mine.idempotent = None
+        known[rec.id] = (mine, state)
 
     # -- moving ----------------------------------------------------------------------------------------------
 
@@ -255,6 +277,11 @@ class MatchService:
     def move(self, match_id: str, token: str | None, body: dict[str, Any], if_match: int | None,
              key: str | None) -> tuple[dict[str, Any], bool]:
         """Apply the seat's action. Returns (answer, replayed) — replayed: an Idempotency-Key retry."""
+        known = self._known.get(match_id)
+        if known is not None:
+            answer = self._move_known(*known, token, body, if_match, key)
+            if answer is not None:
+                return answer, False
         rec, state = self.load(match_id, key)
         seat = self.seat_for(rec, token, required=True)
         assert seat is not None
@@ -269,6 +296,48 @@ class MatchService:
         if expected is None:
             raise Problem("version-required", "send expected_version in the body or an If-Match header")
         return self._play(rec, state, seat, body["action"], expected, via_header, key, fingerprint)
+
+    def _move_known(self, rec: MatchRecord, state: State, token: str | None, body: dict[str, Any],
+                    if_match: int | None, key: str | None) -> dict[str, Any] | None:
+        """The move played on the state this process last committed of the match, without reading the match
+        first: when the move was chosen at that very version and is legal there, its compare-and-set succeeds
+        only if the match is still at that version in the database, i.e. still in exactly that state (a version
+        is the number of actions of an append-only log, so it names one state). Anything else, or a lost
+        compare-and-set, returns None and the move takes the ordinary path, which reads the match and words the
+        answer (errors, an Idempotency-Key retry). An Idempotency-Key already used for this seat fails the
+        commit too (its row is unique), so a retry is never played twice."""
+        try:
+            seat = self.seat_for(rec, token, required=True)         # seats and their tokens never change
+            assert seat is not None
+            self._check_seat_field(body, seat)
+            expected, _ = _expected_version(body, if_match)
+            if expected != rec.version or state.is_terminal or seat not in state.actors:
+                return None
+            action = resolve_action(state.game, body["action"])
+        except Problem:
+            return None
+        if not state.is_legal(action, seat):
+            return None
+        fingerprint = None if key is None else _fingerprint({"move": body, "if_match": if_match})
+        return self._apply(copy.copy(rec), state, seat, action, key, fingerprint)
+
+    def _apply(self, rec: MatchRecord, state: State, seat: int, action: int, key: str | None,
+               fingerprint: str | None) -> dict[str, Any] | None:
+        """Commit ``action`` of ``seat`` on ``state`` (at ``rec.version``) with the quick bot moves it makes due,
+        then play the slow ones. The answer, or None (nothing written) if the compare-and-set lost."""
+        after = state.clone()
+        after.apply(action, seat)
+        # the bot moves this one makes due are committed with it (quick bots only): one transaction
+        bots = self._bot_moves(rec, after, rec.version + 2, quick_only=True)
+        entries = [(seat, action, False)] + [(bots[i], bots[i + 1], True) for i in range(0, len(bots), 2)]
+        if not self._commit(rec, after, entries, key=key, fingerprint=fingerprint):
+            return None
+        version = rec.version - len(entries) + 1
+        if rec.bots_due:                                     # slow bots: played (and committed) before answering
+            rec, after = self.drive_bots(rec, after)
+            if key is not None:
+                self.store.set_idempotent_end(rec.id, seat, key, rec.version)
+        return payloads.move_result(rec, after, seat, version, action)
 
     def _play(self, rec: MatchRecord, state: State, seat: int, given: Mapping[str, Any], expected: int,
               via_header: bool, key: str | None, fingerprint: str | None) -> tuple[dict[str, Any], bool]:
@@ -287,18 +356,9 @@ class MatchService:
             if not state.is_legal(action, seat):
                 raise Problem("illegal-action",
                               f"{game.action_to_str(action)} (action {action}) is not legal for seat {seat} now")
-            after = state.clone()
-            after.apply(action, seat)
-            # the bot moves this one makes due are committed with it (quick bots only): one transaction
-            bots = self._bot_moves(rec, after, rec.version + 2, quick_only=True)
-            entries = [(seat, action, False)] + [(bots[i], bots[i + 1], True) for i in range(0, len(bots), 2)]
-            if self._commit(rec, after, entries, key=key, fingerprint=fingerprint):
-                version = rec.version - len(entries) + 1
-                if rec.bots_due:                             # slow bots: played (and committed) before answering
-                    rec, after = self.drive_bots(rec, after)
-                    if key is not None:
-                        self.store.set_idempotent_end(rec.id, seat, key, rec.version)
-                return payloads.move_result(rec, after, seat, version, action), False
+            answer = self._apply(rec, state, seat, action, key, fingerprint)
+            if answer is not None:
+                return answer, False
             # lost the compare-and-set: look again (a retry of ours may have won; a commitment may be ignorable)
             rec, state = self.load(rec.id, key)
             if key is not None:
@@ -412,6 +472,12 @@ class MatchService:
         game = robotcore.load_game(rec.game, **rec.params)
         replayed = game.replay(rec.seed, [(r.seat, r.action) for r in rows])
         return replayed.to_bytes() == rec.state
+
+
+def _sorted_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters in the order the store keeps them (sorted keys), so that every process words an answer
+    with the same bytes, whether it remembers the match or reads it back."""
+    return {k: params[k] for k in sorted(params)}
 
 
 def _expected_version(body: Mapping[str, Any], if_match: int | None) -> tuple[int | None, bool]:

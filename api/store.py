@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 __all__ = ["Store", "MatchRecord", "SeatSpec", "ActionRow", "IdempotencyRecord", "NewActions", "default_database_url"]
@@ -74,13 +75,16 @@ idempotency = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
-# The hot path (read a match, read its version, look up an Idempotency-Key, commit a move) runs plain
-# standard SQL on the DB-API connections of SQLAlchemy's pool: the same statements on SQLite and PostgreSQL,
-# only the placeholder differs. SQLAlchemy Core's per-statement machinery costs about 0.1 ms, as much as
-# SQLite itself, on a request that makes four of them. Everything else goes through Core.
+# The hot path (read a match, read its version, look up an Idempotency-Key, commit a move, and once per match
+# create it and read its log) runs plain standard SQL on DB-API connections (see Store._dbapi): the same
+# statements on SQLite and PostgreSQL, only the placeholder differs. SQLAlchemy Core's per-statement machinery
+# costs about 0.1 ms, as much as SQLite itself, and its rows more per row. Everything else goes through Core.
 _MATCH_COLUMNS = "id, game, params, seed, seats, version, state, finished, bots_due, created_at, updated_at"
 _SQL = {
     "select_match": f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?",
+    "insert_match": f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "select_actions": "SELECT version, seat, action, by_bot, created_at FROM actions "
+                      "WHERE match_id = ? AND version > ? ORDER BY version",
     "select_version": "SELECT version FROM matches WHERE id = ?",
     "cas_update": "UPDATE matches SET version = ?, state = ?, finished = ?, bots_due = ?, updated_at = ? "
                   "WHERE id = ? AND version = ?",
@@ -93,11 +97,9 @@ _SQL = {
     "select_idempotency_any_seat": "SELECT seat, fingerprint, version, end_version FROM idempotency "
                                    "WHERE match_id = ? AND key = ?",
 }
-_SELECT_ACTIONS = (
-    sa.select(actions.c.version, actions.c.seat, actions.c.action, actions.c.by_bot, actions.c.created_at)
-    .where(actions.c.match_id == sa.bindparam("id"), actions.c.version > sa.bindparam("after"))
-    .order_by(actions.c.version)
-)
+#: SQLite connections inherited through a fork (see ``Store._dbapi``): referenced so that they are never closed
+_INHERITED: list[tuple[Any, Any]] = []
+
 _UPDATE_IDEMPOTENCY_END = (
     idempotency.update()
     .where(idempotency.c.match_id == sa.bindparam("b_id"), idempotency.c.seat == sa.bindparam("b_seat"),
@@ -203,6 +205,8 @@ class Store:
         # SQLite has one writer at a time; its busy handler waits by sleeping (1, 2, 5, 10... ms), so the threads
         # of one process queue on a lock instead and only other processes ever meet SQLite's wait.
         self._write_lock: threading.Lock | None = threading.Lock() if self.dialect == "sqlite" else None
+        #: on SQLite, each thread's own DB-API connection for the hot statements (see ``_dbapi``)
+        self._threads: threading.local | None = threading.local() if self.dialect == "sqlite" else None
         #: decoded parameters and seats of matches (they never change), by their stored JSON
         self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
@@ -276,26 +280,52 @@ class Store:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
-
-    @contextmanager
-    def _read(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
-            yield conn
+        if self._threads is not None:
+            conn = getattr(self._threads, "conn", None)
+            if conn is not None and getattr(self._threads, "pid", None) == os.getpid():
+                conn.close()
+            self._threads = threading.local()     # other threads' connections close with the old one
 
     # -- matches ---------------------------------------------------------------------------------------------
 
     def insert_match(self, rec: MatchRecord) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(matches.insert().values(
-                id=rec.id, game=rec.game, params=json.dumps(rec.params, sort_keys=True), seed=rec.seed,
-                seats=json.dumps([s.to_json() for s in rec.seats]), version=rec.version, state=rec.state,
-                finished=rec.finished, bots_due=rec.bots_due, created_at=rec.created_at,
-                updated_at=rec.updated_at,
-            ))
+        with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
+            cur = conn.cursor()
+            try:
+                cur.execute(self._sql["insert_match"], (
+                    rec.id, rec.game, json.dumps(rec.params, sort_keys=True), rec.seed,
+                    json.dumps([s.to_json() for s in rec.seats]), rec.version, rec.state, rec.finished,
+                    rec.bots_due, rec.created_at, rec.updated_at))
+                conn.commit()
+            finally:
+                cur.close()
 
     @contextmanager
     def _dbapi(self) -> Iterator[Any]:
-        """A DB-API connection from the pool; driver errors become SQLAlchemy's (as Core would raise them)."""
+        """A DB-API connection; driver errors become SQLAlchemy's (as Core would raise them). On SQLite, this
+        thread's own connection: taken from the pool once and kept (a pool checkout and return cost as much as
+        a statement, on every request), a transaction left open rolled back as the pool would on return.
+        Elsewhere a connection from the pool (whose pre-ping notices a server that went away)."""
+        if self._threads is not None:
+            mine = self._threads
+            if getattr(mine, "pid", None) != os.getpid():       # new thread, or a forked worker's first use
+                if getattr(mine, "conn", None) is not None:
+                    # a connection this thread had before a fork is the parent's: closing it here (as dropping
+                    # it would) can corrupt the database, SQLite warns; kept, never used nor closed
+                    _INHERITED.append((mine.conn, mine.fairy))
+                fairy = self.engine.raw_connection()
+                fairy.detach()                                   # its own from now on, closed with the thread
+                mine.conn, mine.fairy, mine.pid = fairy.dbapi_connection, fairy, os.getpid()
+            conn = mine.conn
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                conn.rollback()
+                raise sa.exc.DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
+            finally:
+                if conn.in_transaction:
+                    conn.rollback()
+            return
         conn = self.engine.raw_connection()
         dbapi = self.engine.dialect.loaded_dbapi
         try:
@@ -378,10 +408,13 @@ class Store:
     # -- log -------------------------------------------------------------------------------------------------
 
     def actions(self, match_id: str, after: int = 0) -> list[ActionRow]:
-        with self._read() as conn:
-            rows = conn.execute(_SELECT_ACTIONS, {"id": match_id, "after": after})
-            return [ActionRow(int(r.version), int(r.seat), int(r.action), bool(r.by_bot), float(r.created_at))
-                    for r in rows]
+        with self._dbapi() as conn:
+            cur = conn.cursor()
+            cur.execute(self._sql["select_actions"], (match_id, after))
+            rows = cur.fetchall()
+            cur.close()
+        return [ActionRow(int(version), int(seat), int(action), bool(by_bot), float(created_at))
+                for version, seat, action, by_bot, created_at in rows]
 
     # -- idempotency -----------------------------------------------------------------------------------------
 

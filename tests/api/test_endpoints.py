@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import time
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from marshmallow import ValidationError
+from werkzeug.test import Client, TestResponse
 
 import robotcore
 from robotcore.bots import BOTS
 from robotcore_api import payloads
-from robotcore_api.schemas import MAX_BUDGET_MS
+from robotcore_api.fastpath import MoveFastPath
+from robotcore_api.schemas import MAX_BUDGET_MS, MoveSchema, plain_move
 
 from .conftest import GAMES, ApiClient, new_key
 
@@ -41,6 +47,26 @@ def test_health_and_bots(api: ApiClient) -> None:
     bots = api.get("/v1/bots").get_json()["bots"]
     assert sorted(b["name"] for b in bots) == sorted(BOTS)
     assert {"random", "greedy"} <= {b["name"] for b in bots}
+
+
+def test_bodies_encode_what_the_standard_library_encodes() -> None:
+    for value in [{"a": "é", "n": None, "f": 0.1, "l": [True, 2]}, {1: "integer key"}, {"big": 2**70},
+                  {"lone surrogate": "\ud800"}]:
+        assert json.loads(payloads.encode(value)) == json.loads(json.dumps(value))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_action_forms_are_the_games_own(name: str) -> None:
+    """payloads.action remembers each game's notation (a Game is immutable): it answers what the game does,
+    for every action, the second time as the first, and for each set of parameters its own."""
+    default = robotcore.load_game(name)
+    for game in (default, robotcore.load_game(name, players=default.max_players)):
+        for _ in range(2):
+            for a in range(game.num_actions):
+                assert payloads.action(game, a) == {"id": a, "text": game.action_to_str(a),
+                                                    "json": game.action_to_dict(a)}
+    with pytest.raises(robotcore.errors.InvalidActionError):
+        payloads.action(game, game.num_actions)
 
 
 def test_catalogue_lists_every_registered_game(api: ApiClient) -> None:
@@ -278,6 +304,207 @@ def test_rejected_moves_change_nothing(api: ApiClient) -> None:
     after = {s: api.view(match_id, t) for s, t in tokens.items()}
     assert after == before
     assert api.app.extensions["robotcore"].store.actions(match_id) == []
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**64), 2**64) | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+_WRONG_TYPES = st.sampled_from([True, False, 1.0, "1", None, [], {}, 2**64])
+
+
+def _mostly(valid: Any, invalid: Any) -> Any:
+    """``valid`` three times in four (so that whole bodies are often valid), else ``invalid``."""
+    return st.tuples(st.booleans(), st.booleans()).flatmap(lambda b: valid if any(b) else invalid)
+
+
+def _int_around(low: int, high: int) -> Any:
+    """Integers in [low, high] mostly, else just out of it, or values of other types."""
+    return _mostly(st.integers(low, high) | st.sampled_from([low, high]),
+                   st.sampled_from([low - 1, high + 1, -(2**63), 2**63]) | _WRONG_TYPES)
+
+
+_ACTION_FORMS = {
+    "id": _int_around(0, 2**31 - 1),
+    "text": _mostly(st.text(min_size=1, max_size=3) | st.just("x" * 200), st.sampled_from(["", "x" * 201])
+                    | _WRONG_TYPES),
+    "json": _mostly(st.dictionaries(st.text(max_size=3), _JSON_VALUES, max_size=3), _WRONG_TYPES),
+}
+_ACTION_BODIES = _mostly(st.fixed_dictionaries({}, optional=_ACTION_FORMS),
+                         st.fixed_dictionaries({"other": _JSON_VALUES}, optional=_ACTION_FORMS) | _JSON_VALUES)
+_MOVE_FIELDS = {"expected_version": _int_around(0, 2**31 - 1), "seat": _int_around(0, 7)}
+_MOVE_BODIES = _mostly(
+    st.fixed_dictionaries({"action": _ACTION_BODIES}, optional=_MOVE_FIELDS),
+    st.fixed_dictionaries({"extra": _JSON_VALUES}, optional={"action": _ACTION_BODIES, **_MOVE_FIELDS})
+    | st.fixed_dictionaries({}, optional=_MOVE_FIELDS) | _JSON_VALUES,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_MOVE_BODIES)
+@example({"action": {"id": 2**31}})
+@example({"action": {"id": 2**31 - 1}, "expected_version": 2**31})
+@example({"action": {"id": True}, "seat": 0})
+@example({"action": {"text": "x" * 201}})
+@example({"action": {}, "expected_version": 1})
+@example({"action": {"id": 1}, "seat": 8})
+@example({"action": {"id": 1}, "seat": -1})
+def test_plain_move_bodies_parse_as_the_schema_does(body: Any) -> None:
+    """The move endpoint checks plain bodies without marshmallow (schemas.plain_move): whatever it accepts,
+    MoveSchema accepts too, with the same result; everything else is left to MoveSchema."""
+    fast = plain_move(body)
+    try:
+        full = MoveSchema().load(body)
+    except ValidationError:
+        assert fast is None, body
+        return
+    if fast is not None:
+        assert fast == full and json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
+
+
+def test_plain_move_takes_the_bodies_clients_send() -> None:
+    for body in ({"action": {"id": 3}, "expected_version": 4}, {"action": {"text": "pass R1"}},
+                 {"action": {"id": 0, "text": "x", "json": {"type": "pass", "card": "R1"}}, "expected_version": 0,
+                  "seat": 7}):
+        assert plain_move(body) == MoveSchema().load(body)
+
+
+def test_move_bodies_that_are_not_plain_get_the_schemas_answers(api: ApiClient) -> None:
+    doc, tokens = api.create(GAMES[0], seed=3)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    path = f"/v1/matches/{match_id}/moves"
+    for data, status, problem in [("{not json", 400, "malformed-json"), (b'{"action": "\xff"}', 400, "malformed-json"),
+                                  ("[1, 2]", 422, "validation"), ('{"action": {"id": 1.0}}', 422, "validation"),
+                                  ('{"action": {"id": 1}, "seat": true}', 422, "validation")]:
+        resp = api.post(path, data=data, content_type="application/json", token=tokens[seat])
+        assert (resp.status_code, code(resp)) == (status, problem), data
+    resp = api.post(path, json={"action": {"id": 1}, "expected_version": view["version"], "spin": 1},
+                    token=tokens[seat])
+    assert resp.get_json()["errors"] == {"json": {"spin": ["Unknown field."]}}
+    assert api.view(match_id, tokens[seat]) == view
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_plain_moves_answered_in_front_of_flask_get_flasks_answers(api: ApiClient, name: str) -> None:
+    """The same match played twice, through the app (plain accepted moves answered by fastpath.MoveFastPath in
+    front of Flask) and through Flask alone: every answer is the same, status, headers and body, accepted or
+    refused, first sent or retried."""
+    fast = api.app.wsgi_app
+    assert isinstance(fast, MoveFastPath)
+    to_flask: list[str] = []
+    flask_app = fast.app
+    fast.app = lambda environ, start: to_flask.append(environ["PATH_INFO"]) or flask_app(environ, start)
+    flask_only = Client(flask_app, TestResponse)
+    game = robotcore.load_game(name)
+    seats = [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (game.num_players - 1)
+    one, tokens_one = api.create(name, seed=77, seats=seats)
+    two, tokens_two = api.create(name, seed=77, seats=seats)
+    ids = (one["match_id"], two["match_id"])
+    rng = random.Random(77)
+
+    def both(body: Any, headers: dict[str, str], *, token: bool = True) -> tuple[TestResponse, TestResponse]:
+        answers = []
+        for client, match_id, tokens in ((api.client, ids[0], tokens_one), (flask_only, ids[1], tokens_two)):
+            hdrs = {**headers, **({"Authorization": f"Bearer {tokens[0]}"} if token else {})}
+            answers.append(client.post(f"/v1/matches/{match_id}/moves", json=body, headers=hdrs))
+        a, b = answers
+        assert (a.status, sorted(a.headers.items())) == (b.status, sorted(b.headers.items()))
+        assert a.get_data().replace(ids[0].encode(), b"<id>") == b.get_data().replace(ids[1].encode(), b"<id>")
+        return a, b
+
+    view = api.view(ids[0], tokens_one[0])
+    moves = 0
+    while view["status"] != "finished" and moves < 40:
+        choice = rng.choice(view["legal_actions"])
+        key = new_key()
+        body = {"action": {"id": choice["id"]}, "expected_version": view["version"]}
+        if moves % 3 == 1:
+            body = {"action": {"text": choice["text"]}}
+        headers = {"Idempotency-Key": key} if moves % 2 else {}
+        if "expected_version" not in body:
+            headers["If-Match"] = f'"{view["version"]}"'
+        accepted, _ = both(body, headers)
+        assert accepted.status_code == 200, accepted.get_json()
+        if moves % 2:
+            assert both(body, headers)[0].headers["Idempotent-Replayed"] == "true"
+        if moves == 4:                                   # refused ones: all answered by Flask, identically
+            stale = {"action": {"id": choice["id"]}, "expected_version": view["version"]}
+            assert both(stale, {})[0].status_code == 409
+            assert both(stale, {"Idempotency-Key": key})[0].status_code in (200, 409)
+            assert both({"action": {"id": game.num_actions}, "expected_version": 0}, {})[0].status_code in (409, 422)
+            assert both(body, {}, token=False)[0].status_code == 401
+        view = accepted.get_json()["match"]
+        moves += 1
+    assert moves >= 5
+    assert sum(path.endswith("/moves") for path in to_flask) <= 6       # only the refused ones went to Flask
+
+
+def _first_move(api: ApiClient) -> tuple[str, int, str, dict[str, Any]]:
+    doc, tokens = api.create(GAMES[0], seed=12)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    body = {"action": {"id": view["legal_actions"][0]["id"]}, "expected_version": view["version"]}
+    return match_id, seat, tokens[seat], body
+
+
+def test_a_store_failure_on_the_fast_path_is_flasks_problem(api: ApiClient, monkeypatch: Any) -> None:
+    """The fast path meets a store error: the answer is Flask's (503 problem+json, Retry-After), not the WSGI
+    server's bare 500, and nothing was played."""
+    from sqlalchemy.exc import OperationalError
+
+    match_id, seat, token, body = _first_move(api)
+    store = api.app.extensions["robotcore"].store
+
+    def locked(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("UPDATE matches", (), Exception("database is locked"))
+
+    monkeypatch.setattr(store, "commit", locked)
+    resp = api.client.post(f"/v1/matches/{match_id}/moves", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert (resp.status_code, code(resp)) == (503, "unavailable")
+    assert resp.headers["Retry-After"] == "1" and resp.mimetype == "application/problem+json"
+    monkeypatch.undo()
+    assert store.actions(match_id) == [] or all(r.by_bot for r in store.actions(match_id))
+
+
+def test_a_failure_after_the_commit_is_answered_never_played_twice(api: ApiClient, monkeypatch: Any) -> None:
+    """The fast path fails after committing (here: building the answer). Flask must answer that failure (500
+    problem+json), not play the move again and call an accepted move stale; the move is in the log once."""
+    import robotcore_api.service as service_module
+
+    match_id, seat, token, body = _first_move(api)
+    store = api.app.extensions["robotcore"].store
+    before = len([r for r in store.actions(match_id) if not r.by_bot])
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("answer could not be built")
+
+    monkeypatch.setattr(service_module.payloads, "move_result", broken)
+    resp = api.client.post(f"/v1/matches/{match_id}/moves", json=body, headers={"Authorization": f"Bearer {token}"})
+    monkeypatch.undo()
+    assert (resp.status_code, code(resp)) == (500, "internal"), resp.get_data()
+    assert resp.mimetype == "application/problem+json"
+    assert len([r for r in store.actions(match_id) if not r.by_bot]) == before + 1
+
+
+def test_a_body_nested_too_deep_is_refused_cleanly(api: ApiClient) -> None:
+    match_id, seat, token, _ = _first_move(api)
+    deep = b"[" * 30000 + b"]" * 30000
+    resp = api.client.post(f"/v1/matches/{match_id}/moves", data=deep, content_type="application/json",
+                           headers={"Authorization": f"Bearer {token}"})
+    assert 400 <= resp.status_code < 600 and resp.mimetype == "application/problem+json", resp.status
+
+
+def test_a_move_answer_has_the_same_bytes_from_memory_and_from_the_store(api: ApiClient) -> None:
+    """The process that created a match remembers it; another process reads it back. Both word the same
+    answer to the same request (here: the first answer and its Idempotency-Key retry, rebuilt from the store)."""
+    match_id, seat, token, body = _first_move(api)
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": new_key()}
+    first = api.client.post(f"/v1/matches/{match_id}/moves", json=body, headers=headers)
+    again = api.client.post(f"/v1/matches/{match_id}/moves", json=body, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert first.get_data() == again.get_data()
 
 
 def test_stale_answer_carries_the_current_version(api: ApiClient) -> None:

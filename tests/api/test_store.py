@@ -18,7 +18,7 @@ import robotcore
 from robotcore_api.service import MatchService
 from robotcore_api.store import MatchRecord, NewActions, SeatSpec, Store, actions, default_database_url
 
-from .conftest import DATABASES, GAMES, ApiClient, database_url, new_key
+from .conftest import DATABASES, GAMES, ApiClient, database_url, make_api, new_key
 
 
 @pytest.fixture(params=DATABASES)
@@ -226,3 +226,97 @@ def test_two_clients_racing_exactly_one_wins(any_db_api: ApiClient) -> None:
         races += 1
     assert races >= 10
     assert svc.verify_replay(match_id)
+
+
+@pytest.fixture(params=DATABASES)
+def two_processes(request: pytest.FixtureRequest, tmp_path: Path,
+                  openapi_schema: Any) -> Iterator[tuple[ApiClient, ApiClient]]:
+    """Two apps on the same database: what two gunicorn workers are (they share nothing else)."""
+    url = database_url(request.param, tmp_path)
+    pair = (make_api(url, openapi_schema), make_api(url, openapi_schema))
+    yield pair
+    for api in pair:
+        api.app.extensions["robotcore"].store.dispose()
+
+
+def bot_match(api: ApiClient, seed: int) -> tuple[str, str, dict[str, Any]]:
+    """A match of one human seat against random bots, and the human's view (the bots have moved)."""
+    game = robotcore.load_game(GAMES[0])
+    seats = [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (game.num_players - 1)
+    doc, tokens = api.create(GAMES[0], seed=seed, seats=seats)
+    return doc["match_id"], tokens[0], api.view(doc["match_id"], tokens[0])
+
+
+def test_a_process_moves_on_the_state_it_committed_without_reading_it(two_processes: tuple[ApiClient, ApiClient],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    api = two_processes[0]
+    svc: MatchService = api.app.extensions["robotcore"]
+    match_id, token, view = bot_match(api, seed=41)
+    reads: list[str] = []
+    get_match = svc.store.get_match
+    monkeypatch.setattr(svc.store, "get_match", lambda *a, **kw: reads.append(a[0]) or get_match(*a, **kw))
+    for _ in range(5):
+        resp = api.move(match_id, token, {"id": view["legal_actions"][0]["id"]}, view["version"],
+                        headers={"Idempotency-Key": new_key()})
+        assert resp.status_code == 200, resp.get_json()
+        view = resp.get_json()["match"]
+        if view["status"] == "finished":
+            break
+    assert reads == []
+    assert svc.verify_replay(match_id)
+
+
+def test_what_a_process_remembers_is_never_trusted_over_the_database(
+        two_processes: tuple[ApiClient, ApiClient]) -> None:
+    """A process remembers the state it committed last and plays a move chosen at that version on it without
+    reading the match; another process's move since must make that memory useless, never wrong."""
+    one, two = two_processes
+    svc: MatchService = one.app.extensions["robotcore"]
+    match_id, token, view = bot_match(one, seed=43)
+    first = one.move(match_id, token, {"id": view["legal_actions"][0]["id"]}, view["version"])
+    assert first.status_code == 200
+    remembered = first.get_json()["match"]                 # process one remembers this version
+    if remembered["status"] == "finished":
+        pytest.skip("the match ended at once")
+    # process two plays the next move
+    later = two.move(match_id, token, {"id": remembered["legal_actions"][0]["id"]}, remembered["version"])
+    assert later.status_code == 200
+    log = svc.store.actions(match_id)
+    # process one is sent the same move, chosen at the version it remembers: it is stale now
+    again = one.move(match_id, token, {"id": remembered["legal_actions"][0]["id"]}, remembered["version"])
+    assert (again.status_code, again.get_json()["code"]) == (409, "stale-version")
+    assert again.get_json()["current_version"] == later.get_json()["match"]["version"]
+    assert svc.store.actions(match_id) == log
+    # and the move chosen at the current version is played there, on the state in the database
+    now = later.get_json()["match"]
+    if now["status"] != "finished":
+        moved = one.move(match_id, token, {"id": now["legal_actions"][-1]["id"]}, now["version"])
+        assert moved.status_code == 200
+        assert moved.get_json()["accepted"]["version"] == now["version"] + 1
+    assert svc.verify_replay(match_id)
+
+
+def test_an_idempotency_key_is_never_played_twice_on_a_remembered_state(
+        two_processes: tuple[ApiClient, ApiClient]) -> None:
+    one, _ = two_processes
+    svc: MatchService = one.app.extensions["robotcore"]
+    match_id, token, view = bot_match(one, seed=47)
+    key = new_key()
+    first = one.move(match_id, token, {"id": view["legal_actions"][0]["id"]}, view["version"],
+                     headers={"Idempotency-Key": key})
+    assert first.status_code == 200
+    remembered = first.get_json()["match"]
+    if remembered["status"] == "finished":
+        pytest.skip("the match ended at once")
+    log = svc.store.actions(match_id)
+    # the same key for another move, chosen at the version the process remembers: refused, nothing written
+    reused = one.move(match_id, token, {"id": remembered["legal_actions"][0]["id"]}, remembered["version"],
+                      headers={"Idempotency-Key": key})
+    assert (reused.status_code, reused.get_json()["code"]) == (409, "idempotency-key-reuse")
+    assert svc.store.actions(match_id) == log
+    # the retry of the original request gets the original answer
+    retry = one.move(match_id, token, {"id": view["legal_actions"][0]["id"]}, view["version"],
+                     headers={"Idempotency-Key": key})
+    assert retry.status_code == 200 and retry.headers["Idempotent-Replayed"] == "true"
+    assert retry.get_json() == first.get_json()
+    assert svc.store.actions(match_id) == log
