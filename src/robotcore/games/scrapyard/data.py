@@ -81,8 +81,24 @@ def _int(value: object, lo: int, hi: int, what: str) -> int:
     return value
 
 
+class _Card:
+    """What Structures and Upgrades share: a name and REP / DEM columns written as cube strings."""
+
+    name: str
+    rep: str
+    dem: str
+
+    @property
+    def rep_cubes(self) -> Cubes:
+        return parse_cubes(self.rep, f"{self.name}: rep")
+
+    @property
+    def dem_cubes(self) -> Cubes:
+        return parse_cubes(self.dem, f"{self.name}: dem")
+
+
 @dataclass(frozen=True)
-class Structure:
+class Structure(_Card):
     """An advanced Structure: its type, VP, Upgrade slots, storage bonus (+1 VP per full 3 cubes of that
     resource left in stock at the end, or None) and its REP / DEM columns (cube strings)."""
 
@@ -104,21 +120,13 @@ class Structure:
             raise InvalidParameterError(f"{self.name}: bonus must be one of {list(RESOURCES)} or None")
         _check_costs(self.name, self.rep_cubes, self.dem_cubes)
 
-    @property
-    def rep_cubes(self) -> Cubes:
-        return parse_cubes(self.rep, f"{self.name}: rep")
-
-    @property
-    def dem_cubes(self) -> Cubes:
-        return parse_cubes(self.dem, f"{self.name}: dem")
-
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.type, "vp": self.vp, "slots": self.slots, "bonus": self.bonus,
                 "rep": self.rep, "dem": self.dem}
 
 
 @dataclass(frozen=True)
-class Upgrade:
+class Upgrade(_Card):
     """An Upgrade: family, X, the Structure types it fits (its silhouettes), REP / DEM columns and, for a
     Boost, the Structure it counts (a type, or "self" for the Structure carrying it)."""
 
@@ -145,14 +153,6 @@ class Upgrade:
         elif self.target is not None:
             raise InvalidParameterError(f"{self.name}: only a Boost has a target")
         _check_costs(self.name, self.rep_cubes, self.dem_cubes)
-
-    @property
-    def rep_cubes(self) -> Cubes:
-        return parse_cubes(self.rep, f"{self.name}: rep")
-
-    @property
-    def dem_cubes(self) -> Cubes:
-        return parse_cubes(self.dem, f"{self.name}: dem")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "family": self.family, "x": self.x, "fits": list(self.fits),
