@@ -45,7 +45,7 @@ from robotcore.games.scrapyard.state cimport (
     MAX_EXCESS, MAX_P, MAX_REP, MAX_SLOTS, MAX_STEPS, MAX_WB, NO_CARD, NO_PENDING, NOT_BROKEN,
     NUM_FAMILIES, NUM_RES, NUM_TYPES, OVERFLOW_CODES, PH_DELIVERY, PH_DRAFT, PH_OVER, PH_PURCHASE,
     PH_WORKSHOP, REPAIR_CODES, STANDARD, SUBCONTRACT_COST, TARGET_SELF, WASTE_CAP, ZONE_BASE, ZONE_EXT,
-    ZONE_PAIRS, Player, SYConfig, SYState, cs_add, cs_del, cs_has,
+    ZONE_PAIRS, Player, SYConfig, SYState, broken_today, cs_add, cs_del, cs_has,
 )
 
 
@@ -1001,12 +1001,7 @@ cdef int knows_broken(const SYConfig* cfg, const SYState* s, bint revealed) noex
     cdef int n = cfg.nseats, t, k, p
     cdef uint64_t expected[2]
     cdef uint64_t today[2]
-    today[0] = 0
-    today[1] = 0
-    for t in range(n):
-        for k in range(s.dealt[t]):
-            if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
-                cs_add(today, s.day_card[t * HAND_SIZE + k])
+    broken_today(n, s, today)
     for p in range(MAX_P):
         expected[0] = 0
         expected[1] = 0
@@ -1130,14 +1125,9 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     err = check_log(cfg, s, s.phase != PH_DRAFT, &hands[0][0], &reserves[0][0], broken_by)
     if err:
         return err
-    today_broken[0] = 0
-    today_broken[1] = 0
-    for p in range(n):
-        for k in range(s.dealt[p]):
-            if s.day_fate[p * HAND_SIZE + k] & FATE_BROKEN:
-                if not cs_has(s.disc, s.day_card[p * HAND_SIZE + k]):
-                    return 13
-                cs_add(today_broken, s.day_card[p * HAND_SIZE + k])
+    broken_today(n, s, today_broken)
+    if (today_broken[0] & ~s.disc[0]) | (today_broken[1] & ~s.disc[1]):
+        return 13                       # a broken card is in the discard pile
     if s.phase == PH_DRAFT or s.phase == PH_PURCHASE:
         if knows_broken(cfg, s, False) != 0:
             return 25

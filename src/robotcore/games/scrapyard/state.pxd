@@ -147,3 +147,14 @@ cdef inline void cs_add(uint64_t* s, int c) noexcept nogil:
 
 cdef inline void cs_del(uint64_t* s, int c) noexcept nogil:
     s[c >> 6] &= ~((<uint64_t>1) << (c & 63))
+
+
+cdef inline void broken_today(int nseats, const SYState* s, uint64_t* out) noexcept nogil:
+    """The card set of today's broken cards: every dealt slot whose fate is a break."""
+    cdef int t, k
+    out[0] = 0
+    out[1] = 0
+    for t in range(nseats):
+        for k in range(s.dealt[t]):
+            if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
+                cs_add(out, s.day_card[t * HAND_SIZE + k])

@@ -28,7 +28,7 @@ from robotcore.games.scrapyard.engine cimport (
 from robotcore.games.scrapyard.state cimport (
     FATE_BROKEN, FATE_KEPT, HAND_SIZE, KIND_STRUCTURE, MAX_CARDS, MAX_DEALT, MAX_P, MAX_WB, NO_CARD,
     NO_PENDING, NOT_BROKEN, NUM_RES, NUM_TYPES, PH_DELIVERY, PH_DRAFT, PH_OVER, PH_PURCHASE, PH_WORKSHOP,
-    STANDARD, Player, SYConfig, SYState, cs_add, cs_del, cs_has,
+    STANDARD, Player, SYConfig, SYState, broken_today, cs_add, cs_del, cs_has,
 )
 
 import numpy as np
@@ -440,12 +440,7 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     # 2. classify today's slots
     known[0] = s.disc_pub[0] | s.priv_disc[seat][0]
     known[1] = s.disc_pub[1] | s.priv_disc[seat][1]
-    today_broken[0] = 0
-    today_broken[1] = 0
-    for t in range(n):
-        for k in range(s.dealt[t]):
-            if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
-                cs_add(today_broken, s.day_card[t * HAND_SIZE + k])
+    broken_today(n, s, today_broken)
     s.disc[0] &= ~today_broken[0]       # today's broken cards come back with the slots they end up in
     s.disc[1] &= ~today_broken[1]
     for t in range(n):
@@ -538,10 +533,9 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
             cs_add(s.deck, pool_cards[kind][j])
             j += 1
     # broken slots of today go (back) to the discard pile
-    for t in range(n):
-        for k in range(s.dealt[t]):
-            if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
-                cs_add(s.disc, s.day_card[t * HAND_SIZE + k])
+    broken_today(n, s, today_broken)
+    s.disc[0] |= today_broken[0]
+    s.disc[1] |= today_broken[1]
     # 4. hands and Reserves from the record; the others' knowledge of the discard pile in the new world
     if s.phase == PH_DRAFT or s.phase == PH_PURCHASE:
         check_log(cfg, s, s.phase == PH_PURCHASE, &hands[0][0], &reserves[0][0], broken_by)
@@ -550,12 +544,7 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
             s.pl[p].hand[1] = hands[p][1]
             s.reserve[p][0] = reserves[p][0]
             s.reserve[p][1] = reserves[p][1]
-    today_broken[0] = 0
-    today_broken[1] = 0
-    for t in range(n):
-        for k in range(s.dealt[t]):
-            if s.day_fate[t * HAND_SIZE + k] & FATE_BROKEN:
-                cs_add(today_broken, s.day_card[t * HAND_SIZE + k])
+    broken_today(n, s, today_broken)
     for q in range(n):
         if q == seat:
             continue
