@@ -11,6 +11,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
@@ -31,6 +32,15 @@ class Content(abc.ABC):
     @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:
         """Canonical JSON form; its digest identifies the content inside serialized states."""
+
+    @staticmethod
+    def json_document(data: Any) -> Any:
+        """The document a ``from_json`` reads: given as parsed JSON, a JSON string, or a path to a JSON file."""
+        if isinstance(data, Path):
+            return json.loads(data.read_text(encoding="utf-8"))
+        if isinstance(data, str):
+            return json.loads(data)
+        return data
 
     def digest(self) -> str:
         blob = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":")).encode()

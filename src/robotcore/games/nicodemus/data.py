@@ -9,7 +9,6 @@ is validated when the content is built, then compiled into the engine's tables.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -321,10 +320,7 @@ class NicodemusContent(Content):
     @classmethod
     def from_json(cls, data: dict[str, Any] | str | Path) -> NicodemusContent:
         """From the ``to_json`` form, a JSON string or a path to a JSON file."""
-        if isinstance(data, Path):
-            data = json.loads(data.read_text(encoding="utf-8"))
-        elif isinstance(data, str):
-            data = json.loads(data)
+        data = cls.json_document(data)
         keys = {"machines", "projects", "supply", "start", "public_projects"}
         if not isinstance(data, dict) or set(data) != keys:
             raise InvalidParameterError(f"content JSON must have exactly the keys {sorted(keys)}")

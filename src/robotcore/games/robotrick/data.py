@@ -7,7 +7,6 @@ cards), so these are our defaults; RULES.md gives the reasoning. Pass your own w
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,10 +148,7 @@ class RobotrickContent(Content):
     @classmethod
     def from_json(cls, data: dict[str, Any] | str | Path) -> RobotrickContent:
         """From the ``to_json`` form, a JSON string or a path to a JSON file. ``vp`` maps card names to VP."""
-        if isinstance(data, Path):
-            data = json.loads(data.read_text(encoding="utf-8"))
-        elif isinstance(data, str):
-            data = json.loads(data)
+        data = cls.json_document(data)
         if not isinstance(data, dict) or set(data) != {"vp", "ai_cards"}:
             raise InvalidParameterError("content JSON must have exactly the keys 'vp' and 'ai_cards'")
         raw_vp = data["vp"]

@@ -16,7 +16,6 @@ Head, ``WP7`` the seventh Weapon.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -398,10 +397,7 @@ class ScrapyardContent(Content):
     @classmethod
     def from_json(cls, data: dict[str, Any] | str | Path) -> ScrapyardContent:
         """From the ``to_json`` form, a JSON string or a path to a JSON file."""
-        if isinstance(data, Path):
-            data = json.loads(data.read_text(encoding="utf-8"))
-        elif isinstance(data, str):
-            data = json.loads(data)
+        data = cls.json_document(data)
         keys = {"structures", "upgrades", "dice", "standard_vp", "standard_slots"}
         if not isinstance(data, dict) or not {"structures", "upgrades"} <= set(data) <= keys:
             raise InvalidParameterError("content JSON needs 'structures' and 'upgrades' (optional: "
