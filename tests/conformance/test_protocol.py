@@ -188,6 +188,23 @@ def test_views_never_leak(game: robotcore.Game) -> None:
     assert changed > compared * 0.8
 
 
+def test_resampling_depends_only_on_what_the_seat_knows(game: robotcore.Game) -> None:
+    """resample_hidden(seat, seed) is a function of the seat's information and the seed: two states the seat
+    cannot tell apart give the same re-dealt world. Otherwise a seeded sample (a bot's proposal with a known
+    seed, say) would carry the true hidden cards out through the way they were shuffled."""
+    rng = random.Random(9)
+    compared = 0
+    for g in range(40):
+        state = random_play(game.new_initial_state(seed=g), rng, steps=rng.randrange(0, game.max_game_length))
+        for seat in range(game.num_players):
+            twin = state.resample_hidden(seat, rng.getrandbits(64))
+            assert twin.view(seat) == state.view(seat)
+            seed = rng.getrandbits(64)
+            assert twin.resample_hidden(seat, seed).state_bytes() == state.resample_hidden(seat, seed).state_bytes()
+            compared += twin.state_bytes() != state.state_bytes()
+    assert compared > 40
+
+
 def _with_rng_of(game: robotcore.Game, world: robotcore.State, original: robotcore.State) -> robotcore.State:
     """``world`` with ``original``'s PRNG (the first 8 bytes of every state struct, by convention), so that
     chance draws the same numbers in both."""

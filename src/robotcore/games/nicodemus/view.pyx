@@ -275,6 +275,7 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     cdef int T = cfg.num_types, o = 1 - seat, t, i, k, n = 0, nh, nd, nk, free, m = 0, pos
     cdef uint8_t pool[MAX_CARDS]
     cdef uint8_t region[MAX_CARDS]
+    cdef uint8_t unseen[MAX_TYPES]
     cdef uint8_t projs[MAX_PROJECTS]
     cdef uint32_t removed
     cdef bint hidden_pend
@@ -284,13 +285,15 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     nh = hand_count(s, o)
     nd = _total(s.hdisc[seat], T)
     nk = _total(s.known[seat], T)
+    # the pool in type order before the shuffle: what the seat cannot tell apart must not steer the draw, so
+    # the result depends on what the seat knows and the seed only (never on where the hidden machines are)
+    memset(unseen, 0, MAX_TYPES)
+    for i in range(s.deck_n):
+        unseen[s.deck[i]] += 1
     for t in range(T):
-        for k in range(s.hand[o][t] + s.hdisc[seat][t] - s.known[seat][t]):
+        for k in range(s.hand[o][t] + s.hdisc[seat][t] - s.known[seat][t] + unseen[t]):
             pool[n] = <uint8_t>t
             n += 1
-    for i in range(s.deck_n):
-        pool[n] = s.deck[i]
-        n += 1
     rng_shuffle_u8(&rng, pool, n)
     free = nh + nd - nk
     for t in range(T):
@@ -313,17 +316,15 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     # projects hidden from the seat
     hidden_pend = s.phase == PH_KEEP and s.cur == o
     n = 0
+    removed = s.proj_removed[o]             # the hidden projects as a set, taken in id order (as the pool)
     if hidden_pend:
         for i in range(s.pend_n):
-            projs[n] = s.pend[i]
-            n += 1
-    removed = s.proj_removed[o]
+            removed |= 1u << s.pend[i]
+    for i in range(s.pile_n):
+        removed |= 1u << s.pile[i]
     while removed:
         projs[n] = <uint8_t>lowest_bit(removed)
         removed &= removed - 1
-        n += 1
-    for i in range(s.pile_n):
-        projs[n] = s.pile[i]
         n += 1
     rng_shuffle_u8(&rng, projs, n)
     pos = 0

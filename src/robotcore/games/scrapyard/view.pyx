@@ -376,6 +376,15 @@ cdef void _shuffle_slots(SYState* s, const SYConfig* cfg, int* slots, int m, uin
             if cfg.kind[s.day_card[slots[i]]] == kind:
                 idx[cnt] = slots[i]
                 cnt += 1
+        # the cards in id order first (an insertion sort of at most 7): which slot holds which is hidden from
+        # the seat, so it must not steer the shuffle
+        for i in range(1, cnt):
+            tmp = s.day_card[idx[i]]
+            j = i - 1
+            while j >= 0 and s.day_card[idx[j]] > tmp:
+                s.day_card[idx[j + 1]] = s.day_card[idx[j]]
+                j -= 1
+            s.day_card[idx[j + 1]] = <uint8_t>tmp
         i = cnt - 1
         while i > 0:
             j = <int>rng_below(rng, <uint32_t>(i + 1))
@@ -410,6 +419,7 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     cdef uint64_t gone[2]
     cdef uint64_t known[2]
     cdef uint64_t today_broken[2]
+    cdef uint64_t slot_pool[2]
     cdef uint64_t bulk_pool[2]
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef int obs[MAX_P][9]
@@ -492,6 +502,8 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     npool_slots[1] = 0
     disc_need[0] = 0
     disc_need[1] = 0
+    slot_pool[0] = 0
+    slot_pool[1] = 0
     for t in range(n):
         for k in range(s.dealt[t]):
             if cls[t * HAND_SIZE + k] == CLASS_POOL:
@@ -499,8 +511,8 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
                 kind = cfg.kind[c]
                 pool_slots[kind][npool_slots[kind]] = t * HAND_SIZE + k
                 npool_slots[kind] += 1
-                pool_cards[kind][npool[kind]] = c
-                npool[kind] += 1
+                cs_add(slot_pool, c)
+    # the pool's cards in id order: where they are now is hidden, so it must not steer the deal
     for c in range(cfg.ncards):
         if cs_has(bulk_pool, c):
             kind = cfg.kind[c]
@@ -508,7 +520,7 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
             pool_cards[kind][npool[kind]] = c
             npool[kind] += 1
             cs_del(s.disc, c)
-        elif cs_has(s.deck, c):
+        elif cs_has(s.deck, c) or cs_has(slot_pool, c):
             kind = cfg.kind[c]
             pool_cards[kind][npool[kind]] = c
             npool[kind] += 1
@@ -548,9 +560,12 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     for q in range(n):
         if q == seat:
             continue
-        # older knowledge that still holds, then today's exactly as the engine derives it
-        s.priv_disc[q][0] &= s.disc[0] & ~today_broken[0]
-        s.priv_disc[q][1] &= s.disc[1] & ~today_broken[1]
+        # what another seat learnt privately of the discard pile on earlier days is hidden from ``seat``: kept,
+        # it would steer the new world by the true one, so that seat is left with the public discards (its own
+        # workshop discards of today among them: they are public in an open workshop, and undone in a closed
+        # one); today's deductions are derived from the new record exactly as the engine derives them
+        s.priv_disc[q][0] = s.disc_pub[0] & s.disc[0]
+        s.priv_disc[q][1] = s.disc_pub[1] & s.disc[1]
         if s.phase == PH_DELIVERY or s.phase == PH_OVER:
             continue
         known_broken_today(cfg, s, q, revealed, gone)
