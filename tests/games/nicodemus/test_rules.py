@@ -8,7 +8,9 @@ Python implementation.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +23,34 @@ from ...conftest import random_play
 from .scenario import build, fields, from_fields, game, legal, line, resources
 
 # -- components and set-up ----------------------------------------------------------------------------------
+
+
+RULES_MD = Path(robotcore.games.nicodemus.__file__).with_name("RULES.md")
+
+
+def _cost(text: str) -> tuple[int, int, int]:
+    """'wood, 3 crystal' -> (1, 0, 3): the (wood, copper, crystal) of a repair cost as RULES.md writes it."""
+    cubes = dict.fromkeys(("wood", "copper", "crystal"), 0)
+    for part in text.split(", "):
+        count, _, resource = part.rpartition(" ")
+        cubes[resource] += int(count or 1)
+    return cubes["wood"], cubes["copper"], cubes["crystal"]
+
+
+def test_the_default_machines_and_projects_are_the_tables_of_rules_md() -> None:
+    """Every machine's colour, copies, VP, repair cost and production, and every project's machines set aside
+    and VP, as RULES.md's tables state them (the rule tests check what each effect and condition does)."""
+    text = RULES_MD.read_text(encoding="utf-8")
+    machines = re.findall(r"^\| ([BPRY]\d) \| (\w+) \| (\d) \| (\d) \| ([\w, ]+) \| (\w+) \|", text, re.M)
+    assert [(name, colour, int(copies), int(vp), _cost(cost), production)
+            for name, colour, copies, vp, cost, production in machines] == [
+        (m.name, m.colour, m.copies, m.vp, m.cost, m.production) for m in DEFAULT_MACHINES]
+    projects = []
+    for names, machines_set_aside, vps in re.findall(r"^\| (T[\d /T]+?) \| [^|]+ \| (\d) \| ([\d /]+) \|", text, re.M):
+        names_list = names.split(" / ")
+        vp_list = vps.split(" / ") * (len(names_list) if " / " not in vps else 1)
+        projects += [(n, int(machines_set_aside), int(v)) for n, v in zip(names_list, vp_list, strict=True)]
+    assert projects == [(t.name, t.machines, t.vp) for t in DEFAULT_PROJECTS]
 
 
 def test_the_56_machines_16_types_and_their_data() -> None:

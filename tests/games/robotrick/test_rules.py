@@ -7,6 +7,8 @@ thousands of random games against an independent Python implementation (referenc
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -51,6 +53,24 @@ def test_deck_is_4_colours_of_13_with_vp_and_10_ai_cards() -> None:
     assert len(content.vp) == 52 and len(content.ai_cards) == 10
     assert sorted(Card.from_id(c) for c in range(52)) == [Card(k, s) for k in range(4) for s in range(1, 14)]
     assert [card_name(c) for c in (0, 12, 13, 51)] == ["R1", "R13", "G1", "B13"]
+
+
+RULES_MD = Path(robotcore.games.robotrick.__file__).with_name("RULES.md")
+
+
+def test_default_vp_are_those_rules_md_states() -> None:
+    """RULES.md, assumption 1: by strength in every colour, 1-4 -> 1, 5-8 -> 2, 9-11 -> 3, 12-13 -> 4 VP."""
+    vp = robotcore.load_game("robotrick").content.vp
+    assert vp == tuple(1 if s <= 4 else 2 if s <= 8 else 3 if s <= 11 else 4 for _ in range(4) for s in range(1, 14))
+    assert sum(vp) == 116 and "(116 VP in the deck)" in RULES_MD.read_text(encoding="utf-8")
+
+
+def test_default_ai_cards_are_the_table_of_rules_md() -> None:
+    """RULES.md, assumption 2: the 10 AI cards, in order, with their three criteria."""
+    rows = re.findall(r"^\s*\| (\d) \| (\w+) \| (\w+) \| (\w+) \| (\w+) \|", RULES_MD.read_text(encoding="utf-8"), re.M)
+    assert len(rows) == 10
+    assert [(int(i), name, lead, follow, discard) for i, name, lead, follow, discard in rows] == [
+        (i, c.name, c.lead, c.follow, c.discard) for i, c in enumerate(DEFAULT_AI_CARDS)]
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -336,7 +356,9 @@ def _droco(rule_kind: str, rule: str, hand: str, trick: str, trump: str) -> str:
     ("highest_of_longest", "R2 R3 G9 G10 O13", "B1", "G10"),   # two colours of 2: the stronger top card
     ("highest_of_longest", "R2 R3 R4 G13", "B1", "R4"),
     ("lowest_of_shortest", "R2 R3 G9 O13 B5", "B1", "B5"),    # three singletons: the weakest bottom card
-    ("lowest_of_shortest", "R2 R3 G9 G10", "B1", "R2"),       # equal lengths and bottoms: colour order
+    ("lowest_of_shortest", "R2 R3 G9 G10", "B1", "R2"),       # equal lengths: the weaker bottom card
+    ("lowest_of_shortest", "O2 O5 G2 G7", "B1", "G2"),        # equal lengths and bottoms: colour order
+    ("highest_of_longest", "O3 O9 G2 G9", "B1", "G9"),        # equal lengths and tops: colour order
     ("highest_trump", "R2 B5 B9 G13", "B1", "B9"),
     ("highest_trump", "R2 G13", "B1", "G13"),
     ("lowest_trump", "R2 B5 B9", "B1", "B5"),

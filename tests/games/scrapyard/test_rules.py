@@ -11,8 +11,10 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -136,6 +138,7 @@ def transitions(players: int = 4, games: int = 25) -> list[Transition]:
             after = fields(state)
             out.append((before, seat, game.action_to_str(a), game.action_to_dict(a), after))
             after["_game"] = g
+            after["_actors"] = state.actors
             before = after
     return out
 
@@ -158,15 +161,43 @@ def test_dice_have_exactly_the_seeds_faces_and_every_seat_gains_the_roll() -> No
     game = game_of()
     seen: list[set[int]] = [set(), set(), set(), set()]
     counts = np.zeros(4)
-    for seed in range(400):
+    faces = np.zeros((4, 3))
+    rolls = 3000
+    for seed in range(rolls):
         f = fields(game.new_initial_state(seed=seed))
         for r in range(4):
             seen[r].add(f["dice"][r])
             counts[r] += f["dice"][r]
+            faces[r, f["dice"][r]] += 1
             # day 1 starts from an empty workshop: every seat holds exactly the roll
             assert all(f["pl"][p]["res"][r] == f["dice"][r] for p in range(4))
     assert seen == [{0, 1, 2}, {0, 1}, {0, 1}, {0, 1}]
-    assert np.allclose(counts / 400, [7 / 6, 4 / 6, 3 / 6, 2 / 6], atol=0.1)
+    assert np.allclose(counts / rolls, [7 / 6, 4 / 6, 3 / 6, 2 / 6], atol=0.1)
+    # each value as often as the faces show it (a die with the same values and mean but other faces fails;
+    # the tolerance is over 4 standard deviations at 3000 rolls)
+    expected = np.array([[1, 3, 2], [2, 4, 0], [3, 3, 0], [4, 2, 0]]) / 6
+    assert np.allclose(faces / rolls, expected, atol=0.04)
+
+
+RULES_MD = Path(robotcore.games.scrapyard.__file__).with_name("RULES.md")
+
+
+def test_the_default_cards_are_the_tables_of_rules_md() -> None:
+    """Every advanced Structure and every Upgrade of the default deck as RULES.md ("The cards") lists them:
+    name, type or family, VP or X, slots, storage bonus, silhouettes, Boost target, REP and DEM."""
+    text = RULES_MD.read_text(encoding="utf-8")
+    content = ScrapyardContent.default()
+    rows = re.findall(r"^\| [HBAL]\d \| ([^|]+) \| (\w+) \| (\d) \| (\d) \| (\w+) \| ([MOEN]+) \| ([MOEN]+) \|",
+                      text, re.M)
+    assert [(name, kind, int(vp), int(slots), bonus, rep, dem) for name, kind, vp, slots, bonus, rep, dem in rows] == [
+        (c.name, c.type, c.vp, c.slots, c.bonus, c.rep, c.dem) for c in content.structures]
+    letters = dict(zip("HBAL", TYPES, strict=True))
+    upgrades = re.findall(r"(?:SW|SH|WP|MV|BO)\d+ ([^;]+?) X(\d)(?: →(\w+))? \[([HBAL]+)\] ([MOEN]+)/([MOEN]+)", text)
+    assert [(name, int(x), target or None, tuple(letters[t] for t in fits), rep, dem)
+            for name, x, target, fits, rep, dem in upgrades] == [
+        (u.name, u.x, u.target, u.fits, u.rep, u.dem) for u in content.upgrades]
+    families = re.findall(r"^\*\*(\w+)\*\* — (.+)$", text, re.M)
+    assert [(family.lower(), line.count(" X")) for family, line in families] == [(f, 20) for f in FAMILIES]
 
 
 def test_deck_is_16_advanced_structures_and_100_upgrades_with_distinct_backs() -> None:
@@ -195,12 +226,15 @@ def test_standard_structure_costs_6_waste_is_worth_2_vp_and_2_slots_without_bonu
                            LEGS: ("standard", [])})
     f["pl"][0]["res"] = [5, 0, 5, 0]
     assert build(game, f).scores()[0] == 8          # 4 x 2 VP, no storage bonus whatever the stock
+    bought = 0
     for before, seat, text, _, after in of_type("buy"):
         if text != "buy none" and after["phase"] != PURCHASE:       # resolved with this commitment
             t = TYPES.index(text.split()[1])
             assert before["pl"][seat]["structure"][t] == NO_CARD
             assert after["pl"][seat]["structure"][t] == STANDARD
             assert after["pl"][seat]["waste"] == before["pl"][seat]["waste"] - 6
+            bought += 1
+    assert bought > 20
 
 
 def test_storage_capacities_and_extensions() -> None:
@@ -585,6 +619,7 @@ SEATS_AT, PER_SEAT = 12 * 128, 44          # the observation's per-seat block (R
 
 
 def test_a_seat_that_cannot_buy_takes_no_part_in_the_purchase() -> None:
+    checked = 0
     for _, _, _, _, after in transitions():
         if after["phase"] == PURCHASE:
             for p in range(4):
@@ -592,6 +627,9 @@ def test_a_seat_that_cannot_buy_takes_no_part_in_the_purchase() -> None:
                 can = P["waste"] >= 6 and NO_CARD in P["structure"]
                 if not can:
                     assert after["pending"][p] == NO_PENDING
+                    assert p not in after["_actors"]
+                    checked += 1
+    assert checked > 20
 
 
 # -- workshop -------------------------------------------------------------------------------------------------
@@ -1307,10 +1345,12 @@ def test_a_seat_sees_its_hand_reserve_and_every_hand_it_held_today() -> None:
         assert v["players"][p]["hand_size"] == 4
         if p != 2:
             assert v["players"][p]["hand"] is None
+    # seat 0 has held every hand by now: what it never saw are the other seats' Reserves
     text = json.dumps(state.view(0))
-    for c in hand_of(state, 2):
-        if all(game.card_code(c) not in s["hand"] for s in state.view(0)["seen"]):
-            assert f'"{game.card_code(c)}"' not in text
+    seen = {c for s in state.view(0)["seen"] for c in s["hand"]}
+    unseen = [game.card_code(c) for p in (1, 2, 3) for c in cards(fields(state)["reserve"][p])
+              if game.card_code(c) not in seen]
+    assert unseen and not any(f'"{code}"' in text for code in unseen)
 
 
 def test_resample_redeals_only_what_the_seat_cannot_see() -> None:
