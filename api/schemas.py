@@ -77,7 +77,7 @@ class CreateMatchSchema(Strict):
     params = fields.Dict(keys=fields.String(validate=validate.Length(1, 64)), values=fields.Raw(allow_none=True),
                          load_default=dict, validate=validate.Length(max=32),
                          metadata={"description": "game parameters (see the catalogue); missing ones default"})
-    seats = fields.List(fields.Nested(SeatRequestSchema), validate=validate.Length(1, 8),
+    seats = fields.List(fields.Nested(SeatRequestSchema), validate=validate.Length(1, MAX_SEAT + 1),
                         metadata={"description": "one entry per seat; default: every seat human"})
     seed = _strict_int(allow_none=True, validate=validate.Range(0, MAX_SEED),
                        metadata={"description": "chance seed (default: random). Whoever knows it can compute "
@@ -157,7 +157,7 @@ class BotMoveSchema(Strict):
     seed = _strict_int(validate=validate.Range(0, MAX_SEED), metadata={"description": "the bot's own seed"})
     play = _bool(load_default=False, metadata={"description": "false: only propose; true: play it"})
     expected_version = _strict_int(validate=validate.Range(0, MAX_VERSION))
-    seat = _strict_int(validate=validate.Range(0, 7))
+    seat = _strict_int(validate=validate.Range(0, MAX_SEAT))
 
 
 class EventsQuerySchema(Schema):
@@ -176,13 +176,13 @@ class NewStateSchema(Strict):
 class StateRequestSchema(Strict):
     state = fields.String(required=True, validate=validate.Length(1, MAX_STATE_CHARS),
                           metadata={"description": "State.to_bytes(), base64"})
-    seat = _strict_int(allow_none=True, validate=validate.Range(0, 7),
+    seat = _strict_int(allow_none=True, validate=validate.Range(0, MAX_SEAT),
                        metadata={"description": "the seat asking (null or absent: every actor / a spectator)"})
 
 
 class ApplySchema(Strict):
     state = fields.String(required=True, validate=validate.Length(1, MAX_STATE_CHARS))
-    seat = _strict_int(allow_none=True, validate=validate.Range(0, 7),
+    seat = _strict_int(allow_none=True, validate=validate.Range(0, MAX_SEAT),
                        metadata={"description": "the acting seat (default: state.current_player)"})
     action = fields.Nested(ActionInputSchema, required=True)
 

@@ -72,8 +72,7 @@ def resolve_action(game: Game, given: Mapping[str, Any]) -> int:
     found: list[int] = []
     try:
         if "id" in given:
-            payloads.action(game, given["id"])         # raises InvalidActionError when out of range
-            found.append(int(given["id"]))
+            found.append(game.check_action_id(given["id"]))
         if "text" in given:
             found.append(game.parse_action(given["text"]))
         if "json" in given:
@@ -347,8 +346,7 @@ class MatchService:
             if state.is_terminal:
                 raise Problem("game-over", "the match is over: nothing can be played")
             if expected > rec.version or (expected < rec.version and not self._forgivable(state, seat, expected)):
-                raise Problem("stale-version", f"the match is at version {rec.version}, not {expected}",
-                              status=412 if via_header else 409, current_version=rec.version)
+                raise _stale(rec, f"the match is at version {rec.version}, not {expected}", via_header)
             if seat not in state.actors:
                 raise Problem("not-your-turn", f"seat {seat} has nothing to decide now; "
                                                f"waiting for seat(s) {', '.join(map(str, state.actors))}")
@@ -365,17 +363,14 @@ class MatchService:
                 replay = self._replay(rec, state, seat, key, fingerprint or "")
                 if replay is not None:
                     return replay, True
-        raise Problem("stale-version", "the match kept changing; read it again",
-                      status=412 if via_header else 409, current_version=rec.version)
+        raise _stale(rec, "the match kept changing; read it again", via_header)
 
     def _replay(self, rec: MatchRecord, state: State, seat: int, key: str,
                 fingerprint: str) -> dict[str, Any] | None:
         """The original answer to a move already made with this Idempotency-Key (None: no such move). It is
         rebuilt, exactly, from the log: the match as it was at the version that answer showed."""
-        if rec.idempotent is not None:           # read with the match
-            stored = rec.idempotent.get(seat)
-        else:
-            stored = self.store.get_idempotent(rec.id, seat, key)
+        assert rec.idempotent is not None, "a record loaded with its Idempotency-Key"
+        stored = rec.idempotent.get(seat)
         if stored is None:
             return None
         if stored.fingerprint != fingerprint:
@@ -411,8 +406,7 @@ class MatchService:
             raise Problem("game-over", "the match is over: nothing can be played")
         expected, via_header = _expected_version(body, if_match)
         if expected is not None and expected != rec.version and not self._forgivable(state, seat, expected):
-            raise Problem("stale-version", f"the match is at version {rec.version}, not {expected}",
-                          status=412 if via_header else 409, current_version=rec.version)
+            raise _stale(rec, f"the match is at version {rec.version}, not {expected}", via_header)
         if seat not in state.actors:
             raise Problem("not-your-turn", f"seat {seat} has nothing to decide now")
         seed = body.get("seed")
@@ -478,6 +472,11 @@ def _sorted_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """Parameters in the order the store keeps them (sorted keys), so that every process words an answer
     with the same bytes, whether it remembers the match or reads it back."""
     return {k: params[k] for k in sorted(params)}
+
+
+def _stale(rec: MatchRecord, detail: str, via_header: bool) -> Problem:
+    """The stale-version refusal: 412 when the version came in If-Match (a failed precondition), else 409."""
+    return Problem("stale-version", detail, status=412 if via_header else 409, current_version=rec.version)
 
 
 def _expected_version(body: Mapping[str, Any], if_match: int | None) -> tuple[int | None, bool]:

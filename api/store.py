@@ -92,8 +92,6 @@ _SQL = {
                      "VALUES (?, ?, ?, ?, ?, ?)",
     "insert_idempotency": "INSERT INTO idempotency (match_id, seat, key, fingerprint, version, end_version, "
                           "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    "select_idempotency": "SELECT fingerprint, version, end_version FROM idempotency "
-                          "WHERE match_id = ? AND seat = ? AND key = ?",
     "select_idempotency_any_seat": "SELECT seat, fingerprint, version, end_version FROM idempotency "
                                    "WHERE match_id = ? AND key = ?",
 }
@@ -106,8 +104,6 @@ _UPDATE_IDEMPOTENCY_END = (
            idempotency.c.key == sa.bindparam("b_key"))
     .values(end_version=sa.bindparam("end"))
 )
-
-sa.Index("matches_bots_due", matches.c.bots_due)
 
 # The log is append-only, enforced by the database itself.
 _SQLITE_TRIGGERS = [
@@ -417,14 +413,6 @@ class Store:
                 for version, seat, action, by_bot, created_at in rows]
 
     # -- idempotency -----------------------------------------------------------------------------------------
-
-    def get_idempotent(self, match_id: str, seat: int, key: str) -> IdempotencyRecord | None:
-        with self._dbapi() as conn:
-            cur = conn.cursor()
-            cur.execute(self._sql["select_idempotency"], (match_id, seat, key))
-            row = cur.fetchone()
-            cur.close()
-        return None if row is None else IdempotencyRecord(row[0], int(row[1]), int(row[2]))
 
     def set_idempotent_end(self, match_id: str, seat: int, key: str, end_version: int) -> None:
         """The answer of that move showed the match at ``end_version`` (bot moves were played after it)."""

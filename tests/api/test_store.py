@@ -118,12 +118,17 @@ def test_idempotency_records(store: Store) -> None:
     new, _ = step(state, random.Random(4), n=2)
     seat = new.entries[0][0]
     assert store.commit(rec.id, 0, new, "key-1", "f" * 64)
-    got = store.get_idempotent(rec.id, seat, "key-1")
+    def get_idempotent(key: str) -> Any:         # read with the match, as the service reads it
+        got = store.get_match(rec.id, key)
+        assert got is not None and got.idempotent is not None
+        return got.idempotent.get(seat)
+
+    got = get_idempotent("key-1")
     assert got is not None and (got.version, got.end_version, got.fingerprint) == (1, 2, "f" * 64)
     store.set_idempotent_end(rec.id, seat, "key-1", 7)
-    got = store.get_idempotent(rec.id, seat, "key-1")
+    got = get_idempotent("key-1")
     assert got is not None and got.end_version == 7
-    assert store.get_idempotent(rec.id, seat, "other") is None
+    assert get_idempotent("other") is None
 
 
 def test_default_database_is_a_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:
