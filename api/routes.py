@@ -18,7 +18,14 @@ from . import payloads
 from . import schemas as s
 from .auth import bearer_token
 from .problems import CODES, PROBLEM_MEDIA_TYPE, Problem
-from .service import MatchService, check_seat, decode_state, encode_state, load_game, resolve_action
+from .service import (
+    MatchService,
+    check_seat,
+    decode_state,
+    encode_state,
+    load_game,
+    playable_action,
+)
 
 TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"seatToken": []}]
 TOKEN_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
@@ -203,12 +210,7 @@ def engine_apply(body: dict[str, Any], game: str) -> Response:
         raise Problem("game-over", "this state is terminal")
     if seat is None:
         seat = int(state.current_player)
-    if seat not in state.actors:
-        raise Problem("not-your-turn", f"seat {seat} has nothing to decide in this state")
-    action = resolve_action(state.game, body["action"])
-    if not state.is_legal(action, seat):
-        raise Problem("illegal-action",
-                      f"{state.game.action_to_str(action)} (action {action}) is not legal for seat {seat}")
+    action = playable_action(state, seat, body["action"])
     state.apply(action, seat)
     return payloads.send(payloads.state_info(state, seat, encode_state(state)))
 

@@ -89,6 +89,19 @@ def resolve_action(game: Game, given: Mapping[str, Any]) -> int:
     return found[0]
 
 
+def playable_action(state: State, seat: int, given: Mapping[str, Any]) -> int:
+    """The action id ``given`` names (any of its forms) when ``seat`` may play it in ``state`` (not terminal);
+    not-your-turn, invalid-action or illegal-action otherwise."""
+    if seat not in state.actors:
+        raise Problem("not-your-turn", f"seat {seat} has nothing to decide now; "
+                                       f"waiting for seat(s) {', '.join(map(str, state.actors))}")
+    action = resolve_action(state.game, given)
+    if not state.is_legal(action, seat):
+        raise Problem("illegal-action",
+                      f"{state.game.action_to_str(action)} (action {action}) is not legal for seat {seat} now")
+    return action
+
+
 def _bot_seed(match_seed: int, version: int, seat: int) -> int:
     digest = hashlib.blake2b(f"{match_seed}:{version}:{seat}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
@@ -341,19 +354,12 @@ class MatchService:
     def _play(self, rec: MatchRecord, state: State, seat: int, given: Mapping[str, Any], expected: int,
               via_header: bool, key: str | None, fingerprint: str | None) -> tuple[dict[str, Any], bool]:
         """Check and commit one action of ``seat`` chosen at version ``expected``, then play the bot seats."""
-        game = state.game
         for _ in range(CAS_RETRIES):
             if state.is_terminal:
                 raise Problem("game-over", "the match is over: nothing can be played")
             if expected > rec.version or (expected < rec.version and not self._forgivable(state, seat, expected)):
                 raise _stale(rec, f"the match is at version {rec.version}, not {expected}", via_header)
-            if seat not in state.actors:
-                raise Problem("not-your-turn", f"seat {seat} has nothing to decide now; "
-                                               f"waiting for seat(s) {', '.join(map(str, state.actors))}")
-            action = resolve_action(game, given)
-            if not state.is_legal(action, seat):
-                raise Problem("illegal-action",
-                              f"{game.action_to_str(action)} (action {action}) is not legal for seat {seat} now")
+            action = playable_action(state, seat, given)
             answer = self._apply(rec, state, seat, action, key, fingerprint)
             if answer is not None:
                 return answer, False
