@@ -92,17 +92,24 @@ def outcome(state: State) -> dict[str, Any] | None:
     return None if out is None else out.to_json()
 
 
-def match_view(rec: MatchRecord, state: State, seat: int | None) -> dict[str, Any]:
-    """The match as ``seat`` sees it: version, whose turn, its legal actions (when it must act), its view."""
-    game = state.game
-    actors = [int(s) for s in state.actors]
-    to_act = seat is not None and seat in actors
+def _match_header(rec: MatchRecord, state: State) -> dict[str, Any]:
+    """What every answer about a match starts with: which match, of what game, at which version, in which state."""
     return {
         "match_id": rec.id,
         "game": rec.game,
         "params": rec.params,
         "version": rec.version,
         "status": "finished" if state.is_terminal else "active",
+    }
+
+
+def match_view(rec: MatchRecord, state: State, seat: int | None) -> dict[str, Any]:
+    """The match as ``seat`` sees it: version, whose turn, its legal actions (when it must act), its view."""
+    game = state.game
+    actors = [int(s) for s in state.actors]
+    to_act = seat is not None and seat in actors
+    return {
+        **_match_header(rec, state),
         "seat": seat,
         "seats": seats(rec),
         "actors": actors,
@@ -166,11 +173,7 @@ def move_result(rec: MatchRecord, state: State, seat: int, version: int, action_
 def created(rec: MatchRecord, state: State, tokens: dict[int, str]) -> dict[str, Any]:
     """The answer to a match creation: the only time the seat tokens are ever sent."""
     return {
-        "match_id": rec.id,
-        "game": rec.game,
-        "params": rec.params,
-        "version": rec.version,
-        "status": "finished" if state.is_terminal else "active",
+        **_match_header(rec, state),
         "seats": [dict(s, token=tokens.get(s["seat"])) for s in seats(rec)],
         "match": match_view(rec, state, None),
     }
