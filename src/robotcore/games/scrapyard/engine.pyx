@@ -389,11 +389,7 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
         memset(s.disc, 0, sizeof(s.disc))
         memset(s.disc_pub, 0, sizeof(s.disc_pub))
         memset(s.priv_disc, 0, sizeof(s.priv_disc))
-    memset(s.day_card, 0, sizeof(s.day_card))
-    memset(s.day_fate, 0, sizeof(s.day_fate))
-    for p in range(MAX_P):
-        s.dealt[p] = 0
-        s.broke_at[p] = NOT_BROKEN
+    # the day's draft record is empty here: sy_init and end_day leave it so (and sy_validate checks it)
     for j in range(HAND_SIZE):
         for p in range(n):
             m = cs_count(s.deck)
