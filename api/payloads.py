@@ -150,11 +150,7 @@ def log(rec: MatchRecord, state: State, rows: list[ActionRow], seat: int | None)
     if finished:
         reveal = {"seed": rec.seed, "final_state": state.game.omniscient_view(state)}
     return {
-        "match_id": rec.id,
-        "game": rec.game,
-        "params": rec.params,
-        "version": rec.version,
-        "status": "finished" if finished else "active",
+        **_match_header(rec, state),
         "seats": seats(rec),
         "entries": [log_entry(state.game, r, seat, finished) for r in rows],
         "outcome": outcome(state),

@@ -228,12 +228,17 @@ class OutcomeSchema(Schema):
     shared = fields.Boolean(required=True)
 
 
-class MatchViewSchema(Schema):
+class MatchHeaderSchema(Schema):
+    """What every answer about a match starts with (payloads._match_header)."""
+
     match_id = fields.String(required=True)
     game = fields.String(required=True)
     params = fields.Dict(required=True)
     version = fields.Integer(required=True, metadata={"description": "number of actions applied so far"})
     status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+
+
+class MatchViewSchema(MatchHeaderSchema):
     seat = fields.Integer(required=True, allow_none=True, metadata={"description": "null: spectator"})
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     actors = fields.List(fields.Integer(), required=True,
@@ -245,12 +250,7 @@ class MatchViewSchema(Schema):
     outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True)
 
 
-class MatchCreatedSchema(Schema):
-    match_id = fields.String(required=True)
-    game = fields.String(required=True)
-    params = fields.Dict(required=True)
-    version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+class MatchCreatedSchema(MatchHeaderSchema):
     seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
     match = fields.Nested(MatchViewSchema, required=True)
 
@@ -287,12 +287,7 @@ class RevealSchema(Schema):
     final_state = fields.Dict(required=True, metadata={"description": "Game.omniscient_view at the end"})
 
 
-class LogSchema(Schema):
-    match_id = fields.String(required=True)
-    game = fields.String(required=True)
-    params = fields.Dict(required=True)
-    version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+class LogSchema(MatchHeaderSchema):
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     entries = fields.List(fields.Nested(LogEntrySchema), required=True)
     outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True)
