@@ -90,15 +90,19 @@ def from_bytes(data: bytes, *, content: Any = None) -> State:
     header = read_header(data)
     try:
         doc = json.loads(header)
-        name, params = doc["game"], dict(doc["params"])
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, RecursionError):      # not JSON / not UTF-8, or nested past the parser's depth
         raise CorruptStateError("unreadable game header") from None
+    if not isinstance(doc, dict):
+        raise CorruptStateError("the game header is not a JSON object")
+    name, params = doc.get("game"), doc.get("params")
     if not isinstance(name, str) or name not in GAMES:
-        raise CorruptStateError(f"state of an unknown game {name!r}")
+        raise CorruptStateError(f"state of an unknown game {name!r}"[:200])
+    if not isinstance(params, dict):          # JSON object keys are always strings: usable as keywords
+        raise CorruptStateError("the game header's parameters are not a JSON object")
     if content is not None:
         params["content"] = content
     try:
         game = load_game(name, **params)
-    except ValueError as exc:
-        raise CorruptStateError(f"state header names invalid parameters: {exc}") from None
+    except (ValueError, TypeError) as exc:    # TypeError: a parameter the game does not take
+        raise CorruptStateError(f"state header names invalid parameters: {exc}"[:300]) from None
     return game.from_bytes(data)
