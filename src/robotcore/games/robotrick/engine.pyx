@@ -6,7 +6,9 @@ Invariants that hold between calls (and that ``rt_validate`` checks for states f
 - in the play phase the player to act is never Droco: ``advance`` lets Droco play at once whenever it is its turn;
 - every card is in exactly one place: a hand, a pending pass (pass phase), the set-aside, the played set, or the
   trump card;
-- a round's scores are written to ``round_scores`` when its twelfth trick ends.
+- a round's scores are written to ``round_scores`` when its twelfth trick ends;
+- the captures, the voids and the leader are what the round's tricks give when replayed from ``played_at``
+  (``replays_consistently``), and a seat marked void in a colour holds none of it.
 """
 
 cimport cython
@@ -384,6 +386,63 @@ cdef inline void rt_apply(const void* c, void* st, int seat, int action) noexcep
     advance(cfg, s)
 
 
+cdef int replays_consistently(const RTConfig* cfg, const RTState* s, int rnd) noexcept nogil:
+    """1 when the round's completed tricks, rebuilt from ``played_at`` (Droco leads the first, each winner the
+    next), give exactly the recorded captures, voids and leader; else 0. ``played_at`` is already checked to
+    hold one card per player for every completed trick."""
+    cdef int cards[4]
+    cdef int players[4]
+    cdef int t, i, p, card, winner, leader = DROCO, led
+    cdef uint64_t up[NUM_SEATS]
+    cdef uint64_t down[NUM_SEATS]
+    cdef uint16_t voids = 0
+    cdef int trick_of_player[TRICKS_PER_ROUND][4]
+    for p in range(NUM_SEATS):
+        up[p] = 0
+        down[p] = 0
+    for card in range(NUM_CARDS):
+        if s.played_at[card] and (s.played_at[card] - 1) // 4 < s.trick_no:
+            trick_of_player[(s.played_at[card] - 1) // 4][(s.played_at[card] - 1) % 4] = card
+    for t in range(s.trick_no):
+        p = leader
+        for i in range(4):
+            players[i] = p
+            cards[i] = trick_of_player[t][p]
+            p = next_player(rnd, p)
+        led = colour_of(cards[0])
+        for i in range(1, 4):
+            if players[i] != DROCO and colour_of(cards[i]) != led:
+                voids |= <uint16_t>(1 << (players[i] * 4 + led))
+        winner = trick_winner_of(cards, players, 4, colour_of(s.trump))
+        for i in range(4):
+            if winner == DROCO:
+                if players[i] != DROCO:
+                    down[players[i]] |= bit(cards[i])
+            elif players[i] == DROCO:
+                if popcount(up[winner]) < cfg.hangars:
+                    up[winner] |= bit(cards[i])
+                else:
+                    down[winner] |= bit(cards[i])
+        leader = winner
+    if s.trick_len:
+        led = colour_of(s.trick_card[0])
+        for i in range(1, s.trick_len):
+            if s.trick_player[i] != DROCO and colour_of(s.trick_card[i]) != led:
+                voids |= <uint16_t>(1 << (s.trick_player[i] * 4 + led))
+    if s.phase != PHASE_OVER and leader != s.leader:
+        return 0
+    if voids != s.voids:
+        return 0
+    for p in range(NUM_SEATS):
+        for led in range(NUM_COLOURS):
+            if (voids >> (p * 4 + led)) & 1 and s.hand[p] & colour_mask(led):
+                return 0            # a seat that failed to follow a colour holds none of it
+    for p in range(NUM_SEATS):
+        if up[p] != s.face_up[p] or down[p] != s.face_down[p]:
+            return 0
+    return 1
+
+
 cdef int rt_validate(const void* c, const void* st) noexcept nogil:
     """0 when the state is one the engine can reach, else the number of the first broken invariant."""
     cdef const RTConfig* cfg = <const RTConfig*>c
@@ -483,7 +542,7 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
         for p in range(4):
             if s.hand[p]:
                 return 16
-        return 0
+        return 0 if replays_consistently(cfg, s, s.round - 1) else 21
     if s.trick_no >= TRICKS_PER_ROUND:
         return 17
     # the trick in progress follows the seating from its leader, and is what played_at says
@@ -506,6 +565,9 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
     for p in range(4):
         if popcount(s.hand[p]) != HAND_SIZE - s.trick_no - in_trick[p]:
             return 20
+    # the captures, voids and leader are what the tricks played give
+    if not replays_consistently(cfg, s, s.round):
+        return 21
     return 0
 
 
