@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+import json
 import random
 import struct
 import zlib
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotcore
+from robotcore.core import batch
 from robotcore.errors import CorruptStateError, InvalidActionError
 
 from ..conftest import random_play
@@ -54,12 +57,97 @@ def test_mutated_states_are_refused_or_playable(name: str, seed: int, steps: int
         again = game.from_bytes(_reframe(bytes(data)))
     except CorruptStateError:
         return
-    for seat in range(game.num_players):
-        again.view(seat)
-        again.observation(seat)
-        again.legal_mask(seat)
-    again.scores()
-    random_play(again, random.Random(0))
+    check_accepted_state_plays_everywhere(game, again, seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_single_bit_flips_are_refused_or_playable(name: str) -> None:
+    """Every single-bit flip of real states taken at several points of a game (the PRNG counter aside: any
+    value of it is a valid state) is refused, or is playable everywhere (``check_accepted_state_plays_everywhere``,
+    run on up to 300 of the accepted states, spread evenly)."""
+    game = robotcore.load_game(name)
+    accepted: list[robotcore.State] = []
+    for seed, steps in ((3, 0), (4, 9), (5, 40), (6, 120)):
+        state = random_play(game.new_initial_state(seed=seed), random.Random(seed), steps=steps)
+        data = bytearray(state.to_bytes())
+        header_end = len(data) - 4 - 4 * len(state.history) - game.state_size
+        for bit in range(64, 8 * game.state_size):
+            mutated = bytearray(data)
+            mutated[header_end + bit // 8] ^= 1 << (bit % 8)
+            try:
+                accepted.append(game.from_bytes(_reframe(bytes(mutated))))
+            except CorruptStateError:
+                continue
+    stride = max(1, len(accepted) // 300)
+    for i, state in enumerate(accepted[::stride]):
+        check_accepted_state_plays_everywhere(game, state, i)
+
+
+def check_accepted_state_plays_everywhere(game: robotcore.Game, state: robotcore.State, seed: int) -> None:
+    """The property every game owes (issue 12): a state that ``from_bytes`` accepts plays to the end through
+    every API (apply, resample, view, observation, batch) and every state it reaches is accepted again."""
+    rng = random.Random(seed)
+    rows = np.stack([np.frombuffer(state.state_bytes(), dtype=np.uint8)] * 2)
+    lengths = batch.random_playouts(game, rows, seed=seed)
+    assert (lengths >= 0).all(), "an accepted state failed a native playout"
+    for r in rows:
+        game.state_from_row(r)
+    step = 0
+    while True:
+        for seat in range(game.num_players):
+            state.view(seat)
+            state.observation(seat)
+            state.legal_mask(seat)
+        state.view(None)
+        state.scores()
+        state.outcome()
+        again = game.from_bytes(state.to_bytes())
+        assert again == state
+        if step % 7 == 0 and not state.is_terminal:
+            seat = rng.choice(state.actors)
+            other = state.resample_hidden(seat, seed + step)
+            game.from_bytes(other.to_bytes())
+            random_play(other.clone(), random.Random(step))
+        if state.is_terminal:
+            break
+        seat = rng.choice(state.actors)
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+        step += 1
+        assert step <= game.max_game_length
+
+
+def _with_header(data: bytes, header: bytes) -> bytes:
+    """The same state under another header, framed and checksummed as the engine would write it."""
+    old_len = struct.unpack_from("<H", data, 6)[0]
+    body = data[:6] + struct.pack("<H", len(header)) + data[8:24] + header + data[24 + old_len:-4]
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_tampered_headers_are_refused_with_our_error(name: str) -> None:
+    """A header rewritten with a valid checksum never gives another exception than CorruptStateError."""
+    game = robotcore.load_game(name)
+    data = game.new_initial_state(seed=1).to_bytes()
+    raw_header = robotcore.core.state.read_header(data)
+    header = json.loads(raw_header)
+    assert robotcore.from_bytes(_with_header(data, raw_header)) == game.from_bytes(data)
+    bad_headers = [
+        b"[" * 1500 + b"]" * 1500, b'{"game": ' + b"[" * 1500 + b"]" * 1500 + b"}", b"\xff\xfe", b"", b"null",
+        b"[]", b"42", b'"text"', json.dumps({**header, "params": [[1, 2]]}).encode(),
+        json.dumps({**header, "params": [["players", 2]]}).encode(), json.dumps({**header, "params": None}).encode(),
+        json.dumps({**header, "params": {"no_such_param": 1}}).encode(),
+        json.dumps({**header, "params": {k: [v] for k, v in header["params"].items()}}).encode(),
+        json.dumps({**header, "params": {k: {"x": 1} for k in header["params"]}}).encode(),
+        json.dumps({**header, "game": ["robotrick"]}).encode(), json.dumps({**header, "game": None}).encode(),
+        json.dumps({k: v for k, v in header.items() if k != "params"}).encode(),
+        json.dumps({k: v for k, v in header.items() if k != "game"}).encode(),
+        json.dumps({**header, "content": "0" * 16}).encode(), json.dumps({**header, "content": 5}).encode(),
+    ]
+    for bad in bad_headers:
+        with pytest.raises(CorruptStateError):
+            robotcore.from_bytes(_with_header(data, bad))
+        with pytest.raises(CorruptStateError):
+            game.from_bytes(_with_header(data, bad))
 
 
 @pytest.mark.parametrize("name", GAMES)
