@@ -15,6 +15,7 @@ __all__ = [
     "NotYourTurnError",
     "GameOverError",
     "CorruptStateError",
+    "BatchInUseError",
 ]
 
 
@@ -52,3 +53,7 @@ class GameOverError(IllegalActionError):
 
 class CorruptStateError(RobotcoreError):
     """Serialized or array state bytes that are truncated, tampered with, foreign, or break the invariants."""
+
+
+class BatchInUseError(RobotcoreError):
+    """A batch call whose rows overlap those of a call in flight in another thread, where either one writes."""

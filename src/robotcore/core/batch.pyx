@@ -2,8 +2,11 @@
 """Batch loops over an ``(N, state_size)`` uint8 array of states, written once for every game.
 
 Each function validates every row it is given with the engine's invariant check (a corrupted row is reported,
-never stepped), then works under ``nogil``, so several Python threads can run batches at once (on disjoint
-rows). Random policies draw from a per-row stream derived from ``(seed, row)``: results do not depend on how the
+never stepped), then works under ``nogil``, so several Python threads can run batches at once on disjoint
+arrays (or disjoint rows of one). Calls whose memory overlaps a call in flight in another thread are refused
+with ``BatchInUseError`` when either of them writes (``random_playouts``, ``step``): a user's mistake gets an
+error, never a torn row or a crash. Reading calls (``legal_masks``, ``scores``...) may share rows with each
+other, and take read-only arrays. Random policies draw from a per-row stream derived from ``(seed, row)``: results do not depend on how the
 rows are split between threads. Bounds checks are off in the loops: row indices come from ``range(N)`` and
 the row width is checked against the game's state size at entry (``_core``).
 """
@@ -17,11 +20,13 @@ from robotcore.core.rng cimport rng_below, rng_mix, rng_seed
 from robotcore.core.playout cimport random_playout_loop
 from robotcore.core.state cimport MAX_MASK_WORDS, MAX_SEATS, EngineSpec, GameCore, compute_returns
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from robotcore.errors import CorruptStateError
+from robotcore.core.seeds import check_seed
+from robotcore.errors import BatchInUseError, CorruptStateError, InvalidParameterError
 
 cnp.import_array()
 
@@ -44,12 +49,57 @@ PLAYOUT_INVALID_ROW = PO_INVALID_ROW
 PLAYOUT_TOO_LONG = PO_TOO_LONG
 
 
-cdef GameCore _core(game, object states):
+# The memory ranges of the batch calls in flight: [low, high, writes], guarded by _in_flight_lock.
+_in_flight: list = []
+_in_flight_lock = threading.Lock()
+
+
+cdef tuple _byte_range(object states):
+    """The [low, high) addresses an array's elements span (any strides)."""
+    low = high = states.__array_interface__["data"][0]
+    for extent, stride in zip(states.shape, states.strides):
+        if extent == 0:
+            return (low, low)
+        if stride < 0:
+            low += (extent - 1) * stride
+        else:
+            high += (extent - 1) * stride
+    return (low, high + states.itemsize)
+
+
+class _Claim:
+    """Holds an array's memory for the duration of one batch call (a context manager)."""
+
+    def __init__(self, object states, bint writes):
+        self.entry = [*_byte_range(states), writes]
+
+    def __enter__(self):
+        low, high, writes = self.entry
+        with _in_flight_lock:
+            for other in _in_flight:
+                if low < other[1] and other[0] < high and (writes or other[2]) and low < high:
+                    raise BatchInUseError(
+                        "these rows overlap a batch call in flight in another thread; calls that step or play "
+                        "rows need rows of their own (a copy, or disjoint slices)")
+            _in_flight.append(self.entry)
+        return self
+
+    def __exit__(self, *exc):
+        with _in_flight_lock:
+            _in_flight.remove(self.entry)
+        return False
+
+
+cdef GameCore _core(game, object states, bint writes=False):
     cdef GameCore core = game.core
-    if states.ndim != 2 or states.shape[1] != core.spec.state_size:
+    if states.ndim != 2 or states.shape[1] != core.spec.state_size or states.dtype != np.uint8:
         raise CorruptStateError(
-            f"a {game.name} batch must be (N, {core.spec.state_size}) uint8, got shape {states.shape}"
+            f"a {game.name} batch must be (N, {core.spec.state_size}) uint8, got {states.dtype} {states.shape}"
         )
+    if not states.flags.c_contiguous:
+        raise InvalidParameterError("a batch must be a C-contiguous array (np.ascontiguousarray makes one)")
+    if writes and not states.flags.writeable:
+        raise InvalidParameterError("this call plays the rows in place: the array must be writeable")
     return core
 
 
@@ -66,20 +116,21 @@ cdef int64_t native_random_playout(
     return random_playout_loop(spec.actors, spec.legal_mask, spec.apply, spec.mask_words, cfg, st, rng, max_len)
 
 
-def random_playout_generic(game, cnp.ndarray states not None, uint64_t seed) -> cnp.ndarray:
+def random_playout_generic(game, cnp.ndarray states not None, seed) -> cnp.ndarray:
     """``random_playouts`` through the generic function-pointer loop even when the game has its own (tests
     compare the two: they must reach identical states)."""
-    cdef GameCore core = _core(game, states)
+    cdef GameCore core = _core(game, states, True)
     cdef uint8_t[:, ::1] sv = states
     cdef Py_ssize_t r, n = sv.shape[0]
-    cdef uint64_t rng
+    cdef uint64_t rng, s64 = check_seed(seed)
     result = np.zeros(n, dtype=np.int64)
     cdef int64_t[::1] out = result
-    _check_rows(core, sv)
-    for r in range(n):
-        rng = _row_stream(seed, r)
-        out[r] = random_playout_loop(core.spec.actors, core.spec.legal_mask, core.spec.apply,
-                                     core.spec.mask_words, core.cfg, &sv[r, 0], &rng, game.max_game_length)
+    with _Claim(states, True):
+        _check_rows(core, sv)
+        for r in range(n):
+            rng = _row_stream(s64, r)
+            out[r] = random_playout_loop(core.spec.actors, core.spec.legal_mask, core.spec.apply,
+                                         core.spec.mask_words, core.cfg, &sv[r, 0], &rng, game.max_game_length)
     return result
 
 
@@ -99,35 +150,45 @@ cdef void _playouts(
         out[r] = native_random_playout(spec, cfg, &states[r, 0], &rng, max_len)
 
 
-def random_playouts(game, cnp.ndarray states not None, uint64_t seed, int threads=1) -> cnp.ndarray:
+def random_playouts(game, cnp.ndarray states not None, seed, threads=1) -> cnp.ndarray:
     """Play every row to the end with uniformly random legal actions, in place.
 
     Returns an int64 array: the number of actions played per row (``PLAYOUT_INVALID_ROW`` for a row that fails
-    the invariant check). ``threads`` > 1 splits the rows between that many threads.
+    the invariant check). ``threads`` > 1 splits the rows between that many threads. ``seed`` follows the one
+    rule of ``robotcore.core.seeds``.
     """
-    cdef GameCore core = _core(game, states)
+    cdef GameCore core = _core(game, states, True)
     cdef uint8_t[:, ::1] sv = states
     cdef Py_ssize_t n = sv.shape[0]
     cdef int64_t[::1] out
     cdef int64_t max_len = game.max_game_length
+    cdef uint64_t s64 = check_seed(seed)
+    cdef int nthreads = _check_threads(threads)
     result = np.zeros(n, dtype=np.int64)
     out = result
     if n == 0:
         return result
-    if threads <= 1:
-        with nogil:
-            _playouts(&core.spec, core.cfg, sv, out, 0, n, seed, max_len)
-        return result
+    with _Claim(states, True):
+        if nthreads == 1:
+            with nogil:
+                _playouts(&core.spec, core.cfg, sv, out, 0, n, s64, max_len)
+            return result
 
-    def run(Py_ssize_t start, Py_ssize_t stop):
-        with nogil:
-            _playouts(&core.spec, core.cfg, sv, out, start, stop, seed, max_len)
+        def run(Py_ssize_t start, Py_ssize_t stop):
+            with nogil:
+                _playouts(&core.spec, core.cfg, sv, out, start, stop, s64, max_len)
 
-    bounds = np.linspace(0, n, threads + 1).astype(np.int64)
-    with ThreadPoolExecutor(threads) as pool:
-        for f in [pool.submit(run, int(bounds[i]), int(bounds[i + 1])) for i in range(threads)]:
-            f.result()
+        bounds = np.linspace(0, n, nthreads + 1).astype(np.int64)
+        with ThreadPoolExecutor(nthreads) as pool:
+            for f in [pool.submit(run, int(bounds[i]), int(bounds[i + 1])) for i in range(nthreads)]:
+                f.result()
     return result
+
+
+cdef int _check_threads(object threads) except -1:
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 1024:
+        raise InvalidParameterError(f"threads must be an int from 1 to 1024, got {threads!r}")
+    return <int>threads
 
 
 @cython.boundscheck(False)
@@ -151,36 +212,37 @@ def step(game, cnp.ndarray states not None, const int32_t[::1] actions) -> cnp.n
 
     Returns int8 statuses: APPLIED, ILLEGAL (row unchanged), ALREADY_OVER or INVALID_ROW.
     """
-    cdef GameCore core = _core(game, states)
+    cdef GameCore core = _core(game, states, True)
     cdef uint8_t[:, ::1] sv = states
     cdef Py_ssize_t n = sv.shape[0], r
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint32_t bits
     cdef int seat, a
     if actions.shape[0] != n:
-        raise ValueError(f"{n} rows but {actions.shape[0]} actions")
+        raise InvalidParameterError(f"{n} rows but {actions.shape[0]} actions")
     result = np.zeros(n, dtype=np.int8)
     cdef int8_t[::1] out = result
-    with nogil:
-        for r in range(n):
-            if core.spec.validate(core.cfg, &sv[r, 0]) != 0:
-                out[r] = ST_INVALID_ROW
-                continue
-            bits = core.spec.actors(core.cfg, &sv[r, 0])
-            if bits == 0:
-                out[r] = ST_ALREADY_OVER
-                continue
-            a = actions[r]
-            if a < 0 or a >= core.spec.num_actions:
-                out[r] = ST_ILLEGAL
-                continue
-            seat = lowest_bit(bits)
-            core.spec.legal_mask(core.cfg, &sv[r, 0], seat, words)
-            if not (words[a >> 6] >> (a & 63)) & 1:
-                out[r] = ST_ILLEGAL
-                continue
-            core.spec.apply(core.cfg, &sv[r, 0], seat, a)
-            out[r] = ST_APPLIED
+    with _Claim(states, True):
+        with nogil:
+            for r in range(n):
+                if core.spec.validate(core.cfg, &sv[r, 0]) != 0:
+                    out[r] = ST_INVALID_ROW
+                    continue
+                bits = core.spec.actors(core.cfg, &sv[r, 0])
+                if bits == 0:
+                    out[r] = ST_ALREADY_OVER
+                    continue
+                a = actions[r]
+                if a < 0 or a >= core.spec.num_actions:
+                    out[r] = ST_ILLEGAL
+                    continue
+                seat = lowest_bit(bits)
+                core.spec.legal_mask(core.cfg, &sv[r, 0], seat, words)
+                if not (words[a >> 6] >> (a & 63)) & 1:
+                    out[r] = ST_ILLEGAL
+                    continue
+                core.spec.apply(core.cfg, &sv[r, 0], seat, a)
+                out[r] = ST_APPLIED
     return result
 
 
@@ -192,22 +254,23 @@ def legal_masks(game, cnp.ndarray states not None) -> cnp.ndarray:
     Raises CorruptStateError if any row fails the invariant check.
     """
     cdef GameCore core = _core(game, states)
-    cdef uint8_t[:, ::1] sv = states
+    cdef const uint8_t[:, ::1] sv = states
     cdef Py_ssize_t n = sv.shape[0], r
     cdef int i, na = core.spec.num_actions
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint32_t bits
-    _check_rows(core, sv)
     result = np.zeros((n, na), dtype=np.bool_)
     cdef uint8_t[:, ::1] out = result.view(np.uint8)
-    with nogil:
-        for r in range(n):
-            bits = core.spec.actors(core.cfg, &sv[r, 0])
-            if bits == 0:
-                continue
-            core.spec.legal_mask(core.cfg, &sv[r, 0], lowest_bit(bits), words)
-            for i in range(na):
-                out[r, i] = (words[i >> 6] >> (i & 63)) & 1
+    with _Claim(states, False):
+        _check_rows(core, sv)
+        with nogil:
+            for r in range(n):
+                bits = core.spec.actors(core.cfg, &sv[r, 0])
+                if bits == 0:
+                    continue
+                core.spec.legal_mask(core.cfg, &sv[r, 0], lowest_bit(bits), words)
+                for i in range(na):
+                    out[r, i] = (words[i >> 6] >> (i & 63)) & 1
     return result
 
 
@@ -216,16 +279,17 @@ def legal_masks(game, cnp.ndarray states not None) -> cnp.ndarray:
 def current_players(game, cnp.ndarray states not None) -> cnp.ndarray:
     """int32 per row: the lowest acting seat, or TERMINAL (-4)."""
     cdef GameCore core = _core(game, states)
-    cdef uint8_t[:, ::1] sv = states
+    cdef const uint8_t[:, ::1] sv = states
     cdef Py_ssize_t n = sv.shape[0], r
     cdef uint32_t bits
-    _check_rows(core, sv)
     result = np.zeros(n, dtype=np.int32)
     cdef int32_t[::1] out = result
-    with nogil:
-        for r in range(n):
-            bits = core.spec.actors(core.cfg, &sv[r, 0])
-            out[r] = lowest_bit(bits) if bits else -4
+    with _Claim(states, False):
+        _check_rows(core, sv)
+        with nogil:
+            for r in range(n):
+                bits = core.spec.actors(core.cfg, &sv[r, 0])
+                out[r] = lowest_bit(bits) if bits else -4
     return result
 
 
@@ -234,18 +298,19 @@ def current_players(game, cnp.ndarray states not None) -> cnp.ndarray:
 def returns(game, cnp.ndarray states not None) -> cnp.ndarray:
     """``(N, num_players)`` float64: winners share 1.0 (all zero for unfinished rows)."""
     cdef GameCore core = _core(game, states)
-    cdef uint8_t[:, ::1] sv = states
+    cdef const uint8_t[:, ::1] sv = states
     cdef Py_ssize_t n = sv.shape[0], r
     cdef int i, ns = core.spec.num_seats
     cdef double buf[MAX_SEATS]
-    _check_rows(core, sv)
     result = np.zeros((n, ns), dtype=np.float64)
     cdef double[:, ::1] out = result
-    with nogil:
-        for r in range(n):
-            compute_returns(&core.spec, core.cfg, &sv[r, 0], buf)
-            for i in range(ns):
-                out[r, i] = buf[i]
+    with _Claim(states, False):
+        _check_rows(core, sv)
+        with nogil:
+            for r in range(n):
+                compute_returns(&core.spec, core.cfg, &sv[r, 0], buf)
+                for i in range(ns):
+                    out[r, i] = buf[i]
     return result
 
 
@@ -254,22 +319,23 @@ def returns(game, cnp.ndarray states not None) -> cnp.ndarray:
 def scores(game, cnp.ndarray states not None) -> cnp.ndarray:
     """``(N, num_players)`` int32 victory points."""
     cdef GameCore core = _core(game, states)
-    cdef uint8_t[:, ::1] sv = states
+    cdef const uint8_t[:, ::1] sv = states
     cdef Py_ssize_t n = sv.shape[0], r
     cdef int i, ns = core.spec.num_seats
     cdef int32_t buf[MAX_SEATS]
-    _check_rows(core, sv)
     result = np.zeros((n, ns), dtype=np.int32)
     cdef int32_t[:, ::1] out = result
-    with nogil:
-        for r in range(n):
-            core.spec.scores(core.cfg, &sv[r, 0], buf)
-            for i in range(ns):
-                out[r, i] = buf[i]
+    with _Claim(states, False):
+        _check_rows(core, sv)
+        with nogil:
+            for r in range(n):
+                core.spec.scores(core.cfg, &sv[r, 0], buf)
+                for i in range(ns):
+                    out[r, i] = buf[i]
     return result
 
 
-cdef int _check_rows(GameCore core, uint8_t[:, ::1] sv) except -1:
+cdef int _check_rows(GameCore core, const uint8_t[:, ::1] sv) except -1:
     cdef Py_ssize_t r
     for r in range(sv.shape[0]):
         if core.spec.validate(core.cfg, &sv[r, 0]) != 0:

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from robotcore.core import state as _state
+from robotcore.core.seeds import check_seed, check_seeds
 from robotcore.core.state import GameCore, State
 from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError
 from robotcore.types import ParamSpec, View
@@ -175,11 +176,8 @@ class Game(abc.ABC):
 
     def new_initial_state(self, seed: int | None = None) -> State:
         """A new game. Chance comes from a PRNG inside the state seeded here (random when None)."""
-        if seed is None:
-            seed = secrets.randbits(64)
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise InvalidParameterError(f"seed must be an int, got {seed!r}")
-        return _state.new_initial_state(self, self._core, int(seed))
+        seed = secrets.randbits(64) if seed is None else check_seed(seed)
+        return _state.new_initial_state(self, self._core, seed)
 
     def from_bytes(self, data: bytes) -> State:
         """Rebuild a state from ``State.to_bytes()``; foreign or corrupted bytes raise ``CorruptStateError``."""
@@ -207,7 +205,7 @@ class Game(abc.ABC):
         """An ``(N, state_size)`` uint8 array of new games, one per seed."""
         from robotcore.core import batch
 
-        return batch.new_states(self, np.asarray(seeds, dtype=np.uint64))
+        return batch.new_states(self, check_seeds(seeds))
 
     # -- per game --------------------------------------------------------------------------------------------
 
@@ -248,7 +246,7 @@ class Game(abc.ABC):
 
     def resample_hidden(self, state: State, seat: int, seed: int) -> State:
         """A state consistent with all ``seat`` knows, with everything hidden from it re-drawn."""
-        out: State = self.view_module.resample(self, state, seat, seed & 0xFFFFFFFFFFFFFFFF)
+        out: State = self.view_module.resample(self, state, seat, check_seed(seed))
         return out
 
     def check_action_id(self, action: object) -> int:
