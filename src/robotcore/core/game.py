@@ -276,6 +276,12 @@ class Game(abc.ABC):
         others = [s for i, s in enumerate(scores) if i != seat]
         return float(scores[seat] - (max(others) if others else 0))
 
+    def balance_facts(self, final_view: View) -> list[dict[str, float]]:
+        """Per-seat facts of a finished game worth averaging in a balance simulation (``robotcore.tools.balance``),
+        read from the spectator's final view: e.g. Scrapyard's complete robots. Each value is a number; the
+        default has none."""
+        return [{} for _ in range(self.num_players)]
+
     def render(self, state: State) -> str:
         """Human-readable text of the spectator's view."""
         return json.dumps(self.view(state, None), indent=1)
@@ -289,14 +295,13 @@ class Game(abc.ABC):
         return hash(self.header)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_load, (self.name, dict(self.params)))
+        # by class, not through the registry: the kernel never imports the typed face above it
+        return (_rebuild, (type(self), dict(self.params)))
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.plain_params().items())
         return f"{type(self).__name__}({args})"
 
 
-def _load(name: str, params: dict[str, Any]) -> Game:
-    from robotcore.registry import load_game
-
-    return load_game(name, **params)
+def _rebuild(cls: type[Game], params: dict[str, Any]) -> Game:
+    return cls(**params)

@@ -326,6 +326,19 @@ class ScrapyardGame(Game):
         Reserve and hand as options; cubes, Waste and (before the workshop) Hours. See RULES.md."""
         return float(engine.evaluate(state, seat))
 
+    def balance_facts(self, final_view: View) -> list[dict[str, float]]:
+        """Per seat: whether its robot is complete, the Upgrades on it, and its advanced (non-standard)
+        Structures (RULES.md, "Simulation")."""
+        out: list[dict[str, float]] = []
+        for p in final_view["players"]:
+            robot = p["robot"]
+            out.append({
+                "complete robots": float(bool(p["complete"])),
+                "Upgrades per robot": float(sum(len(robot[t]["upgrades"]) for t in robot)),
+                "advanced Structures": float(sum(1 for t in robot if robot[t]["structure"] not in (None, "standard"))),
+            })
+        return out
+
     def render(self, state: State) -> str:
         return render(self.view(state, None))
 

@@ -1,0 +1,88 @@
+"""Balance simulations for any game (the "Simulation" tables of the RULES.md files).
+
+    python -m robotcore.tools.balance scrapyard --bots greedy,greedy,greedy,greedy --games 500
+    python -m robotcore.tools.balance scrapyard --bots random,random,random --games 1000 --params '{"players": 3}'
+
+Prints one Markdown table row: the seats' bots, games, actions per game (mean, min-max), score mean / standard
+deviation / range, score and win share by seat, then the mean of each of the game's own per-seat facts
+(``Game.balance_facts``: Scrapyard's complete robots, Upgrades per robot...). ``--header`` prints the header
+first. The rules packages define what to count; running matches is this tool's job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+import robotcore
+from robotcore.tools.match import play_match
+
+COLUMNS = ("seats", "games", "actions per game", "score mean / sd / range", "score by seat", "win share by seat")
+
+
+def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, **params: Any) -> dict[str, Any]:
+    """Play ``games`` matches (seeds ``seed``..) and summarise them, the game's own facts included."""
+    game = robotcore.load_game(name, **params)
+    lengths: list[int] = []
+    scores: list[int] = []
+    by_seat: list[list[int]] = [[] for _ in bots]
+    wins = [0.0] * len(bots)
+    facts: dict[str, list[float]] = {}
+    for g in range(games):
+        state = play_match(name, bots, seed + g, **params)
+        final = state.scores()
+        lengths.append(len(state.history))
+        for s, r in enumerate(state.returns()):
+            wins[s] += r
+            scores.append(final[s])
+            by_seat[s].append(final[s])
+        for seat_facts in game.balance_facts(state.view(None)):
+            for key, value in seat_facts.items():
+                facts.setdefault(key, []).append(float(value))
+    return {
+        "game": name, "bots": list(bots), "params": params, "games": games,
+        "length_mean": statistics.mean(lengths), "length_min": min(lengths), "length_max": max(lengths),
+        "score_mean": statistics.mean(scores), "score_stdev": statistics.pstdev(scores),
+        "score_min": min(scores), "score_max": max(scores),
+        "score_by_seat": [statistics.mean(x) for x in by_seat],
+        "win_share_by_seat": [w / games for w in wins],
+        "facts": {key: statistics.mean(values) for key, values in facts.items()},
+    }
+
+
+def header(result: dict[str, Any]) -> str:
+    names = [*COLUMNS, *result["facts"]]
+    return "| " + " | ".join(names) + " |\n|" + "---|" * len(names)
+
+
+def row(r: dict[str, Any]) -> str:
+    seats = ",".join(r["bots"]) + (f" {json.dumps(r['params'])}" if r["params"] else "")
+    cells = [
+        seats, str(r["games"]), f"{r['length_mean']:.0f} ({r['length_min']}-{r['length_max']})",
+        f"{r['score_mean']:.1f} / {r['score_stdev']:.1f} / {r['score_min']}-{r['score_max']}",
+        " / ".join(f"{x:.1f}" for x in r["score_by_seat"]), " / ".join(f"{x:.2f}" for x in r["win_share_by_seat"]),
+        *(f"{v:.2f}" for v in r["facts"].values()),
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", choices=robotcore.list_games())
+    parser.add_argument("--bots", required=True, help="one bot per seat: random, greedy, montecarlo, ismcts")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--params", default="{}", help="game parameters as JSON")
+    parser.add_argument("--header", action="store_true", help="print the table header first")
+    args = parser.parse_args(argv)
+    result = balance(args.game, args.bots.split(","), args.games, args.seed, **json.loads(args.params))
+    if args.header:
+        print(header(result))
+    print(row(result))
+
+
+if __name__ == "__main__":
+    main()
