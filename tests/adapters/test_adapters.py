@@ -54,3 +54,104 @@ def test_openspiel_random_sim_test(name: str) -> None:
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert sum(state.returns()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_parallel_api_and_seed_tests(name: str) -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+    from robotcore.adapters.pettingzoo import parallel_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(3):
+            parallel_api_test(parallel_env(name), num_cycles=5000)
+        parallel_seed_test(lambda: parallel_env(name), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_parallel_plays_every_acting_seat_and_refuses_illegal_steps(name: str) -> None:
+    pytest.importorskip("pettingzoo")
+    import random
+
+    from robotcore.adapters.pettingzoo import parallel_env
+    from robotcore.errors import IllegalActionError
+
+    e = parallel_env(name, illegal_action="raise")
+    obs, _ = e.reset(seed=3)
+    rng = random.Random(3)
+    steps = 0
+    while e.agents:
+        assert e.state is not None
+        acting = [e.possible_agents[s] for s in e.state.actors]
+        assert [a for a in obs if obs[a]["action_mask"].any()] == acting
+        before = e.state.to_bytes()
+        with pytest.raises(IllegalActionError):
+            e.step({})                                   # an acting seat without an action
+        assert e.state.to_bytes() == before
+        actions = {a: rng.choice(list(obs[a]["action_mask"].nonzero()[0])) for a in acting}
+        obs, rewards, terminations, _, _ = e.step(actions)
+        steps += 1
+    assert sum(rewards.values()) == pytest.approx(1.0) and all(terminations.values())
+    assert steps <= len(e.state.history)
+
+    e = parallel_env(name)                               # the default: an illegal action ends the episode
+    obs, _ = e.reset(seed=3)
+    acting = e.possible_agents[e.state.actors[0]]  # type: ignore[union-attr]
+    illegal = int((obs[acting]["action_mask"] == 0).nonzero()[0][0])
+    _, rewards, terminations, _, infos = e.step({acting: illegal})
+    assert rewards[acting] == -1.0 and infos[acting]["illegal_action"] and all(terminations.values())
+    assert e.agents == [] and e.state is not None and e.state.history == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_single_agent_env_passes_check_env(name: str) -> None:
+    pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from robotcore.adapters.gymnasium import env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # unbounded Box observations
+        check_env(env(name, seat=0), skip_render_check=True)
+        check_env(env(name, seat=1, opponents="greedy"), skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_episode_is_the_game_with_the_learner_in_its_seat(name: str) -> None:
+    pytest.importorskip("gymnasium")
+    import numpy as np
+
+    from robotcore.adapters.gymnasium import env
+    from robotcore.errors import IllegalActionError
+
+    game = robotcore.load_game(name)
+    seat = game.num_players - 1
+    e = env(name, seat=seat, opponents="greedy", illegal_action="raise")
+    obs, info = e.reset(seed=7)
+    rng = np.random.default_rng(7)
+    total = 0.0
+    while True:
+        assert e.state is not None and seat in e.state.actors
+        assert (info["action_mask"].astype(bool) == e.state.legal_mask(seat)).all()
+        assert (obs == e.state.observation(seat)).all()
+        illegal = (info["action_mask"] == 0).nonzero()[0]
+        if len(illegal):
+            before = e.state.to_bytes()
+            with pytest.raises(IllegalActionError):
+                e.step(int(illegal[0]))
+            assert e.state.to_bytes() == before
+        action = int(rng.choice(info["action_mask"].nonzero()[0]))
+        obs, reward, terminated, truncated, info = e.step(action)
+        total += reward
+        assert not truncated
+        if terminated:
+            break
+        assert reward == 0.0
+    assert total == e.state.returns()[seat]
+    again = env(name, seat=seat, opponents="greedy")
+    again.reset(seed=7)
+    replayed = game.replay(e.state.seed, e.state.history)
+    assert replayed == e.state                   # the episode is an ordinary game of the engine
+    assert again.state is not None and again.state.seed == e.state.seed

@@ -12,6 +12,14 @@ Agents are ``player_0..player_{n-1}``; observations are ``{"observation": float3
 (the seat's ``observation()`` and ``legal_mask()``); the agent to act is the game's ``current_player`` (the
 lowest pending seat of a simultaneous phase; other seats' commitments stay hidden in their observations);
 rewards are ``returns()`` at the end (winners share 1.0).
+
+``parallel_env(name)`` is the same game under PettingZoo's parallel API, natural for simultaneous phases: each
+step takes one action from every seat that is acting now (``state.actors``: several in a simultaneous phase,
+one otherwise) and ignores the others' (their ``action_mask`` is all zero). The actions of one step are
+checked together on a copy first. An illegal or missing one, by the convention of PettingZoo's classic
+environments (``TerminateIllegalWrapper``), ends the episode with reward -1 for the seat that made it (0 for the
+others) and ``infos[agent]["illegal_action"] = True``, the game left as it was; ``illegal_action="raise"``
+raises ``IllegalActionError`` instead.
 """
 
 from __future__ import annotations
@@ -20,9 +28,10 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 import robotcore
+from robotcore.errors import IllegalActionError
 
 
 class RobotcoreAEC(AECEnv):  # type: ignore[misc]
@@ -99,3 +108,97 @@ class RobotcoreAEC(AECEnv):  # type: ignore[misc]
 
 def env(name: str, render_mode: str | None = None, **params: Any) -> RobotcoreAEC:
     return RobotcoreAEC(name, render_mode=render_mode, **params)
+
+
+def _spaces(game: robotcore.Game, agents: list[str]) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
+    obs: dict[str, spaces.Space[Any]] = {
+        a: spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, game.observation_shape, np.float32),
+            "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+        })
+        for a in agents
+    }
+    return obs, {a: spaces.Discrete(game.num_actions) for a in agents}
+
+
+class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
+    metadata = {"render_modes": ["ansi"], "name": "robotcore_parallel_v0"}
+
+    def __init__(self, name: str, render_mode: str | None = None, illegal_action: str = "terminate",
+                 **params: Any) -> None:
+        self.game = robotcore.load_game(name, **params)
+        if illegal_action not in ("terminate", "raise"):
+            raise robotcore.InvalidParameterError(
+                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.metadata = {**self.metadata, "name": f"robotcore_{name}_parallel_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
+        self.agents: list[str] = []
+        self.observation_spaces, self.action_spaces = _spaces(self.game, self.possible_agents)
+        self.state: robotcore.State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _observe(self) -> dict[str, dict[str, Any]]:
+        assert self.state is not None
+        return {
+            a: {"observation": self.state.observation(i), "action_mask": self.state.legal_mask(i).astype(np.int8)}
+            for i, a in enumerate(self.possible_agents) if a in self.agents
+        }
+
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        self.state = self.game.new_initial_state(seed)
+        self.agents = self.possible_agents[:]
+        return self._observe(), {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        if self.state is None or not self.agents:
+            raise IllegalActionError("the episode is over (or not started): call reset()")
+        trial = self.state.clone()
+        for seat in trial.actors:           # every acting seat's action, checked on a copy first
+            agent = self.possible_agents[seat]
+            action = actions.get(agent)
+            if action is None or not trial.is_legal(int(action), seat):
+                if self.illegal_action == "raise":
+                    raise IllegalActionError(f"{agent} must play a legal action this step, got {action!r}")
+                return self._end_on_illegal(agent)
+            trial.apply(int(action), seat)
+        self.state = trial
+        done = self.state.is_terminal
+        returns = self.state.returns() if done else [0.0] * self.game.num_players
+        rewards = {a: float(returns[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
+        observations = self._observe()
+        terminations = {a: done for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if done:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _end_on_illegal(self, offender: str) -> tuple[dict[str, Any], ...]:
+        observations = self._observe()
+        rewards = {a: -1.0 if a == offender else 0.0 for a in self.agents}
+        terminations = {a: True for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: {"illegal_action": a == offender} for a in self.agents}
+        self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi" and self.state is not None:
+            return self.game.render(self.state)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(name: str, render_mode: str | None = None, illegal_action: str = "terminate",
+                 **params: Any) -> RobotcoreParallel:
+    return RobotcoreParallel(name, render_mode=render_mode, illegal_action=illegal_action, **params)
