@@ -155,3 +155,43 @@ def test_gymnasium_episode_is_the_game_with_the_learner_in_its_seat(name: str) -
     replayed = game.replay(e.state.seed, e.state.history)
     assert replayed == e.state                   # the episode is an ordinary game of the engine
     assert again.state is not None and again.state.seed == e.state.seed
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_explicit_chance_form_serializes(name: str) -> None:
+    """With the root deal as an explicit chance node, OpenSpiel's own serialization works (in sampled mode
+    it needs the game's RNG state, which a Python game cannot give)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from robotcore.adapters.openspiel import register
+
+    game = pyspiel.load_game(register(name, deals=1000))
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1000
+    state.apply_action(17)
+    assert state.rc.state_bytes() == robotcore.make(name, seed=17).state_bytes()
+    for _ in range(8):
+        state.apply_action(state.legal_actions()[-1])
+    game2, state2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert state2.history() == state.history() and str(state2) == str(state)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_information_states_and_resampling(name: str) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from robotcore.adapters.openspiel import register
+
+    game = pyspiel.load_game(register(name), {"seed": 3})
+    state = game.new_initial_state()
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(player) == state.information_state_string(player)
+    assert world.rc.state_bytes() != state.rc.state_bytes()          # the hidden part was re-dealt
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 20,
+                           random_state=np.random.RandomState(1))
+    assert bot.step(state) in state.legal_actions()

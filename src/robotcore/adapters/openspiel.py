@@ -1,10 +1,23 @@
 """Any robotcore game as a pyspiel game (``pip install open_spiel``), so OpenSpiel's algorithms and test
 harness run on it: ``register("robotrick")`` then ``pyspiel.load_game("robotcore_robotrick")``.
 
-Chance is sampled inside the state (OpenSpiel's SAMPLED_STOCHASTIC chance mode); simultaneous phases are played
-turn by turn (the lowest pending seat first, as ``turn_based_simultaneous_game`` does); utilities are the
+Chance is sampled inside the state (OpenSpiel's SAMPLED_STOCHASTIC chance mode). ``register(name, deals=K)``
+registers ``robotcore_<name>_deals`` instead, an EXPLICIT_STOCHASTIC game whose root is a chance node with ``K``
+equally likely outcomes, outcome ``i`` being the engine's seed ``i``: every later die or shuffle follows from that
+seed and the actions, so a state is its history, and OpenSpiel's serialization (``serialize_game_and_state``,
+``random_sim_test(serialize=True)``), which needs the game's RNG state in sampled mode and cannot get it from a
+Python game, works. The ``K`` worlds are a sample of the game's chance, fixed by ``K``. Simultaneous phases are
+played turn by turn (the lowest pending seat first, as ``turn_based_simultaneous_game`` does); utilities are the
 returns (winners share 1.0, a constant-sum game). This is a compatibility route, not a speed route: pyspiel
 calls back into Python for every method.
+
+Information states (``information_state_string``) are the seat's view plus the history as the seat saw it
+(others' hidden commitments as "hidden"); ``resample_from_infostate`` is ``State.resample_hidden``. OpenSpiel's
+Python algorithms that need them work (``open_spiel.python.algorithms.ismcts``, ``mcts`` on either form);
+CFR-family tools enumerate the whole tree and are out of reach for games of this size. OpenSpiel's C++
+``MCTSBot`` and ``ISMCTSBot`` crash (segmentation fault) on any Python-defined game, OpenSpiel's own
+``python_tic_tac_toe`` included: a limitation of OpenSpiel's bridge, not of this adapter; use the Python bots
+or robotcore's own.
 """
 
 from __future__ import annotations
@@ -20,94 +33,152 @@ import robotcore
 PREFIX = "robotcore_"
 
 
-def register(name: str, **params: Any) -> str:
-    """Register ``name`` (with these parameters) with pyspiel; returns the pyspiel short name."""
+def register(name: str, deals: int = 0, **params: Any) -> str:
+    """Register ``name`` (with these parameters) with pyspiel; returns the pyspiel short name. ``deals`` > 0:
+    the explicit-chance form (module docstring), whose pyspiel parameter ``deals`` defaults to this value."""
     game = robotcore.load_game(name, **params)
-    short = PREFIX + name
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 0 <= deals <= 1 << 20:
+        raise robotcore.InvalidParameterError(f"deals must be an int from 0 to 2**20, got {deals!r}")
+    explicit = deals > 0
+    short = PREFIX + name + ("_deals" if explicit else "")
     if short in pyspiel.registered_names():
         return short
     game_type = pyspiel.GameType(
         short_name=short,
-        long_name=f"robotcore {game.title}",
+        long_name=f"robotcore {game.title}" + (" (explicit chance)" if explicit else ""),
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit
+                     else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.num_players,
         min_num_players=game.num_players,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"seed": -1},
+        parameter_specification={"deals": deals} if explicit else {"seed": -1},
     )
-    info = pyspiel.GameInfo(
-        num_distinct_actions=game.num_actions,
-        max_chance_outcomes=0,
-        num_players=game.num_players,
-        min_utility=0.0,
-        max_utility=1.0,
-        utility_sum=1.0,
-        max_game_length=game.max_game_length,
-    )
+
+    def game_info(num_deals: int) -> Any:
+        return pyspiel.GameInfo(
+            num_distinct_actions=game.num_actions,
+            max_chance_outcomes=num_deals,
+            num_players=game.num_players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=game.max_game_length,
+        )
 
     class _Game(pyspiel.Game):  # type: ignore[misc]
         def __init__(self, pyspiel_params: dict[str, Any] | None = None) -> None:
-            super().__init__(game_type, info, pyspiel_params or {})
+            params = pyspiel_params or {}
+            self.deals = int(params.get("deals", deals)) if explicit else 0
+            if explicit and not 0 < self.deals <= 1 << 20:
+                raise robotcore.InvalidParameterError(f"deals must be 1..2**20, got {self.deals}")
+            super().__init__(game_type, game_info(self.deals), params)
             self.rc_game = game
-            seed = (pyspiel_params or {}).get("seed", -1)
+            seed = params.get("seed", -1)
             self.rng = random.Random(None if seed < 0 else seed)
 
         def new_initial_state(self) -> _State:
+            if self.deals:
+                return _State(self, None)                  # the root chance node: which deal
             return _State(self, self.rc_game.new_initial_state(self.rng.getrandbits(64)))
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-            return _Observer(self.rc_game)
+            return _Observer(self.rc_game, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
     class _State(pyspiel.State):  # type: ignore[misc]
-        def __init__(self, g: _Game, state: robotcore.State) -> None:
+        def __init__(self, g: _Game, state: robotcore.State | None) -> None:
             super().__init__(g)
-            self.rc = state
+            self.rc = state                     # None: the root chance node of the explicit form
+            self.deals = g.deals
+            # (seat, action) of the game so far; kept through resample_from_infostate (resample_hidden returns
+            # a state without history), so that information states stay the observer's
+            self.actions: list[tuple[int, int]] = []
 
         def current_player(self) -> int:
+            if self.rc is None:
+                return int(pyspiel.PlayerId.CHANCE)
             p = self.rc.current_player
             return int(pyspiel.PlayerId.TERMINAL) if p == robotcore.TERMINAL else int(p)
 
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return [(i, 1.0 / self.deals) for i in range(self.deals)] if self.rc is None else []
+
         def _legal_actions(self, player: int) -> list[int]:
+            if self.rc is None:
+                return list(range(self.deals)) if player == pyspiel.PlayerId.CHANCE else []
             return list(self.rc.legal_actions(player)) if player == self.rc.current_player else []
 
         def _apply_action(self, action: int) -> None:
-            self.rc.apply(action, self.rc.current_player)
+            if self.rc is None:
+                self.rc = game.new_initial_state(int(action))
+            else:
+                self.actions.append((self.rc.current_player, int(action)))
+                self.rc.apply(action, self.rc.current_player)
 
         def _action_to_string(self, player: int, action: int) -> str:
-            return str(self.rc.game.action_to_str(action))
+            if player == pyspiel.PlayerId.CHANCE:
+                return f"deal {action}"
+            return str(game.action_to_str(action))
 
         def is_terminal(self) -> bool:
-            return bool(self.rc.is_terminal)
+            return self.rc is not None and bool(self.rc.is_terminal)
 
         def returns(self) -> list[float]:
+            if self.rc is None:
+                return [0.0] * game.num_players
             return [float(r) for r in self.rc.returns()]
 
         def __str__(self) -> str:
-            return self.rc.to_bytes().hex()
+            return "root" if self.rc is None else self.rc.to_bytes().hex()
 
         def __deepcopy__(self, memo: Any) -> _State:
-            return _State(self.get_game(), self.rc.clone())
+            twin = _State(self.get_game(), None if self.rc is None else self.rc.clone())
+            twin.actions = self.actions[:]
+            return twin
+
+        def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> _State:
+            """A state the player cannot tell from this one (``State.resample_hidden``), for OpenSpiel's
+            determinising algorithms; the sampler's draw seeds the re-deal."""
+            if self.rc is None:
+                return _State(self.get_game(), None)
+            seed = int(float(probability_sampler()) * (1 << 53))
+            world = _State(self.get_game(), self.rc.resample_hidden(player_id, seed))
+            world.actions = self.actions[:]
+            return world
 
     class _Observer:
-        def __init__(self, g: robotcore.Game) -> None:
+        """Observations are the seat's view; with perfect recall (information states) the view plus every
+        action of the history as the seat saw it (others' hidden commitments as "hidden")."""
+
+        def __init__(self, g: robotcore.Game, perfect_recall: bool = False) -> None:
             self.game = g
+            self.perfect_recall = perfect_recall
             self.tensor = np.zeros(g.observation_shape, np.float32)
             self.dict = {"observation": self.tensor}
 
         def set_from(self, state: _State, player: int) -> None:
-            self.tensor[:] = state.rc.observation(player)
+            if state.rc is None:
+                self.tensor[:] = 0
+            else:
+                self.tensor[:] = state.rc.observation(player)
 
         def string_from(self, state: _State, player: int) -> str:
             import json
 
-            return json.dumps(state.rc.view(player), sort_keys=True)
+            if state.rc is None:
+                return "root"
+            view = state.rc.view(player)
+            if not self.perfect_recall:
+                return json.dumps(view, sort_keys=True)
+            seen = [[seat, action if seat == player or self.game.is_public_action(action) else "hidden"]
+                    for seat, action in state.actions]
+            return json.dumps({"view": view, "actions": seen}, sort_keys=True)
 
     pyspiel.register_game(game_type, _Game)
     return short
