@@ -158,6 +158,7 @@ class Reference:
         self.deck = list(f["deck"][: f["deck_n"]])
         self.hand = [counter_of(r) for r in f["hand"]]
         self.known = [counter_of(r) for r in f["known"]]
+        self.sure = [counter_of(r) for r in f["sure"]]
         self.hdisc = [counter_of(r) for r in f["hdisc"]]
         self.aside = [counter_of(r) for r in f["aside"]]
         self.discard = counter_of(f["discard"])
@@ -194,6 +195,7 @@ class Reference:
             "deck": pad(self.deck, 64),
             "hand": [row_of(c) for c in self.hand],
             "known": [row_of(c) for c in self.known],
+            "sure": [row_of(c) for c in self.sure],
             "hdisc": [row_of(c) for c in self.hdisc],
             "aside": [row_of(c) for c in self.aside],
             "discard": row_of(self.discard),
@@ -506,9 +508,13 @@ class Reference:
             self.end_turn()
 
     def forget(self, observer: int, t: int) -> None:
-        """The observer saw a machine of type t leave the other hand: one known copy may have been it."""
+        """The observer saw a machine of type t leave the other hand: one known copy may have been it, and the
+        copies certainly in the hand are one fewer at most (and never more than the known ones)."""
         if self.known[observer][t] > 0:
             self.known[observer][t] -= 1
+        if self.sure[observer][t] > 0:
+            self.sure[observer][t] -= 1
+        self.sure[observer][t] = min(self.sure[observer][t], self.known[observer][t])
 
     def effect(self, card: int) -> None:
         self.card = card
@@ -546,6 +552,8 @@ class Reference:
                 return
             self.steal_machine(seat)
         elif fx == "strip_hand":
+            if self.hand_size(o) > 2:               # any known machine may now be among the discards
+                self.sure[seat] = Counter()
             while self.hand_size(o) > 2:
                 t = self.random_card(o)
                 self.hand[o][t] -= 1
@@ -582,6 +590,7 @@ class Reference:
         self.hand[thief][t] += 1
         self.forget(thief, t)
         self.known[victim][t] += 1
+        self.sure[victim][t] += 1
 
     def repair(self, seat: int, slot: int, alloc: tuple[int, int, int]) -> None:
         red = self.reductions(seat)

@@ -121,6 +121,7 @@ def build(
         "deck": pad(deck, 64),
         "hand": [row(h) for h in hand],
         "known": [[0] * 16, [0] * 16],
+        "sure": [[0] * 16, [0] * 16],
         "hdisc": [[0] * 16, [0] * 16],
         "aside": [row(a) for a in set_aside],
         "discard": row(disc),

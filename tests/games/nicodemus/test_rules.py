@@ -1046,9 +1046,9 @@ def test_resample_after_r3_guarantees_and_its_approximation() -> None:
     assert 0.53 < share < 0.72, share                                   # 5/8: more than the 2/5 the R3 left
 
 
-@pytest.mark.xfail(strict=True, reason="known limitation (RULES.md): the state does not record that a known machine "
-                   "arrived after the R3, so resample_hidden may put it among that R3's face-down discards")
 def test_resample_keeps_a_machine_taken_after_an_r3_in_the_hand() -> None:
+    """A machine the seat saw taken after its R3 is certainly in the hand (``sure``): never re-dealt among that
+    R3's face-down discards (it was, before the state recorded it)."""
     st = build(hands=("R4", "R1 B3 B4"), res=((0, 0, 0, 0), (0, 0, 0, 0)), discard="R4", cur=1, first=0, turn=1)
     f = fields(st)
     for _ in range(3):                                   # seat 0's earlier R3 discarded 3 of seat 1's machines

@@ -13,7 +13,8 @@ Invariants that hold between calls (and that ``nm_validate`` checks for states f
   discard, or a discard hidden from one seat), and every project too (pile, public, private, completed, removed,
   being chosen);
 - ``known[s]`` never exceeds what is really in the opponent's hand plus ``hdisc[s]`` (it is a lower bound that
-  seat s can deduce);
+  seat s can deduce), and ``sure[s]`` (the known machines taken since s's last R3) never exceeds ``known[s]`` nor
+  what is really in the opponent's hand;
 - the acting seat always has a legal action; the scores equal the scoring recomputed from the pieces.
 """
 
@@ -135,6 +136,15 @@ cdef int reserve_of(const NMConfig* cfg, const NMState* s, int r) noexcept nogil
 cdef inline void dec(uint8_t* x) noexcept nogil:
     if x[0] > 0:
         x[0] -= 1
+
+
+cdef inline void seen_leaving(NMState* s, int observer, int t) noexcept nogil:
+    """A machine of type ``t`` left the hand of ``observer``'s opponent in front of ``observer``: one fewer known,
+    and one fewer certainly in the hand (the one that left may have been the certain one)."""
+    dec(&s.known[observer][t])
+    dec(&s.sure[observer][t])
+    if s.sure[observer][t] > s.known[observer][t]:
+        s.sure[observer][t] = s.known[observer][t]
 
 
 cdef void gain(const NMConfig* cfg, NMState* s, int seat, int r, int n) noexcept nogil:
@@ -514,8 +524,9 @@ cdef void steal_card(NMState* s, int thief) noexcept nogil:
     t = nth_in_hand(s, o, <int>rng_below(&s.rng, <uint32_t>n))
     s.hand[o][t] -= 1
     s.hand[thief][t] += 1
-    dec(&s.known[thief][t])
+    seen_leaving(s, thief, t)
     s.known[o][t] += 1
+    s.sure[o][t] += 1
 
 
 cdef void start_effect(const NMConfig* cfg, NMState* s, int card) noexcept nogil:
@@ -558,6 +569,8 @@ cdef void start_effect(const NMConfig* cfg, NMState* s, int card) noexcept nogil
         steal_card(s, seat)
     elif fx == FX_STRIP:
         n = hand_count(s, o)
+        if n > 2:
+            memset(s.sure[seat], 0, MAX_TYPES)  # a known machine may now be among the face-down discards
         while n > 2:
             t = nth_in_hand(s, o, <int>rng_below(&s.rng, <uint32_t>n))
             s.hand[o][t] -= 1
@@ -709,7 +722,7 @@ cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
         t = a // 3
         use = a % 3
         s.hand[seat][t] -= 1
-        dec(&s.known[o][t])
+        seen_leaving(s, o, t)
         s.table[s.table_n] = <uint8_t>t
         s.table_coal[s.table_n] = 0
         s.table_n += 1
@@ -775,7 +788,7 @@ cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
     elif action < cfg.a_discard_slot:                           # P1: discard a machine from hand
         t = action - cfg.a_discard_hand
         s.hand[seat][t] -= 1
-        dec(&s.known[o][t])
+        seen_leaving(s, o, t)
         s.discard[t] += 1
         s.ctx_target = <uint8_t>t
         s.phase = PH_TAKE_COST2
@@ -951,7 +964,7 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
                 return 3
     for t in range(T, MAX_TYPES):
         for seat in range(NUM_SEATS):
-            if s.hand[seat][t] or s.known[seat][t] or s.hdisc[seat][t] or s.aside[seat][t]:
+            if s.hand[seat][t] or s.known[seat][t] or s.sure[seat][t] or s.hdisc[seat][t] or s.aside[seat][t]:
                 return 3
         if s.discard[t]:
             return 3
@@ -976,6 +989,8 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
         o = 1 - seat
         for t in range(T):
             if s.known[seat][t] > s.hand[o][t] + s.hdisc[seat][t]:
+                return 6
+            if s.sure[seat][t] > s.known[seat][t] or s.sure[seat][t] > s.hand[o][t]:
                 return 6
     # resources: nothing is created
     coal_on_table = 0
@@ -1261,6 +1276,7 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
         "deck": [s.deck[i] for i in range(MAX_CARDS)],
         "hand": [[s.hand[p][t] for t in range(MAX_TYPES)] for p in range(2)],
         "known": [[s.known[p][t] for t in range(MAX_TYPES)] for p in range(2)],
+        "sure": [[s.sure[p][t] for t in range(MAX_TYPES)] for p in range(2)],
         "hdisc": [[s.hdisc[p][t] for t in range(MAX_TYPES)] for p in range(2)],
         "aside": [[s.aside[p][t] for t in range(MAX_TYPES)] for p in range(2)],
         "discard": [s.discard[t] for t in range(MAX_TYPES)],
@@ -1306,6 +1322,7 @@ def pack_state(dict f) -> bytes:
         for t in range(MAX_TYPES):
             s.hand[p][t] = f["hand"][p][t]
             s.known[p][t] = f["known"][p][t]
+            s.sure[p][t] = f["sure"][p][t]
             s.hdisc[p][t] = f["hdisc"][p][t]
             s.aside[p][t] = f["aside"][p][t]
         for i in range(WORKSHOP_MAX):

@@ -100,6 +100,8 @@ ctypedef struct NMState:
     uint8_t hand[2][MAX_TYPES]         # machines in hand, per type
     uint8_t known[2][MAX_TYPES]        # known[s]: machines s knows are in the opponent's hand or in hdisc[s]
     uint8_t hdisc[2][MAX_TYPES]        # hdisc[s]: discarded from the opponent's hand at random (R3 by s), unseen by s
+    uint8_t sure[2][MAX_TYPES]         # sure[s] <= known[s]: of those, the machines s knows are in the hand itself
+                                       # (taken since s's last R3, which may have discarded the others)
     uint8_t aside[2][MAX_TYPES]        # machines each seat set aside (projects, workshop limit)
     uint8_t discard[MAX_TYPES]         # public discards (bric-a-brac overflow and effects, P1's hand discard)
     uint8_t table[TABLE_SLOTS]         # the bric-a-brac, slot 0 first; gaps always close

@@ -265,14 +265,15 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     opponent's hand or those face-down discards; the project pile, the projects the opponent removed and the
     pair it is choosing between are re-dealt among themselves. The PRNG is re-seeded.
 
-    Known machines are placed uniformly over the hand and the hidden discards: the exact posterior until the
-    seat plays R3 and right after it, an approximation once the victim has drawn again (RULES.md, "What a seat
-    sees", says what is guaranteed and what is not)."""
+    The known machines taken since the seat's last R3 (``sure``) stay in the hand; the other known ones are
+    placed uniformly over the rest of the hand and the hidden discards: the exact posterior until the seat plays
+    R3 and right after it, an approximation once the victim has drawn again, never an impossible world (RULES.md,
+    "What a seat sees", says what is guaranteed and what is not)."""
     cdef State out = state.clone()
     cdef NMState* s = <NMState*>out.data
     cdef const NMConfig* cfg = <const NMConfig*>out.core.cfg
     cdef uint64_t rng = rng_seed(seed)
-    cdef int T = cfg.num_types, o = 1 - seat, t, i, k, n = 0, nh, nd, nk, free, m = 0, pos
+    cdef int T = cfg.num_types, o = 1 - seat, t, i, k, n = 0, nh, nd, nk, ns, free, m = 0, pos
     cdef uint8_t pool[MAX_CARDS]
     cdef uint8_t region[MAX_CARDS]
     cdef uint8_t unseen[MAX_TYPES]
@@ -296,18 +297,23 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
             n += 1
     rng_shuffle_u8(&rng, pool, n)
     free = nh + nd - nk
+    # the machines the seat knows are in the hand itself (``sure``) go there; the other known ones and the free
+    # draws are spread over the rest of the hand and the hidden discards
+    memset(s.hand[o], 0, MAX_TYPES)
+    memset(s.hdisc[seat], 0, MAX_TYPES)
+    ns = 0
     for t in range(T):
-        for k in range(s.known[seat][t]):
+        s.hand[o][t] = s.sure[seat][t]
+        ns += s.sure[seat][t]
+        for k in range(s.known[seat][t] - s.sure[seat][t]):
             region[m] = <uint8_t>t
             m += 1
     for i in range(free):
         region[m] = pool[i]
         m += 1
     rng_shuffle_u8(&rng, region, m)
-    memset(s.hand[o], 0, MAX_TYPES)
-    memset(s.hdisc[seat], 0, MAX_TYPES)
     for i in range(m):
-        if i < nh:
+        if i < nh - ns:
             s.hand[o][region[i]] += 1
         else:
             s.hdisc[seat][region[i]] += 1
