@@ -229,6 +229,9 @@ class Reference:
                 f["round_scores"][f["round"]][p] = self.round_score(p)
             f["round"] += 1
             f["phase"] = 2 if f["round"] == self.cfg.rounds else 3   # 3: waiting for the deal
+            if f["phase"] == 3:              # a finished round other than the last is kept for the views
+                f["past_played_at"][f["round"] - 1] = list(f["played_at"])
+                f["past_trump"][f["round"] - 1] = f["trump"]
 
     def round_score(self, p: int) -> int:
         f = self.f

@@ -566,3 +566,39 @@ def test_random_and_heuristic_games_use_every_ai_card_and_end() -> None:
     first = {engine.unpack_state(row)["ai_card"] for row in arr}
     assert first == set(range(10))
     assert (batch.random_playouts(game, arr, 1) == 126).all()
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_views_keep_how_each_round_ended(seed: int) -> None:
+    """The next round's deal used to replace the 12th trick and the final captures at once: every view now keeps
+    each finished round (its trump, 12 tricks, final captures and scores) and the last trick played."""
+    state = robotcore.make("robotrick", seed=seed)
+    rng = random.Random(seed)
+    ends: list[dict] = []
+    while not state.is_terminal:
+        before = state.view(None)
+        seat = rng.choice(state.actors)
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+        after = state.view(None)
+        if after["round"] != before["round"]:            # that action ended a round
+            ends.append({"trump": before["trump"], "tricks_before": before["tricks"], "view": after})
+    assert len(ends) == 2
+    final = state.view(None)
+    for r, end in enumerate(ends):
+        for seat in (None, 0, 1, 2):
+            past = state.view(seat)["past_rounds"][r]
+            assert past == final["past_rounds"][r]
+        past = end["view"]["past_rounds"][r]
+        assert past["round"] == r + 1 and past["trump"] == end["trump"] and len(past["tricks"]) == 12
+        assert past["tricks"][:11] == end["tricks_before"]      # the same tricks as the round showed while on
+        assert end["view"]["last_trick"] == past["tricks"][11]
+        assert past["scores"] == final["round_scores"][r]
+        captured = [set(c["face_up"]) | set(c["face_down"]) for c in past["captures"]]
+        for trick in past["tricks"]:                          # captures are what the winners took
+            if trick["winner"] == "droco":
+                assert all(c in captured[p] for p, c in trick["cards"] if p != "droco")
+            else:
+                droco_card = next(c for p, c in trick["cards"] if p == "droco")
+                assert droco_card in captured[trick["winner"]]
+    assert len(final["past_rounds"]) == 2 and len(final["tricks"]) == 12   # the last round stays in place
+    assert final["last_trick"] == final["tricks"][-1]

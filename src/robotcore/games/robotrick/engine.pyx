@@ -275,8 +275,10 @@ cdef void end_round(const RTConfig* cfg, RTState* s) noexcept nogil:
         s.round_scores[s.round][p] = <int16_t>live_round_score(cfg, s, p)
     s.round += 1
     if s.round >= cfg.rounds:
-        s.phase = PHASE_OVER
+        s.phase = PHASE_OVER          # the last round stays in played_at and the captures
     else:
+        memcpy(s.past_played_at[s.round - 1], s.played_at, NUM_CARDS)   # how the round ended, for the views
+        s.past_trump[s.round - 1] = s.trump
         setup_round(cfg, s)
 
 
@@ -386,24 +388,23 @@ cdef inline void rt_apply(const void* c, void* st, int seat, int action) noexcep
     advance(cfg, s)
 
 
-cdef int replays_consistently(const RTConfig* cfg, const RTState* s, int rnd) noexcept nogil:
-    """1 when the round's completed tricks, rebuilt from ``played_at`` (Droco leads the first, each winner the
-    next), give exactly the recorded captures, voids and leader; else 0. ``played_at`` is already checked to
-    hold one card per player for every completed trick."""
+cdef int replay_round(const RTConfig* cfg, const uint8_t* played_at, int trick_no, int trump, int rnd,
+                      uint64_t* up, uint64_t* down, uint16_t* voids) noexcept nogil:
+    """Rebuild the first ``trick_no`` tricks of a round from its ``played_at`` (Droco leads the first, each
+    winner the next): the captures (``up``/``down`` per seat) and voids they give. Returns the leader of the next
+    trick. ``played_at`` must hold one card per player for each of those tricks (rt_validate checks it first)."""
     cdef int cards[4]
     cdef int players[4]
     cdef int t, i, p, card, winner, leader = DROCO, led
-    cdef uint64_t up[NUM_SEATS]
-    cdef uint64_t down[NUM_SEATS]
-    cdef uint16_t voids = 0
     cdef int trick_of_player[TRICKS_PER_ROUND][4]
     for p in range(NUM_SEATS):
         up[p] = 0
         down[p] = 0
+    voids[0] = 0
     for card in range(NUM_CARDS):
-        if s.played_at[card] and (s.played_at[card] - 1) // 4 < s.trick_no:
-            trick_of_player[(s.played_at[card] - 1) // 4][(s.played_at[card] - 1) % 4] = card
-    for t in range(s.trick_no):
+        if played_at[card] and (played_at[card] - 1) // 4 < trick_no:
+            trick_of_player[(played_at[card] - 1) // 4][(played_at[card] - 1) % 4] = card
+    for t in range(trick_no):
         p = leader
         for i in range(4):
             players[i] = p
@@ -412,8 +413,8 @@ cdef int replays_consistently(const RTConfig* cfg, const RTState* s, int rnd) no
         led = colour_of(cards[0])
         for i in range(1, 4):
             if players[i] != DROCO and colour_of(cards[i]) != led:
-                voids |= <uint16_t>(1 << (players[i] * 4 + led))
-        winner = trick_winner_of(cards, players, 4, colour_of(s.trump))
+                voids[0] |= <uint16_t>(1 << (players[i] * 4 + led))
+        winner = trick_winner_of(cards, players, 4, colour_of(trump))
         for i in range(4):
             if winner == DROCO:
                 if players[i] != DROCO:
@@ -424,6 +425,37 @@ cdef int replays_consistently(const RTConfig* cfg, const RTState* s, int rnd) no
                 else:
                     down[winner] |= bit(cards[i])
         leader = winner
+    return leader
+
+
+cdef int tricks_are_whole(const uint8_t* played_at, int trick_no) noexcept nogil:
+    """1 when ``played_at`` points to tricks 0..trick_no only, each of the first ``trick_no`` holding exactly one
+    card of each player; the cards of trick ``trick_no`` (the one in progress) are checked by the caller."""
+    cdef uint8_t per_trick[TRICKS_PER_ROUND + 1][4]
+    cdef int card, v, t, p
+    memset(per_trick, 0, sizeof(per_trick))
+    for card in range(NUM_CARDS):
+        v = played_at[card]
+        if v:
+            t = (v - 1) // 4
+            if t > trick_no or t >= TRICKS_PER_ROUND:
+                return 0
+            per_trick[t][(v - 1) % 4] += 1
+    for t in range(trick_no):
+        for p in range(4):
+            if per_trick[t][p] != 1:
+                return 0
+    return 1
+
+
+cdef int replays_consistently(const RTConfig* cfg, const RTState* s, int rnd) noexcept nogil:
+    """1 when the round's completed tricks, rebuilt from ``played_at``, give exactly the recorded captures, voids
+    and leader, and no seat marked void in a colour holds one; else 0."""
+    cdef uint64_t up[NUM_SEATS]
+    cdef uint64_t down[NUM_SEATS]
+    cdef uint16_t voids
+    cdef int i, p, led, leader
+    leader = replay_round(cfg, s.played_at, s.trick_no, s.trump, rnd, up, down, &voids)
     if s.trick_len:
         led = colour_of(s.trick_card[0])
         for i in range(1, s.trick_len):
@@ -443,14 +475,41 @@ cdef int replays_consistently(const RTConfig* cfg, const RTState* s, int rnd) no
     return 1
 
 
+cdef int stored_rounds(const RTState* s) noexcept nogil:
+    """How many finished rounds ``past_played_at`` holds (the last round, once over, stays in ``played_at``)."""
+    return s.round - 1 if s.phase == PHASE_OVER else s.round
+
+
+cdef int past_round_is_consistent(const RTConfig* cfg, const RTState* s, int r) noexcept nogil:
+    """A stored finished round: 12 whole tricks, the trump among the 4 cards not played, and the round's
+    recorded scores the ones its captures give."""
+    cdef uint64_t up[NUM_SEATS]
+    cdef uint64_t down[NUM_SEATS]
+    cdef uint16_t voids
+    cdef int p, card, unplayed = 0
+    if s.past_trump[r] >= NUM_CARDS or s.past_played_at[r][s.past_trump[r]] != 0:
+        return 0
+    if not tricks_are_whole(s.past_played_at[r], TRICKS_PER_ROUND):
+        return 0
+    for card in range(NUM_CARDS):
+        unplayed += s.past_played_at[r][card] == 0
+    if unplayed != NUM_CARDS - 4 * TRICKS_PER_ROUND:
+        return 0
+    replay_round(cfg, s.past_played_at[r], TRICKS_PER_ROUND, s.past_trump[r], r, up, down, &voids)
+    for p in range(NUM_SEATS):
+        if s.round_scores[r][p] != vp_sum(cfg, up[p]) - vp_sum(cfg, down[p]):
+            return 0
+    return 1
+
+
 cdef int rt_validate(const void* c, const void* st) noexcept nogil:
     """0 when the state is one the engine can reach, else the number of the first broken invariant."""
     cdef const RTConfig* cfg = <const RTConfig*>c
     cdef const RTState* s = <const RTState*>st
     cdef uint64_t ALL = all_cards(), union_, seen
-    cdef int p, r, i, total, v, t, pl, card
+    cdef int p, r, i, total, v, pl, card
     cdef int in_trick[4]
-    cdef uint8_t per_trick[TRICKS_PER_ROUND + 1][4]
+    cdef int marked[4]
     if s.phase > PHASE_OVER:
         return 1
     if s.round > cfg.rounds or (s.phase == PHASE_OVER) != (s.round == cfg.rounds):
@@ -485,20 +544,25 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
                 return 8
     # played_at agrees with the played set, never points to a future trick, and every completed trick holds
     # exactly one card of each player
-    memset(per_trick, 0, sizeof(per_trick))
     for card in range(NUM_CARDS):
-        v = s.played_at[card]
-        if (v != 0) != ((s.played >> card) & 1 != 0):
+        if (s.played_at[card] != 0) != ((s.played >> card) & 1 != 0):
             return 9
-        if v:
-            t = (v - 1) // 4
-            if t > s.trick_no or t >= TRICKS_PER_ROUND:
-                return 9
-            per_trick[t][(v - 1) % 4] += 1
-    for t in range(s.trick_no):
-        for p in range(4):
-            if per_trick[t][p] != 1:
-                return 9
+    if not tricks_are_whole(s.played_at, s.trick_no):
+        return 9
+    # the finished rounds kept for the views, and nothing for the others
+    for i in range(6):
+        if s.pad[i]:
+            return 22
+    for r in range(2):
+        if r < stored_rounds(s):
+            if not past_round_is_consistent(cfg, s, r):
+                return 22
+        else:
+            if s.past_trump[r]:
+                return 22
+            for card in range(NUM_CARDS):
+                if s.past_played_at[r][card]:
+                    return 22
     # every card in exactly one place
     union_ = bit(s.trump) | s.aside | s.played
     total = 1 + SET_ASIDE + popcount(s.played)
@@ -560,7 +624,13 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
     if pl == DROCO:
         return 19
     for p in range(4):
-        if per_trick[s.trick_no][p] != in_trick[p]:
+        marked[p] = 0
+    for card in range(NUM_CARDS):         # and no other card is marked as played in the trick in progress
+        v = s.played_at[card]
+        if v and (v - 1) // 4 == s.trick_no:
+            marked[(v - 1) % 4] += 1
+    for p in range(4):
+        if marked[p] != in_trick[p]:
             return 18
     for p in range(4):
         if popcount(s.hand[p]) != HAND_SIZE - s.trick_no - in_trick[p]:
@@ -686,6 +756,8 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
         "ai_used": s.ai_used,
         "voids": s.voids,
         "played_at": [s.played_at[i] for i in range(NUM_CARDS)],
+        "past_played_at": [[s.past_played_at[r][i] for i in range(NUM_CARDS)] for r in range(2)],
+        "past_trump": [s.past_trump[r] for r in range(2)],
         "trick_card": [s.trick_card[i] for i in range(4)],
         "trick_player": [s.trick_player[i] for i in range(4)],
         "trick_len": s.trick_len,
@@ -718,6 +790,10 @@ def pack_state(dict f) -> bytes:
             s.round_scores[r][i] = f["round_scores"][r][i]
     for i in range(NUM_CARDS):
         s.played_at[i] = f["played_at"][i]
+        for r in range(2):
+            s.past_played_at[r][i] = f["past_played_at"][r][i]
+    for r in range(2):
+        s.past_trump[r] = f["past_trump"][r]
     s.aside = f["aside"]
     s.played = f["played"]
     s.ai_used = f["ai_used"]

@@ -75,6 +75,9 @@ ctypedef struct RTState:
     uint16_t ai_used             # AI cards revealed so far (bit i: AI card i)
     uint16_t voids               # bit seat*4+colour: the seat failed to follow that colour this round
     uint8_t played_at[52]        # 0: not played this round; else 1 + trick*4 + player
+    uint8_t past_played_at[2][52]  # played_at of rounds 1 and 2 once over (the last round's stays in played_at),
+                                   # from which views show how each round ended; zero for rounds not finished
+    uint8_t past_trump[2]        # the trump card of rounds 1 and 2 once over
     uint8_t trick_card[4]        # the trick in progress, in play order
     uint8_t trick_player[4]
     uint8_t trick_len            # cards in the trick in progress (0..3)
@@ -85,6 +88,7 @@ ctypedef struct RTState:
     uint8_t phase
     uint8_t ai_card              # AI card in play this round
     uint8_t pass_count[3]        # cards each seat has chosen for the pass
+    uint8_t pad[6]               # always zero: the struct is a whole number of 8-byte words
 
 
 ctypedef struct RTConfig:

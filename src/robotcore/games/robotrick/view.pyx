@@ -9,13 +9,15 @@ the trump card, every played card and who played it, every capture, the scores.
 
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport State
-from robotcore.games.robotrick.engine cimport live_round_score, next_player, to_play, trick_winner_of
+from robotcore.games.robotrick.engine cimport (
+    live_round_score, next_player, replay_round, stored_rounds, to_play, trick_winner_of,
+)
 from robotcore.games.robotrick.state cimport (
     ACTIONS_PER_ROUND, DROCO, MAX_AI_CARDS, NUM_CARDS, NUM_COLOURS, NUM_SEATS, PASS_BASE, PHASE_OVER,
     PHASE_PASS, PHASE_PLAY, TRICKS_PER_ROUND, RTConfig, RTState, all_cards, colour_mask, colour_of,
@@ -75,19 +77,19 @@ cdef object _who(int player):
     return "droco" if player == DROCO else player
 
 
-cdef list _completed_tricks(const RTState* s):
-    """This round's completed tricks, rebuilt from ``played_at`` and the seating: leader, cards, winner."""
+cdef list _completed_tricks(const uint8_t* played_at, int trick_no, int trump, int rnd):
+    """A round's completed tricks, rebuilt from its ``played_at`` and seating: leader, cards, winner."""
     cdef int table[TRICKS_PER_ROUND][4]
     cdef int cards[4]
     cdef int players[4]
-    cdef int t, i, p, v, c, leader = DROCO, rnd = seating_round(s), tc = colour_of(s.trump)
+    cdef int t, i, p, v, c, leader = DROCO, tc = colour_of(trump)
     out = []
     memset(table, 0, sizeof(table))      # every completed trick has its 4 cards (rt_validate checks it)
     for c in range(NUM_CARDS):
-        v = s.played_at[c]
+        v = played_at[c]
         if v:
             table[(v - 1) // 4][(v - 1) % 4] = c
-    for t in range(s.trick_no):
+    for t in range(trick_no):
         p = leader
         for i in range(4):
             cards[i] = table[t][p]
@@ -103,6 +105,22 @@ cdef list _completed_tricks(const RTState* s):
     return out
 
 
+cdef dict _past_round(const RTConfig* cfg, const RTState* s, int r):
+    """How finished round ``r`` ended: its trump, its 12 tricks, the final captures and the scores."""
+    cdef uint64_t up[NUM_SEATS]
+    cdef uint64_t down[NUM_SEATS]
+    cdef uint16_t voids
+    cdef int p
+    replay_round(cfg, s.past_played_at[r], TRICKS_PER_ROUND, s.past_trump[r], r, up, down, &voids)
+    return {
+        "round": r + 1,
+        "trump": CARD_NAMES[s.past_trump[r]],
+        "tricks": _completed_tricks(s.past_played_at[r], TRICKS_PER_ROUND, s.past_trump[r], r),
+        "captures": [{"face_up": _names(up[p]), "face_down": _names(down[p])} for p in range(NUM_SEATS)],
+        "scores": [s.round_scores[r][p] for p in range(NUM_SEATS)],
+    }
+
+
 cdef dict _public(game, State state):
     cdef const RTState* s = <const RTState*>state.data
     cdef const RTConfig* cfg = <const RTConfig*>state.core.cfg
@@ -112,6 +130,8 @@ cdef dict _public(game, State state):
     while p != 0:
         order.append(_who(p))
         p = next_player(rnd, p)
+    tricks = _completed_tricks(s.played_at, s.trick_no, s.trump, rnd)
+    past = [_past_round(cfg, s, r) for r in range(stored_rounds(s))]
     ai = game.content.ai_cards[s.ai_card]
     droco = {}
     for i in range(NUM_COLOURS):
@@ -134,10 +154,12 @@ cdef dict _public(game, State state):
             "leader": _who(s.leader),
             "cards": [[_who(s.trick_player[i]), CARD_NAMES[s.trick_card[i]]] for i in range(s.trick_len)],
         },
-        "tricks": _completed_tricks(s),
+        "tricks": tricks,
+        "last_trick": tricks[-1] if tricks else (past[-1]["tricks"][-1] if past else None),
         "captures": [
             {"face_up": _names(s.face_up[p]), "face_down": _names(s.face_down[p])} for p in range(NUM_SEATS)
         ],
+        "past_rounds": past,
         "hangars": cfg.hangars,
         "round_scores": [[s.round_scores[r][p] for p in range(NUM_SEATS)] for r in range(s.round)],
         "scores": state.scores(),
