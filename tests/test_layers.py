@@ -52,6 +52,14 @@ def test_the_kernel_knows_no_game_and_no_registry(path: pathlib.Path) -> None:
     assert not bad, f"{path.name} imports {bad}"
 
 
+@pytest.mark.parametrize("path", [p for p in modules_under(".") if p.name != "cli.py"],
+                         ids=lambda p: str(p.relative_to(SRC)))
+def test_nothing_in_the_library_imports_the_command_line_or_the_service(path: pathlib.Path) -> None:
+    """The CLI (robotcore.cli) and the service sit on top: they use bots and tools, nothing uses them."""
+    bad = [m for m in imported_modules(path) if m.startswith(("robotcore.cli", "robotcore_api", "flask"))]
+    assert not bad, f"{path.name} imports {bad}"
+
+
 def test_the_balance_tool_serves_every_game_with_its_own_facts() -> None:
     result = balance("scrapyard", ["random"] * 3, games=2, seed=5, players=3)
     assert result["games"] == 2 and len(result["score_by_seat"]) == 3

@@ -11,6 +11,7 @@
 from robotcore.core.game import Content, Game
 from robotcore.core.state import TERMINAL, State
 from robotcore.errors import (
+    BatchInUseError,
     CorruptStateError,
     GameOverError,
     IllegalActionError,
@@ -49,4 +50,5 @@ __all__ = [
     "NotYourTurnError",
     "GameOverError",
     "CorruptStateError",
+    "BatchInUseError",
 ]
