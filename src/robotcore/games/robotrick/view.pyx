@@ -270,28 +270,37 @@ cdef uint64_t _random_subset(uint64_t cards, int k, uint64_t* rng) noexcept nogi
     return out
 
 
-cdef int _deal(uint64_t pool, int need_a, int need_b, int void_a, int void_b, uint64_t* rng,
-               uint64_t* out_a, uint64_t* out_b, uint64_t* out_x) noexcept nogil:
-    """Split ``pool`` into seat a (need_a cards), seat b (need_b) and the set-aside (the rest), uniformly among
-    the splits where no seat gets a colour it is known to lack. Counts per colour are drawn from exact weights
-    (a dynamic programme over colours), then the cards of each colour are shuffled. Returns 0, or -1 if no
-    split exists."""
-    cdef double W[5][13][13]
-    cdef int u[4]
+# The deal weights depend only on the colour counts of the pool, the two hand sizes and the two void masks, and a
+# search resamples the same position again and again: the last few tables are kept (a small round-robin cache,
+# read and written with the GIL held, as resample() always is).
+cdef enum:
+    WEIGHT_CACHE = 8
+cdef double _weights[WEIGHT_CACHE][5][13][13]
+cdef uint64_t _weight_keys[WEIGHT_CACHE]      # the packed inputs, with bit 40 set once the slot is filled
+cdef int _weight_next = 0
+
+
+cdef double (*_deal_weights(const int* u, int need_a, int need_b, int void_a, int void_b) noexcept)[13][13]:
+    """W[c][ra][rb]: the number of ways to deal colours c..3 with ra cards still due to seat a and rb to seat b
+    (a dynamic programme over colours), from the cache when these inputs were seen recently."""
+    global _weight_next
+    cdef uint64_t key = ((<uint64_t>1) << 40) | (<uint64_t>u[0]) | (<uint64_t>u[1] << 4) | (<uint64_t>u[2] << 8) \
+        | (<uint64_t>u[3] << 12) | (<uint64_t>need_a << 16) | (<uint64_t>need_b << 20) \
+        | (<uint64_t>void_a << 24) | (<uint64_t>void_b << 28)
+    cdef int slot, c, ra, rb, ka, kb
     cdef int rem[5]
-    cdef int c, ra, rb, ka, kb, kx, i, chosen_a, chosen_b
-    cdef bint done
-    cdef double w, pick
-    cdef uint8_t cards[13]
-    cdef uint64_t sub
-    for c in range(4):
-        u[c] = popcount(pool & colour_mask(c))
+    cdef double w
+    cdef double (*W)[13][13]
+    for slot in range(WEIGHT_CACHE):
+        if _weight_keys[slot] == key:
+            return _weights[slot]
+    slot = _weight_next
+    _weight_next = (_weight_next + 1) % WEIGHT_CACHE
+    W = _weights[slot]
     rem[4] = 0
     for c in range(3, -1, -1):
         rem[c] = rem[c + 1] + u[c]
-    if need_a > 12 or need_b > 12 or need_a < 0 or need_b < 0:
-        return -1
-    memset(W, 0, sizeof(W))
+    memset(W, 0, sizeof(_weights[0]))
     W[4][0][0] = 1.0
     for c in range(3, -1, -1):
         for ra in range(need_a + 1):
@@ -305,11 +314,31 @@ cdef int _deal(uint64_t pool, int need_a, int need_b, int void_a, int void_b, ui
                     for kb in range(min(rb, u[c] - ka) + 1):
                         if kb and (void_b >> c) & 1:
                             break
-                        kx = u[c] - ka - kb
                         if rem[c + 1] - (ra - ka) - (rb - kb) < 0:
                             continue
                         w += BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * W[c + 1][ra - ka][rb - kb]
                 W[c][ra][rb] = w
+    _weight_keys[slot] = key
+    return W
+
+
+cdef int _deal(uint64_t pool, int need_a, int need_b, int void_a, int void_b, uint64_t* rng,
+               uint64_t* out_a, uint64_t* out_b, uint64_t* out_x) noexcept:
+    """Split ``pool`` into seat a (need_a cards), seat b (need_b) and the set-aside (the rest), uniformly among
+    the splits where no seat gets a colour it is known to lack. Counts per colour are drawn from exact weights
+    (``_deal_weights``), then the cards of each colour are shuffled. Returns 0, or -1 if no split exists."""
+    cdef double (*W)[13][13]
+    cdef int u[4]
+    cdef int c, ra, rb, ka, kb, i, chosen_a, chosen_b
+    cdef bint done
+    cdef double w, pick
+    cdef uint8_t cards[13]
+    cdef uint64_t sub
+    for c in range(4):
+        u[c] = popcount(pool & colour_mask(c))
+    if need_a > 12 or need_b > 12 or need_a < 0 or need_b < 0:
+        return -1
+    W = _deal_weights(u, need_a, need_b, void_a, void_b)
     if W[0][need_a][need_b] <= 0.0:
         return -1
     out_a[0] = 0
