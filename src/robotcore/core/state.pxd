@@ -14,7 +14,6 @@ cdef enum:
     MAX_SEATS = 8
     MAX_ACTIONS = 8192
     MAX_MASK_WORDS = 128          # MAX_ACTIONS / 64
-    MASK_CACHE_WORDS = 4          # games with up to 256 actions get the legal-mask cache of State
 
 # Seat bitmask of the seats that must act now (several in a simultaneous phase); 0 exactly when terminal.
 ctypedef uint32_t (*actors_fn)(const void* cfg, const void* st) noexcept nogil
@@ -71,10 +70,11 @@ cdef class State:
     cdef Py_ssize_t hist_cap
     cdef readonly uint64_t seed
     # legal_actions() is usually followed by apply() on the same state: the actors and the mask computed for the
-    # first are kept for the second. mask_seat < 0 means no valid cache; whatever writes to data resets it.
+    # first are kept for the second. mask_seat < 0 means no valid cache; whatever writes to data resets it. The
+    # mask lives in the same allocation as the struct and the history (mask_words words after the struct).
     cdef int mask_seat
     cdef uint32_t mask_actors
-    cdef uint64_t mask_words[MASK_CACHE_WORDS]
+    cdef uint64_t* mask_words
 
     cdef int _reserve(self, Py_ssize_t cap) except -1
     cdef int _seat(self, object seat) except -2

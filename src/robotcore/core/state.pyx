@@ -154,7 +154,8 @@ cdef class State:
         raise TypeError("States come from robotcore.make() or Game.new_initial_state(), not State()")
 
     cdef int _reserve(self, Py_ssize_t cap) except -1:
-        cdef Py_ssize_t size = _aligned(self.core.spec.state_size)
+        cdef Py_ssize_t struct_size = _aligned(self.core.spec.state_size)
+        cdef Py_ssize_t size = struct_size + self.core.spec.mask_words * sizeof(uint64_t)
         cdef uint8_t* block
         if cap <= self.hist_cap and self.data != NULL:
             return 0
@@ -166,6 +167,7 @@ cdef class State:
         if block == NULL:
             raise MemoryError()
         self.data = block
+        self.mask_words = <uint64_t*>(block + struct_size)
         self.hist = <uint32_t*>(block + size)
         self.hist_cap = cap
         return 0
@@ -229,7 +231,7 @@ cdef class State:
         """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
         cdef uint32_t bits = self.actor_bits()
         cdef int s
-        cdef uint64_t words[MAX_MASK_WORDS]
+        cdef uint64_t* words
         cdef uint64_t w
         cdef int nw = self.core.spec.mask_words, i, count = 0
         cdef Py_ssize_t k = 0
@@ -242,12 +244,10 @@ cdef class State:
             s = self._seat(seat)
             if not (bits >> s) & 1:
                 return []
+        words = self.mask_words               # computed once, kept for the apply() that usually follows
         self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
-        if nw <= MASK_CACHE_WORDS:
-            self.mask_seat = s
-            self.mask_actors = bits
-            for i in range(nw):
-                self.mask_words[i] = words[i]
+        self.mask_seat = s
+        self.mask_actors = bits
         for i in range(nw):
             if words[i]:
                 count += popcount(words[i])
