@@ -180,39 +180,68 @@ cdef int fate_step(uint8_t fate) noexcept nogil:
     return fate & 15
 
 
-cdef void known_broken_today(const SYConfig* cfg, const SYState* s, int p, bint revealed,
-                             uint64_t* out) noexcept nogil:
-    """The cards broken today that seat p knows are in the discard pile (``out``: a card set).
+cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed, uint64_t (*out)[2]) noexcept nogil:
+    """For every seat p, the cards broken today that p knows are in the discard pile (``out[p]``: a card set).
 
     Only a hand p held can tell it anything. Say p last held it at pass x and it was broken at pass y >= x.
     If p broke it (y = x), p knows every card. Once the Reserves are revealed every kept card is public, so p
     knows them all too. Before that, p knows the hand it passed on at x, and the backs (Structure or Upgrade)
     of what the others kept from it before the break: a broken card is known when no card of its back was kept
-    from that hand after x (in particular every card, when the next holder breaks at once)."""
-    cdef int n = cfg.nseats, t, x, h, k, f, c, last, kept_backs
-    out[0] = 0
-    out[1] = 0
+    from that hand after x (in particular every card, when the next holder breaks at once).
+
+    Each hand is followed once (``track_holder``, incrementally) and its cards are tabled by pass, so every seat
+    costs a lookup: this runs at every break of a playout."""
+    cdef int n = cfg.nseats, t, x, h, k, f, c, p, b, L, dirn = day_dir(s)
+    cdef int last[MAX_P]
+    cdef int kept_at[17]                   # backs kept at pass L
+    cdef int kept_after[17]                # backs kept at a pass > L
+    cdef uint64_t broken_from[17][2][2]    # [L][back][word]: cards broken at pass L, then at L or later
+    for p in range(n):
+        out[p][0] = 0
+        out[p][1] = 0
     for t in range(n):
-        last = -1
-        for x in range(s.step + 1):
-            h = track_holder(s, n, t, x)
-            if h < 0:
+        for p in range(n):
+            last[p] = -1
+        h = t
+        x = 0
+        while True:                        # the holders of the hand dealt to t, pass by pass
+            last[h] = x
+            if x == s.step or s.broke_at[h] == x:
                 break
-            if h == p:
-                last = x
-        if last < 0:
-            continue
-        kept_backs = 0
-        if not revealed:
-            for k in range(s.dealt[t]):
-                f = s.day_fate[t * HAND_SIZE + k]
-                if f & FATE_KEPT and fate_step(f) > last:
-                    kept_backs |= 1 << cfg.kind[s.day_card[t * HAND_SIZE + k]]
-        for k in range(s.dealt[t]):
+            h = next_keeper(s, n, h, dirn, x)
+            x += 1
+        memset(kept_at, 0, sizeof(kept_at))
+        memset(broken_from, 0, sizeof(broken_from))
+        for k in range(s.dealt[t]):        # the hand's cards by pass: backs kept, cards broken
             f = s.day_fate[t * HAND_SIZE + k]
             c = s.day_card[t * HAND_SIZE + k]
-            if f & FATE_BROKEN and fate_step(f) >= last and not (kept_backs >> cfg.kind[c]) & 1:
-                cs_add(out, c)
+            if f & FATE_KEPT:
+                kept_at[fate_step(f)] |= 1 << cfg.kind[c]
+            if f & FATE_BROKEN:
+                cs_add(broken_from[fate_step(f)][cfg.kind[c]], c)
+        kept_after[16] = 0
+        for L in range(15, -1, -1):        # suffix unions: kept after pass L, broken at pass L or later
+            kept_after[L] = kept_after[L + 1] | kept_at[L + 1]
+            for b in range(2):
+                broken_from[L][b][0] |= broken_from[L + 1][b][0]
+                broken_from[L][b][1] |= broken_from[L + 1][b][1]
+        for p in range(n):
+            L = last[p]
+            if L < 0:
+                continue
+            for b in range(2):
+                if revealed or not (kept_after[L] >> b) & 1:
+                    out[p][0] |= broken_from[L][b][0]
+                    out[p][1] |= broken_from[L][b][1]
+
+
+cdef void known_broken_today(const SYConfig* cfg, const SYState* s, int p, bint revealed,
+                             uint64_t* out) noexcept nogil:
+    """The cards broken today that seat p knows are in the discard pile (``known_broken_all``, one seat)."""
+    cdef uint64_t every[MAX_P][2]
+    known_broken_all(cfg, s, revealed, every)
+    out[0] = every[p][0]
+    out[1] = every[p][1]
 
 
 cdef const Player* public_player(const SYConfig* cfg, const SYState* s, int p) noexcept nogil:
@@ -445,7 +474,7 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
     the next seat still scavenging in the day's direction (a seat alone keeps its own)."""
     cdef int n = cfg.nseats, x = s.step, dirn = day_dir(s), p, q, c, a
     cdef uint64_t passing[MAX_P][2]
-    cdef uint64_t known[2]
+    cdef uint64_t known[MAX_P][2]
     cdef bint keeper[MAX_P]
     cdef bint any_left = False, any_break = False
     for p in range(n):
@@ -478,11 +507,11 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
                 s.broke_at[p] = <uint8_t>(x + 1)      # an empty hand breaks: no Waste, no Hour
             else:
                 any_left = True
-    if any_break:                   # who held a hand just broken may know some of its cards (known_broken_today)
+    if any_break:                   # who held a hand just broken may know some of its cards (known_broken_all)
+        known_broken_all(cfg, s, False, known)
         for p in range(n):
-            known_broken_today(cfg, s, p, False, known)
-            s.priv_disc[p][0] |= known[0]
-            s.priv_disc[p][1] |= known[1]
+            s.priv_disc[p][0] |= known[p][0]
+            s.priv_disc[p][1] |= known[p][1]
     if not any_left:
         end_draft(cfg, s)
 
@@ -522,11 +551,11 @@ cdef void fold_draft_knowledge(const SYConfig* cfg, SYState* s) noexcept nogil:
     """At the reveal every kept card becomes public, so a seat that held a hand at some pass now knows which of
     its cards were broken: they are in the discard pile."""
     cdef int p
-    cdef uint64_t known[2]
+    cdef uint64_t known[MAX_P][2]
+    known_broken_all(cfg, s, True, known)
     for p in range(cfg.nseats):
-        known_broken_today(cfg, s, p, True, known)
-        s.priv_disc[p][0] |= known[0]
-        s.priv_disc[p][1] |= known[1]
+        s.priv_disc[p][0] |= known[p][0]
+        s.priv_disc[p][1] |= known[p][1]
 
 
 cdef void start_workshop(const SYConfig* cfg, SYState* s) noexcept nogil:
