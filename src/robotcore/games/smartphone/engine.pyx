@@ -1347,7 +1347,29 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
     if raw.shape[0] != sizeof(SPState):
         raise ValueError(f"a Smartphone state is {sizeof(SPState)} bytes")
     memcpy(&s, &raw[0], sizeof(SPState))
-    d = <dict>s
+    d = {
+        "rng": s.rng,
+        "hand": [[s.hand[p][k] for k in range(NK)] for p in range(MAX_P)],
+        "known": [[s.known[p][k] for k in range(NK)] for p in range(MAX_P)],
+        "laid": [[s.laid[p][k] for k in range(NK)] for p in range(MAX_P)],
+        "malus": [[s.malus[p][k] for k in range(MAX_MALUS)] for p in range(MAX_P)],
+        "pile": [s.pile[k] for k in range(MAX_MALUS)],
+        "mout": [s.mout[k] for k in range(MAX_MALUS)],
+        "out": [s.out[k] for k in range(NK)],
+        "deck": [s.deck[k] for k in range(NK)],
+        "market": [[s.market[p][k] for k in range(MAX_VIS)] for p in range(NS)],
+        "built": [s.built[p] for p in range(MAX_P)],
+        "block": [s.block[p] for p in range(MAX_P)],
+        "quiz": [s.quiz[p] for p in range(MAX_P)],
+        "order": [s.order[p] for p in range(MAX_P)],
+        "offer_give": [s.offer_give[0], s.offer_give[1]],
+        "offer_ask": [s.offer_ask[0], s.offer_ask[1]],
+    }
+    for name, value in zip(_SCALARS, (s.phase, s.cur, s.first, s.round, s.turns, s.ev_next, s.ev_cur, s.ev_pos,
+                                      s.ev_n, s.ev_left, s.pick_sup, s.picks_left, s.malus_left, s.lose_type,
+                                      s.dep_n, s.top_next, s.offer_to, s.offer_give_n, s.offer_ask_n, s.offered,
+                                      s.flags, s.penalty, s.mult, s.end_trig, s.refreshed, s.end_reason)):
+        d[name] = value
     return d
 
 
