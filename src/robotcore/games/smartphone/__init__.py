@@ -56,6 +56,9 @@ KIND_NAMES = tuple(f"{SUPPLIER_CODES[k // 5]}-{TYPES[k % 5]}" for k in range(15)
 REFRESH_MODES = ("vote", "first_player", "automatic", "off")
 #: Values of the ``length`` parameter: the 45-minute game (every event) and the 20-minute one.
 LENGTHS = ("45", "20")
+#: The greedy heuristic's weights (``evaluate``): a malus card, and a card still to pick during one's supply.
+MALUS_COST = 0.4
+CARD_VALUE = 0.6
 _SIMPLE = {"stop": "stop", "pass": "pass", "decline": "decline", "take_malus": "take malus", "tax_take": "tax take",
            "send": "send", "cancel": "cancel", "accept": "accept", "refuse": "refuse", "vote_yes": "vote yes",
            "vote_no": "vote no", "done": "done"}
@@ -288,9 +291,11 @@ class SmartphoneGame(Game):
 
     def evaluate(self, state: State, seat: int) -> float:
         """A heuristic value for one-ply bots (GreedyBot), from what the seat sees: its score, plus for each
-        component still to build its points times the squared share of its recipe the hand covers (cards
-        shared out greedily, biggest component first), minus 0.8 per malus weight (events 6 and 7, the
-        tie-breaks), plus 0.3 per recycled card owned; minus the best other player's score."""
+        component still to build its points times 0.9 times the squared share of its recipe the hand covers
+        (cards shared out greedily, biggest component first), minus MALUS_COST (0.4) per malus weight (events
+        6, 7 and 10, the pile's end), plus 0.3 per recycled card owned; during its own supply, plus CARD_VALUE
+        (0.6) per card still to pick and minus MALUS_COST per malus card still to come; minus the best other
+        player's score."""
         v = self.view(state, seat)
         content = self.content
         assert isinstance(content, SmartphoneContent)
@@ -310,7 +315,13 @@ class SmartphoneGame(Game):
                 covered += use
                 have[t] -= use
             value += content.components[c].points * 0.9 * (covered / sum(need)) ** 2
-        value += 0.3 * float(me["recycled_owned"]) - 0.8 * float(me["malus_weight"])
+        value += 0.3 * float(me["recycled_owned"]) - MALUS_COST * float(me["malus_weight"])
+        turn = v["turn_state"]
+        if turn["supplier"] is not None and v["actors"] == [seat]:
+            # a supply in progress: the cards still to pick, and the malus cards that will come with them
+            sup = content.suppliers[SUPPLIERS.index(turn["supplier"])]
+            pending = turn["malus_left"] if turn["malus_left"] else sup.malus * v["rules"]["malus_multiplier"]
+            value += CARD_VALUE * float(turn["picks_left"]) - MALUS_COST * float(pending)
         others = [int(p["score"]) for i, p in enumerate(v["players"]) if i != seat]
         return value - (max(others) if others else 0)
 
