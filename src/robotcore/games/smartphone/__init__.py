@@ -64,10 +64,10 @@ _SIMPLE = {"stop": "stop", "pass": "pass", "decline": "decline", "take_malus": "
            "vote_no": "vote no", "done": "done"}
 
 
-def build_options(content: SmartphoneContent, later: bool) -> list[tuple[int, tuple[int, ...]]]:
-    """Every way to build each component: which supplier each card of its recipe comes from (only suppliers
-    whose deck holds that type), as (component, 15 counts per kind), grouped by component."""
-    out: list[tuple[int, tuple[int, ...]]] = []
+def build_ways(content: SmartphoneContent, later: bool) -> list[list[tuple[int, list[tuple[int, int, int]]]]]:
+    """Per component, per type of its recipe: the ways to take that type's cards from the suppliers whose deck
+    holds it, as cards per supplier (PolluPlus, PolluMoins, Recyclage)."""
+    out: list[list[tuple[int, list[tuple[int, int, int]]]]] = []
     for c, recipe in enumerate(content.recipes(later)):
         per_type = []
         for t, need in enumerate(recipe):
@@ -77,12 +77,25 @@ def build_options(content: SmartphoneContent, later: bool) -> list[tuple[int, tu
             if not allowed:
                 raise InvalidParameterError(f"component {content.components[c].name} needs {TYPES[t]}, which no "
                                             "deck holds")
-            per_type.append([(t, combo) for combo in combinations_with_replacement(allowed, need)])
-        for choice in product(*per_type):
+            ways = []
+            for combo in combinations_with_replacement(allowed, need):
+                ways.append((combo.count(0), combo.count(1), combo.count(2)))
+            per_type.append((t, ways))
+        out.append(per_type)
+    return out
+
+
+def build_options(content: SmartphoneContent, later: bool) -> list[tuple[int, tuple[int, ...]]]:
+    """Every way to build each component: which supplier each card of its recipe comes from (only suppliers
+    whose deck holds that type), as (component, 15 counts per kind), grouped by component; within a component
+    the product of its types' ways, the first type varying slowest."""
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for c, per_type in enumerate(build_ways(content, later)):
+        for choice in product(*[[(t, w) for w in ways] for t, ways in per_type]):
             counts = [0] * 15
-            for t, combo in choice:
-                for s in combo:
-                    counts[s * 5 + t] += 1
+            for t, way in choice:
+                for s in range(3):
+                    counts[s * 5 + t] += way[s]
             out.append((c, tuple(counts)))
     if len(out) > 4096:
         raise InvalidParameterError(f"the recipes give {len(out)} build options; at most 4096")
@@ -157,6 +170,8 @@ class SmartphoneGame(Game):
             [list(r) for r in content.recipes(self.params["screen_precious_metal"])],
             [c.points for c in content.components],
             [(c, list(counts)) for c, counts in self._options],
+            [[(t, [list(w) for w in ways]) for t, ways in per_type]
+             for per_type in build_ways(content, self.params["screen_precious_metal"])],
             [list(s.deck) for s in content.suppliers],
             vis,
             tuple(s.take for s in content.suppliers),

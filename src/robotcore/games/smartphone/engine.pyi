@@ -12,6 +12,7 @@ def make_core(
     recipes: list[list[int]],
     points: list[int],
     options: list[tuple[int, list[int]]],
+    msets: list[list[tuple[int, list[list[int]]]]],
     decks: list[list[int]],
     vis: tuple[int, ...],
     take: tuple[int, ...],

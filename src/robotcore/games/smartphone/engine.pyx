@@ -30,7 +30,7 @@ from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore
 from robotcore.games.smartphone.state cimport (
     EV_COLLECT, EV_DISCARD_SUPPLIER, EV_DOUBLE, EV_DUEL, EV_END, EV_HOARDING, EV_NEIGHBOUR_TAX, EV_NEW_MINES,
     EV_NO_DEPOLLUTION, EV_NONE, EV_PENALTY, EV_QUIZ_TAKE, EV_RECYCLING_TAX, EV_TRADING, FL_NODEP, FL_TRADING,
-    ITEM_MALUS, MAX_COMP, MAX_EVENTS, MAX_MALUS, MAX_OPTS, MAX_P, MAX_TOP, MAX_VIS, MX_BLOCK, MX_HEAVY, MX_LOSE,
+    ITEM_MALUS, MAX_COMP, MAX_EVENTS, MAX_MALUS, MAX_MSETS, MAX_OPTS, MAX_P, MAX_TOP, MAX_VIS, MX_BLOCK, MX_HEAVY, MX_LOSE,
     MX_STICKY, MX_WIPE, NK, NK_LOSABLE, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_ANSWER, PH_DEPOLLUTE,
     PH_EV_DISCARD, PH_EV_PICK, PH_EV_TAX, PH_LOSE, PH_MAIN, PH_OFFER, PH_OVER, PH_PICK, PH_VOTE, RF_AUTO,
     RF_FIRST, RF_OFF, RF_VOTE, SUP_RECYCLING, SPConfig, SPState,
@@ -296,33 +296,54 @@ cdef bint supply_ok(const SPConfig* cfg, const SPState* s, int p, int sup) noexc
 
 
 cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words) noexcept nogil:
-    """Sets the legal build options of p in words (when not NULL); True when there is one."""
-    cdef int c, t, o, k, sup
-    cdef int have[NT]
+    """Sets the legal build options of p in words (when not NULL); True when there is one.
+
+    The options of a component are the product, over its recipe's types, of the ways to take that type's cards
+    from the suppliers (an option id is a mixed-radix number): the ways that fit the hand are found type by
+    type, then every combination of them is legal."""
+    cdef int c, i, j, t, sup, n, o, nt
+    cdef uint8_t fit[NT][MAX_MSETS]
+    cdef int nf[NT]
+    cdef int idx[NT]
     cdef bint any = False, ok
-    for t in range(NT):
-        have[t] = s.hand[p][t] + s.hand[p][NT + t] + s.hand[p][2 * NT + t]
     for c in range(cfg.ncomp):
         if (s.built[p] >> c) & 1:
             continue
+        nt = cfg.comp_nt[c]
         ok = True
-        for t in range(NT):
-            if have[t] < cfg.recipe[c][t]:
+        for i in range(nt):
+            t = cfg.comp_t[c][i]
+            n = 0
+            for j in range(cfg.comp_nm[c][i]):
+                if cfg.mset[c][i][j][0] <= s.hand[p][t] and cfg.mset[c][i][j][1] <= s.hand[p][NT + t] \
+                        and cfg.mset[c][i][j][2] <= s.hand[p][2 * NT + t]:
+                    fit[i][n] = <uint8_t>j
+                    n += 1
+            nf[i] = n
+            if n == 0:
                 ok = False
                 break
         if not ok:
             continue
-        for o in range(cfg.comp_opt0[c], cfg.comp_opt0[c + 1]):
-            ok = True
-            for k in range(NK):
-                if cfg.opt[o][k] > s.hand[p][k]:
-                    ok = False
+        if words == NULL:
+            return True
+        any = True
+        for i in range(nt):
+            idx[i] = 0
+        while True:
+            o = cfg.comp_opt0[c]
+            for i in range(nt):
+                o += fit[i][idx[i]] * cfg.comp_stride[c][i]
+            set_bit(words, cfg.a_build + o)
+            i = nt - 1
+            while i >= 0:
+                idx[i] += 1
+                if idx[i] < nf[i]:
                     break
-            if ok:
-                if words == NULL:
-                    return True
-                any = True
-                set_bit(words, cfg.a_build + o)
+                idx[i] = 0
+                i -= 1
+            if i < 0:
+                break
     return any
 
 
@@ -1197,7 +1218,7 @@ def action_layout(int num_opts, int num_malus, tuple vis, int players) -> dict:
     return out
 
 
-def make_core(int players, list recipes, list points, list options, list decks, tuple vis, tuple take,
+def make_core(int players, list recipes, list points, list options, list msets, list decks, tuple vis, tuple take,
               tuple mtake, list malus_fx, list malus_arg, list top, list pile, list events, bint harsh,
               int refresh_mode, bint finish_round, int refresh_threshold, int refresh_cost,
               int bonus) -> GameCore:
@@ -1213,19 +1234,20 @@ def make_core(int players, list recipes, list points, list options, list decks, 
         raise MemoryError()
     try:
         memset(cfg, 0, sizeof(SPConfig))
-        return _fill_config(cfg, players, recipes, points, options, decks, vis, take, mtake, malus_fx, malus_arg,
+        return _fill_config(cfg, players, recipes, points, options, msets, decks, vis, take, mtake, malus_fx, malus_arg,
                             top, pile, events, harsh, refresh_mode, finish_round, refresh_threshold, refresh_cost,
                             bonus)
     finally:
         PyMem_Free(cfg)
 
 
-cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points, list options, list decks,
+cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points, list options, list msets,
+                           list decks,
                            tuple vis, tuple take, tuple mtake, list malus_fx, list malus_arg, list top, list pile,
                            list events, bint harsh, int refresh_mode, bint finish_round, int refresh_threshold,
                            int refresh_cost, int bonus):
     cdef EngineSpec spec = SPEC
-    cdef int c, o, k, t, sup, i, e, total
+    cdef int c, o, k, t, sup, i, e, total, j, stride
     if not 2 <= players <= MAX_P or not 1 <= len(recipes) <= MAX_COMP or len(recipes) != len(points):
         raise ValueError("bad players or components")
     if not 1 <= len(options) <= MAX_OPTS or not 1 <= len(malus_fx) <= MAX_MALUS or len(malus_arg) != len(malus_fx):
@@ -1256,6 +1278,28 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     while c < cfg.ncomp:
         c += 1
         cfg.comp_opt0[c] = cfg.num_opts
+    if len(msets) != cfg.ncomp:
+        raise ValueError("msets: one list per component")
+    for c in range(cfg.ncomp):
+        if len(msets[c]) > NT:
+            raise ValueError("msets: at most 5 types per component")
+        cfg.comp_nt[c] = len(msets[c])
+        stride = 1
+        for i in range(len(msets[c]) - 1, -1, -1):
+            t, ways = msets[c][i]
+            if not 0 <= t < NT or not 1 <= len(ways) <= MAX_MSETS:
+                raise ValueError("msets: bad type or too many ways")
+            cfg.comp_t[c][i] = t
+            cfg.comp_nm[c][i] = len(ways)
+            cfg.comp_stride[c][i] = stride
+            for j, way in enumerate(ways):
+                if len(way) != NS or sum(way) != recipes[c][t]:
+                    raise ValueError("msets: a way takes the recipe's cards of its type")
+                for sup in range(NS):
+                    cfg.mset[c][i][j][sup] = way[sup]
+            stride *= len(ways)
+        if stride != cfg.comp_opt0[c + 1] - cfg.comp_opt0[c]:
+            raise ValueError("msets: the ways do not multiply to the component's options")
     total = 0
     for sup in range(NS):
         for t in range(NT):

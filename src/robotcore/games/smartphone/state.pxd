@@ -26,6 +26,7 @@ cdef enum:
     MAX_VIS = 4               # face-up cards of one supplier
     MAX_TOP = 8
     MAX_OPTS = 4096           # build options (component x which supplier's cards)
+    MAX_MSETS = 55            # ways to take up to 9 cards of one type from 3 suppliers
     NO_CARD = 0xFF
     ITEM_MALUS = 32           # offer item codes: a kind (0..14), or ITEM_MALUS + malus card
 
@@ -132,7 +133,12 @@ ctypedef struct SPState:
 ctypedef struct SPConfig:
     uint8_t opt[MAX_OPTS][NK]          # build options: the cards laid, per kind
     uint8_t opt_comp[MAX_OPTS]
+    uint8_t mset[MAX_COMP][NT][MAX_MSETS][NS]   # the i-th recipe type of c: its j-th way, cards per supplier
     int16_t comp_opt0[MAX_COMP + 1]    # options of component c: comp_opt0[c] .. comp_opt0[c + 1] - 1
+    int16_t comp_stride[MAX_COMP][NT]  # option = comp_opt0[c] + sum of way index x stride over the recipe types
+    uint8_t comp_nt[MAX_COMP]          # types in the recipe of c
+    uint8_t comp_t[MAX_COMP][NT]       # those types
+    uint8_t comp_nm[MAX_COMP][NT]      # ways for each
     uint8_t recipe[MAX_COMP][NT]
     uint8_t points[MAX_COMP]
     uint8_t deck0[NK]
