@@ -191,12 +191,14 @@ class SmartphoneGame(Game):
 
     @property
     def max_game_length(self) -> int:
-        """Rounds are at most the events of the sequence (one is drawn after each round; the game ends when none
-        is left). A turn is at most 7 trade steps (offer, 4 items, send, answer), the action, 4 picks, a loss per
-        malus drawn (4 x 9 at most) and a second depollution; an event asks each player at most 10 things
-        (9 cards to take or discard and an answer), plus the vote; event 9's discards are bounded by the cards."""
+        """Rounds are at most one more than the events of the sequence (one is drawn after each round; the game
+        ends when none is left). A turn is at most 7 trade steps (offer, 4 items, send, answer), the action, 4
+        picks, a loss per malus drawn (4 x 9 at most) and a second depollution; an event asks each player at most
+        10 things (9 cards to take or discard and an answer), plus the vote; event 9's discards are bounded by
+        the cards."""
         n = self.num_players
-        return len(self._events) * (n * (7 + 1 + 4 + 36 + 1) + n * 10 + n) + self._total_cards
+        rounds = len(self._events) + 1
+        return rounds * n * (7 + 1 + 4 + 36 + 1) + len(self._events) * (n * 10 + n) + self._total_cards
 
     @property
     def observation_shape(self) -> tuple[int, ...]:
