@@ -759,3 +759,21 @@ def test_illegal_actions_are_refused() -> None:
         s.apply_str("build shell MR:P MC:P AM:PPP")
     with pytest.raises(IllegalActionError):
         s.apply_str("draw P")
+
+
+def test_the_pile_running_out_during_the_event_phase_ends_the_game_after_the_event() -> None:
+    g = game()
+    f = fields(g)
+    empty_pile_but(g, f, 1)
+    s = at_event(g, f, 5)                             # new mines: the first card taken sets the last malus aside
+    s.apply_str("take P1")
+    assert s.is_terminal and s.view(None)["end_reason"] == "malus_pile" and s.view(None)["malus_pile"] == 0
+
+
+def test_the_event_order_is_public_and_fixed() -> None:
+    g = game()
+    s = g.new_initial_state(0)
+    assert s.view(1)["events"] == {"drawn": [], "upcoming": list(range(1, 15))}
+    f = fields(g, 1)
+    s = at_event(g, f, 6)
+    assert s.view(2)["events"]["drawn"][-1] == 6 and s.view(2)["events"]["upcoming"][0] == 7
