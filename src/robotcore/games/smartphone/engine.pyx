@@ -287,12 +287,11 @@ cdef inline void game_over(SPState* s, int reason) noexcept nogil:
 
 # -- legal actions ----------------------------------------------------------------------------------------------
 
-cdef bint supply_ok(const SPConfig* cfg, const SPState* s, int p, int sup) noexcept nogil:
-    if visible_count(cfg, s, sup) == 0 and deck_size(s, sup) == 0:
+cdef bint supply_ok(const SPConfig* cfg, const SPState* s, int p, int sup, int pile) noexcept nogil:
+    """``pile``: the malus pile's size (the caller counts it once)."""
+    if (s.block[p] >> sup) & 1 or (cfg.mtake[sup] > 0 and pile == 0):
         return False
-    if cfg.mtake[sup] > 0 and pile_size(cfg, s) == 0:
-        return False
-    return not ((s.block[p] >> sup) & 1)
+    return visible_count(cfg, s, sup) > 0 or deck_size(s, sup) > 0
 
 
 cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words) noexcept nogil:
@@ -305,12 +304,21 @@ cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* wor
     cdef uint8_t fit[NT][MAX_MSETS]
     cdef int nf[NT]
     cdef int idx[NT]
+    cdef int have[NT]
     cdef bint any = False, ok
+    for t in range(NT):
+        have[t] = s.hand[p][t] + s.hand[p][NT + t] + s.hand[p][2 * NT + t]
     for c in range(cfg.ncomp):
         if (s.built[p] >> c) & 1:
             continue
-        nt = cfg.comp_nt[c]
         ok = True
+        for t in range(NT):
+            if have[t] < cfg.recipe[c][t]:
+                ok = False
+                break
+        if not ok:
+            continue
+        nt = cfg.comp_nt[c]
         for i in range(nt):
             t = cfg.comp_t[c][i]
             n = 0
@@ -359,8 +367,9 @@ cdef bint main_actions(const SPConfig* cfg, const SPState* s, int p, uint64_t* w
     """The turn player's actions other than pass and offers; True when there is one."""
     cdef int sup, t
     cdef bint any = False
+    cdef int pile = pile_size(cfg, s)
     for sup in range(NS):
-        if supply_ok(cfg, s, p, sup):
+        if supply_ok(cfg, s, p, sup, pile):
             any = True
             set_bit(words, cfg.a_supply + sup)
     if build_opts(cfg, s, p, words):
