@@ -17,7 +17,7 @@ from robotcore.errors import CorruptStateError, UnknownGameError
 __all__ = ["GameName", "GameEntry", "GAMES", "ALL_GAMES", "list_games", "load_game", "make", "from_bytes"]
 
 #: Names of the registered games (for type checkers: ``robotcore.make("robotrick")``).
-GameName = Literal["robotrick", "scrapyard", "nicodemus"]
+GameName = Literal["robotrick", "scrapyard", "nicodemus", "smartphone"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ GAMES: dict[str, GameEntry] = {
     "robotrick": GameEntry("robotrick", "Robotrick", "003", "robotcore.games.robotrick", "RobotrickGame"),
     "scrapyard": GameEntry("scrapyard", "Scrapyard", "000", "robotcore.games.scrapyard", "ScrapyardGame"),
     "nicodemus": GameEntry("nicodemus", "Nicodemus", "001", "robotcore.games.nicodemus", "NicodemusGame"),
+    "smartphone": GameEntry("smartphone", "Smartphone", "004", "robotcore.games.smartphone", "SmartphoneGame"),
 }
 
 #: The five games of the mission, with where each stands (the README's table).
@@ -45,7 +46,7 @@ ALL_GAMES: dict[str, str] = {
     "scrapyard": "complete",
     "nicodemus": "complete",
     "sparks": "planned",
-    "smartphone": "planned",
+    "smartphone": "complete",
 }
 
 

@@ -1,0 +1,1503 @@
+# cython: language_level=3
+"""Smartphone's rules in C: move generation (``sp_legal_mask``), stepping (``sp_apply``), scoring and the invariant
+check (``sp_validate``). RULES.md states the rules these functions implement.
+
+A turn is the turn player's action (supply, build, depollute, or pass where allowed), possibly preceded by a
+trade offer and its answer, and followed by its sub-prompts (the cards of a supply, the second malus of a
+depollution, a harsh malus's loss). After the last turn of a round the next event is drawn and resolved (its
+prompts are actions of the players it asks), then the market refresh may be decided, then the next round starts
+with the next player.
+
+Information rules the engine keeps: every transition that reveals a hidden card is either named by the action of
+the player who owns the card (a discard, a build, a trade) or draws chance (a random steal, a deck draw); the
+engine never skips a player's prompt on the basis of what others cannot see (event 9 and a harsh 'lose' visit
+the player even when nothing has to go, who then says "done").
+
+Invariants between calls (checked by ``sp_validate`` for states from outside): every resource card is in one
+place (a deck, the market, a hand, a board, out of the game) and every malus card too (the pile, a hand, set
+aside); ``known`` never exceeds the hand; the phase's context is consistent; the acting seat has a legal action.
+"""
+
+cimport cython
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+from robotcore.core.bits cimport lowest_bit, popcount
+from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.rng cimport rng_below, rng_seed
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore
+from robotcore.games.smartphone.state cimport (
+    EV_COLLECT, EV_DISCARD_SUPPLIER, EV_DOUBLE, EV_DUEL, EV_END, EV_HOARDING, EV_NEIGHBOUR_TAX, EV_NEW_MINES,
+    EV_NO_DEPOLLUTION, EV_NONE, EV_PENALTY, EV_QUIZ_TAKE, EV_RECYCLING_TAX, EV_TRADING, FL_NODEP, FL_TRADING,
+    ITEM_MALUS, MAX_COMP, MAX_EVENTS, MAX_MALUS, MAX_MSETS, MAX_OPTS, MAX_P, MAX_TOP, MAX_VIS, MX_BLOCK, MX_HEAVY, MX_LOSE,
+    MX_STICKY, MX_WIPE, NK, NK_LOSABLE, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_ANSWER, PH_DEPOLLUTE,
+    PH_EV_DISCARD, PH_EV_PICK, PH_EV_TAX, PH_LOSE, PH_MAIN, PH_OFFER, PH_OVER, PH_PICK, PH_VOTE, RF_AUTO,
+    RF_FIRST, RF_OFF, RF_VOTE, SUP_RECYCLING, SPConfig, SPState,
+)
+
+cdef enum:
+    END_NONE = 0
+    END_SMARTPHONE = 1
+    END_EVENT = 2
+    END_PILE = 3
+    END_EVENTS_OUT = 4
+
+
+# -- small helpers ----------------------------------------------------------------------------------------------
+
+cdef inline void set_bit(uint64_t* words, int a) noexcept nogil:
+    words[a >> 6] |= (<uint64_t>1) << (a & 63)
+
+
+cdef int pile_size(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    cdef int t, n = cfg.ntop - s.top_next
+    for t in range(cfg.nmalus):
+        n += s.pile[t]
+    return n
+
+
+cdef int deck_size(const SPState* s, int sup) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(NT):
+        n += s.deck[sup * NT + t]
+    return n
+
+
+cdef int visible_count(const SPConfig* cfg, const SPState* s, int sup) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(cfg.vis[sup]):
+        if s.market[sup][i] != NO_CARD:
+            n += 1
+    return n
+
+
+cdef int hand_sup(const SPState* s, int p, int sup) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(NT):
+        n += s.hand[p][sup * NT + t]
+    return n
+
+
+cdef inline int losable(const SPState* s, int p) noexcept nogil:
+    """Non-recycled resource cards in hand (the only ones an event can take away)."""
+    return hand_sup(s, p, 0) + hand_sup(s, p, 1)
+
+
+cdef int recycled_owned(const SPState* s, int p) noexcept nogil:
+    """Recycled cards in hand and laid (the * order and events 2, 10, 11)."""
+    cdef int t, n = 0
+    for t in range(NT):
+        n += s.hand[p][SUP_RECYCLING * NT + t] + s.laid[p][SUP_RECYCLING * NT + t]
+    return n
+
+
+cdef int laid_sup(const SPState* s, int p, int sup) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(NT):
+        n += s.laid[p][sup * NT + t]
+    return n
+
+
+cdef int malus_weight(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
+    """Malus cards held, a heavy one counting twice in the harsh variant."""
+    cdef int t, n = 0
+    for t in range(cfg.nmalus):
+        n += s.malus[p][t]
+        if cfg.harsh and cfg.mfx[t] == MX_HEAVY:
+            n += s.malus[p][t]
+    return n
+
+
+cdef inline bint can_depollute(const SPConfig* cfg, const SPState* s, int p, int t) noexcept nogil:
+    return s.malus[p][t] > 0 and not (cfg.harsh and cfg.mfx[t] == MX_STICKY)
+
+
+cdef inline int turn_player(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    return (s.first + s.turns) % cfg.n
+
+
+cdef int32_t seat_score(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
+    cdef int c, q, best = 0, mine = laid_sup(s, p, SUP_RECYCLING), r
+    cdef int32_t pts = 0
+    for c in range(cfg.ncomp):
+        if (s.built[p] >> c) & 1:
+            pts += cfg.points[c]
+    for q in range(cfg.n):
+        r = laid_sup(s, q, SUP_RECYCLING)
+        if r > best:
+            best = r
+    if best > 0 and mine == best:
+        pts += cfg.bonus
+    pts -= s.penalty * malus_weight(cfg, s, p)
+    return pts
+
+
+cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
+    """n cards of kind k leave p's hand in public: the known lower bound drops with them."""
+    s.hand[p][k] -= n
+    if s.known[p][k] > n:
+        s.known[p][k] -= n
+    else:
+        s.known[p][k] = 0
+
+
+cdef inline void gain_known(SPState* s, int p, int k) noexcept nogil:
+    s.hand[p][k] += 1
+    s.known[p][k] += 1
+
+
+cdef int draw_type(SPState* s, int sup) noexcept nogil:
+    """A card drawn at random from a supplier's deck (not empty): its type."""
+    cdef int t, r = <int>rng_below(&s.rng, <uint32_t>deck_size(s, sup))
+    for t in range(NT):
+        if r < s.deck[sup * NT + t]:
+            s.deck[sup * NT + t] -= 1
+            return t
+        r -= s.deck[sup * NT + t]
+    return 0
+
+
+cdef int draw_malus(const SPConfig* cfg, SPState* s) noexcept nogil:
+    """The top malus card of the (non-empty) pile: a definition card while some remain, else one at random."""
+    cdef int t, total = 0, r
+    if s.top_next < cfg.ntop:
+        s.top_next += 1
+        return cfg.top[s.top_next - 1]
+    for t in range(cfg.nmalus):
+        total += s.pile[t]
+    r = <int>rng_below(&s.rng, <uint32_t>total)
+    for t in range(cfg.nmalus):
+        if r < s.pile[t]:
+            s.pile[t] -= 1
+            return t
+        r -= s.pile[t]
+    return 0
+
+
+cdef void refill(const SPConfig* cfg, SPState* s) noexcept nogil:
+    cdef int sup, i
+    for sup in range(NS):
+        for i in range(cfg.vis[sup]):
+            if s.market[sup][i] == NO_CARD and deck_size(s, sup) > 0:
+                s.market[sup][i] = <uint8_t>draw_type(s, sup)
+
+
+cdef void steal_random(SPState* s, int thief, int victim) noexcept nogil:
+    """A non-recycled card drawn at random from the victim's hand goes face up to the thief."""
+    cdef int k, r, total = losable(s, victim)
+    if total == 0:
+        return
+    r = <int>rng_below(&s.rng, <uint32_t>total)
+    for k in range(NK_LOSABLE):
+        if r < s.hand[victim][k]:
+            remove_card(s, victim, k, 1)
+            gain_known(s, thief, k)
+            return
+        r -= s.hand[victim][k]
+
+
+cdef bint star_before(const SPConfig* cfg, const SPState* s, int a, int b) noexcept nogil:
+    """The * order: most recycled cards, then fewest malus, then the quiz."""
+    cdef int ra = recycled_owned(s, a), rb = recycled_owned(s, b), ma, mb
+    if ra != rb:
+        return ra > rb
+    ma = malus_weight(cfg, s, a)
+    mb = malus_weight(cfg, s, b)
+    if ma != mb:
+        return ma < mb
+    return s.quiz[a] < s.quiz[b]
+
+
+cdef void draw_quiz(const SPConfig* cfg, SPState* s) noexcept nogil:
+    """The quiz's winner order, as a seeded draw: a random permutation of ranks."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(MAX_P):
+        s.quiz[i] = <uint8_t>i if i < cfg.n else 0
+    i = cfg.n - 1
+    while i > 0:
+        j = <int>rng_below(&s.rng, <uint32_t>(i + 1))
+        t = s.quiz[i]
+        s.quiz[i] = s.quiz[j]
+        s.quiz[j] = t
+        i -= 1
+
+
+cdef void star_sort(const SPConfig* cfg, SPState* s, bint fewest_malus_first) noexcept nogil:
+    """order = every seat, sorted by the * order (event 5: fewest malus first, then the * order)."""
+    cdef int i, j, a, b, ma, mb
+    cdef bint swap
+    for i in range(cfg.n):
+        s.order[i] = <uint8_t>i
+    for i in range(1, cfg.n):
+        j = i
+        while j > 0:
+            a = s.order[j - 1]
+            b = s.order[j]
+            if fewest_malus_first:
+                ma = malus_weight(cfg, s, a)
+                mb = malus_weight(cfg, s, b)
+                swap = mb < ma or (mb == ma and star_before(cfg, s, b, a))
+            else:
+                swap = star_before(cfg, s, b, a)
+            if not swap:
+                break
+            s.order[j - 1] = <uint8_t>b
+            s.order[j] = <uint8_t>a
+            j -= 1
+    s.ev_n = cfg.n
+
+
+cdef void clockwise_order(const SPConfig* cfg, SPState* s, int start) noexcept nogil:
+    cdef int i
+    for i in range(cfg.n):
+        s.order[i] = <uint8_t>((start + i) % cfg.n)
+    s.ev_n = cfg.n
+
+
+cdef int max_identical(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    cdef int cnt[NT]
+    cdef int sup, i, t, best = 0
+    for t in range(NT):
+        cnt[t] = 0
+    for sup in range(NS):
+        for i in range(cfg.vis[sup]):
+            if s.market[sup][i] != NO_CARD:
+                cnt[s.market[sup][i]] += 1
+    for t in range(NT):
+        if cnt[t] > best:
+            best = cnt[t]
+    return best
+
+
+cdef inline void trigger_end(SPState* s, int reason) noexcept nogil:
+    if not s.end_trig:
+        s.end_trig = 1
+        s.end_reason = <uint8_t>reason
+
+
+cdef inline void game_over(SPState* s, int reason) noexcept nogil:
+    if s.end_reason == END_NONE:
+        s.end_reason = <uint8_t>reason
+    s.phase = PH_OVER
+    s.cur = 0
+    s.ev_cur = NO_CARD
+
+
+# -- legal actions ----------------------------------------------------------------------------------------------
+
+cdef bint supply_ok(const SPConfig* cfg, const SPState* s, int p, int sup, int pile) noexcept nogil:
+    """``pile``: the malus pile's size (the caller counts it once)."""
+    if (s.block[p] >> sup) & 1 or (cfg.mtake[sup] > 0 and pile == 0):
+        return False
+    return visible_count(cfg, s, sup) > 0 or deck_size(s, sup) > 0
+
+
+cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words) noexcept nogil:
+    """Sets the legal build options of p in words (when not NULL); True when there is one.
+
+    The options of a component are the product, over its recipe's types, of the ways to take that type's cards
+    from the suppliers (an option id is a mixed-radix number): the ways that fit the hand are found type by
+    type, then every combination of them is legal."""
+    cdef int c, i, j, t, sup, n, o, nt
+    cdef uint8_t fit[NT][MAX_MSETS]
+    cdef int nf[NT]
+    cdef int idx[NT]
+    cdef int have[NT]
+    cdef bint any = False, ok
+    for t in range(NT):
+        have[t] = s.hand[p][t] + s.hand[p][NT + t] + s.hand[p][2 * NT + t]
+    for c in range(cfg.ncomp):
+        if (s.built[p] >> c) & 1:
+            continue
+        ok = True
+        for t in range(NT):
+            if have[t] < cfg.recipe[c][t]:
+                ok = False
+                break
+        if not ok:
+            continue
+        nt = cfg.comp_nt[c]
+        for i in range(nt):
+            t = cfg.comp_t[c][i]
+            n = 0
+            for j in range(cfg.comp_nm[c][i]):
+                if cfg.mset[c][i][j][0] <= s.hand[p][t] and cfg.mset[c][i][j][1] <= s.hand[p][NT + t] \
+                        and cfg.mset[c][i][j][2] <= s.hand[p][2 * NT + t]:
+                    fit[i][n] = <uint8_t>j
+                    n += 1
+            nf[i] = n
+            if n == 0:
+                ok = False
+                break
+        if not ok:
+            continue
+        if words == NULL:
+            return True
+        any = True
+        for i in range(nt):
+            idx[i] = 0
+        while True:
+            o = cfg.comp_opt0[c]
+            for i in range(nt):
+                o += fit[i][idx[i]] * cfg.comp_stride[c][i]
+            set_bit(words, cfg.a_build + o)
+            i = nt - 1
+            while i >= 0:
+                idx[i] += 1
+                if idx[i] < nf[i]:
+                    break
+                idx[i] = 0
+                i -= 1
+            if i < 0:
+                break
+    return any
+
+
+cdef int item_count(const uint8_t* items, int n, int code) noexcept nogil:
+    cdef int i, c = 0
+    for i in range(n):
+        if items[i] == code:
+            c += 1
+    return c
+
+
+cdef bint main_actions(const SPConfig* cfg, const SPState* s, int p, uint64_t* words) noexcept nogil:
+    """The turn player's actions other than pass and offers; True when there is one."""
+    cdef int sup, t
+    cdef bint any = False
+    cdef int pile = pile_size(cfg, s)
+    for sup in range(NS):
+        if supply_ok(cfg, s, p, sup, pile):
+            any = True
+            set_bit(words, cfg.a_supply + sup)
+    if build_opts(cfg, s, p, words):
+        any = True
+    if not (s.flags & FL_NODEP):
+        for t in range(cfg.nmalus):
+            if can_depollute(cfg, s, p, t):
+                any = True
+                set_bit(words, cfg.a_depollute + t)
+    return any
+
+
+cdef bint ev_pick_ok(const SPConfig* cfg, const SPState* s, int sup, int i) noexcept nogil:
+    cdef int ty = s.market[sup][i]
+    if ty == NO_CARD:
+        return False
+    if cfg.ev_kind[s.ev_cur] == EV_COLLECT:
+        return (cfg.ev_types[s.ev_cur] >> ty) & 1
+    return True
+
+
+cdef int ev_pick_count(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    cdef int sup, i, n = 0
+    for sup in range(NS):
+        for i in range(cfg.vis[sup]):
+            if ev_pick_ok(cfg, s, sup, i):
+                n += 1
+    return n
+
+
+cdef bint over_limit(const SPConfig* cfg, const SPState* s, int p, int t) noexcept nogil:
+    return s.hand[p][t] + s.hand[p][NT + t] > cfg.ev_limit[s.ev_cur]
+
+
+cdef void sp_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef const SPState* s = <const SPState*>st
+    cdef int i, k, t, sup, q, kind, code
+    cdef bint any
+    for i in range(cfg.mask_words):
+        words[i] = 0
+    if s.phase == PH_OVER or seat != s.cur:
+        return
+    if s.phase == PH_MAIN:
+        any = main_actions(cfg, s, seat, words)
+        if not any or (s.flags & FL_NODEP):
+            set_bit(words, cfg.a_pass)
+        if (s.flags & FL_TRADING) and not s.offered and (losable(s, seat) > 0 or malus_weight(cfg, s, seat) > 0):
+            for q in range(cfg.n):
+                if q != seat:
+                    set_bit(words, cfg.a_offer + q)
+    elif s.phase == PH_PICK:
+        sup = s.pick_sup
+        for i in range(cfg.vis[sup]):
+            if s.market[sup][i] != NO_CARD:
+                set_bit(words, cfg.vis0[sup] + i)
+        if deck_size(s, sup) > 0:
+            set_bit(words, cfg.a_draw + sup)
+    elif s.phase == PH_LOSE:
+        any = False
+        for sup in range(2):
+            kind = sup * NT + s.lose_type
+            if s.hand[seat][kind]:
+                any = True
+                set_bit(words, cfg.a_discard + kind)
+        if not any:
+            set_bit(words, cfg.a_done)
+    elif s.phase == PH_DEPOLLUTE:
+        for t in range(cfg.nmalus):
+            if can_depollute(cfg, s, seat, t):
+                set_bit(words, cfg.a_depollute + t)
+        set_bit(words, cfg.a_stop)
+    elif s.phase == PH_OFFER:
+        if s.offer_give_n < 2:
+            for k in range(NK_LOSABLE):
+                if s.hand[seat][k] > item_count(s.offer_give, s.offer_give_n, k):
+                    set_bit(words, cfg.a_give + k)
+            for t in range(cfg.nmalus):
+                code = ITEM_MALUS + t
+                if s.malus[seat][t] > item_count(s.offer_give, s.offer_give_n, code) \
+                        and not (cfg.harsh and cfg.mfx[t] == MX_STICKY):
+                    set_bit(words, cfg.a_give_malus + t)
+        if s.offer_ask_n < 2:
+            for k in range(NK_LOSABLE):
+                set_bit(words, cfg.a_ask + k)
+        if s.offer_give_n >= 1 and s.offer_ask_n >= 1:
+            set_bit(words, cfg.a_send)
+        set_bit(words, cfg.a_cancel)
+    elif s.phase == PH_ANSWER:
+        any = True
+        for i in range(s.offer_ask_n):
+            if s.hand[seat][s.offer_ask[i]] < item_count(s.offer_ask, s.offer_ask_n, s.offer_ask[i]):
+                any = False
+        if any:
+            set_bit(words, cfg.a_accept)
+        set_bit(words, cfg.a_refuse)
+    elif s.phase == PH_EV_PICK:
+        for sup in range(NS):
+            for i in range(cfg.vis[sup]):
+                if ev_pick_ok(cfg, s, sup, i):
+                    set_bit(words, cfg.vis0[sup] + i)
+        if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
+            set_bit(words, cfg.a_decline)
+    elif s.phase == PH_EV_DISCARD:
+        kind = cfg.ev_kind[s.ev_cur]
+        if kind == EV_DISCARD_SUPPLIER:
+            sup = cfg.ev_sup[s.ev_cur]
+            for t in range(NT):
+                if s.hand[seat][sup * NT + t]:
+                    set_bit(words, cfg.a_discard + sup * NT + t)
+        elif kind == EV_HOARDING:
+            any = False
+            for t in range(NT):
+                if over_limit(cfg, s, seat, t):
+                    for sup in range(2):
+                        if s.hand[seat][sup * NT + t]:
+                            any = True
+                            set_bit(words, cfg.a_discard + sup * NT + t)
+            if not any:
+                set_bit(words, cfg.a_done)
+        else:                                                   # recycling tax
+            for k in range(NK_LOSABLE):
+                if s.hand[seat][k]:
+                    set_bit(words, cfg.a_discard + k)
+            if s.ev_left == cfg.ev_amount[s.ev_cur] and pile_size(cfg, s) > 0:
+                set_bit(words, cfg.a_take_malus)
+    elif s.phase == PH_EV_TAX:
+        if losable(s, s.offer_to) > 0:
+            set_bit(words, cfg.a_tax_take)
+        for t in range(cfg.nmalus):
+            if s.malus[seat][t]:
+                set_bit(words, cfg.a_give_malus + t)
+    elif s.phase == PH_VOTE:
+        set_bit(words, cfg.a_vote_yes)
+        set_bit(words, cfg.a_vote_no)
+
+
+# -- turn and round flow -----------------------------------------------------------------------------------------
+
+cdef void new_round(const SPConfig* cfg, SPState* s) noexcept nogil:
+    s.round += 1
+    s.first = <uint8_t>((s.first + 1) % cfg.n)
+    s.cur = s.first
+    s.turns = 0
+    s.refreshed = 0
+    s.phase = PH_MAIN
+    s.ev_cur = NO_CARD
+    s.ev_pos = 0
+    s.ev_n = 0
+    s.ev_left = 0
+
+
+cdef void do_refresh(const SPConfig* cfg, SPState* s, int payer) noexcept nogil:
+    """Every face-up card leaves the game; the cost in malus comes off the pile (set aside, or to the payer)."""
+    cdef int sup, i, k, t
+    for sup in range(NS):
+        for i in range(cfg.vis[sup]):
+            if s.market[sup][i] != NO_CARD:
+                s.out[sup * NT + s.market[sup][i]] += 1
+                s.market[sup][i] = NO_CARD
+    for k in range(cfg.refresh_cost):
+        t = draw_malus(cfg, s)
+        if payer >= 0:
+            s.malus[payer][t] += 1
+        else:
+            s.mout[t] += 1
+    refill(cfg, s)
+    s.refreshed = 1
+
+
+cdef bint refresh_possible(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    return (cfg.refresh_mode != RF_OFF and not s.refreshed and pile_size(cfg, s) >= cfg.refresh_cost
+            and max_identical(cfg, s) >= cfg.refresh_threshold)
+
+
+cdef void after_refresh(const SPConfig* cfg, SPState* s) noexcept nogil:
+    if pile_size(cfg, s) == 0:
+        game_over(s, END_PILE)
+    else:
+        new_round(cfg, s)
+
+
+cdef void finish_event(const SPConfig* cfg, SPState* s) noexcept nogil:
+    """After the event: the end if the pile ran out, else the market refresh, else the next round."""
+    cdef int kind = cfg.ev_kind[s.ev_cur] if s.ev_cur != NO_CARD else EV_NONE
+    if kind == EV_QUIZ_TAKE or kind == EV_COLLECT:
+        refill(cfg, s)
+    s.ev_cur = NO_CARD
+    s.ev_pos = 0
+    s.ev_n = 0
+    s.ev_left = 0
+    if pile_size(cfg, s) == 0:
+        game_over(s, END_PILE)
+        return
+    if refresh_possible(cfg, s):
+        if cfg.refresh_mode == RF_AUTO:
+            do_refresh(cfg, s, -1)
+            after_refresh(cfg, s)
+            return
+        clockwise_order(cfg, s, (s.first + 1) % cfg.n)
+        if cfg.refresh_mode == RF_FIRST:
+            s.ev_n = 1
+        s.ev_pos = 0
+        s.cur = s.order[0]
+        s.phase = PH_VOTE
+        return
+    new_round(cfg, s)
+
+
+cdef bint visit_ok(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
+    """Whether the current event asks p something (decided on public information only); sets ev_left."""
+    cdef int kind = cfg.ev_kind[s.ev_cur]
+    if kind == EV_QUIZ_TAKE:
+        s.ev_left = cfg.ev_amount[s.ev_cur]
+        return ev_pick_count(cfg, s) > 0
+    if kind == EV_COLLECT:
+        s.ev_left = 1
+        return recycled_owned(s, p) > 0 and ev_pick_count(cfg, s) > 0
+    if kind == EV_NEW_MINES:
+        s.ev_left = 1
+        return ev_pick_count(cfg, s) > 0 and pile_size(cfg, s) > 0
+    if kind == EV_DISCARD_SUPPLIER:
+        s.ev_left = <uint8_t>min(<int>cfg.ev_amount[s.ev_cur], hand_sup(s, p, cfg.ev_sup[s.ev_cur]))
+        return s.ev_left > 0
+    if kind == EV_HOARDING:
+        s.ev_left = 0
+        return True
+    if kind == EV_RECYCLING_TAX:
+        s.ev_left = cfg.ev_amount[s.ev_cur]
+        return recycled_owned(s, p) < cfg.ev_limit[s.ev_cur] and (losable(s, p) > 0 or pile_size(cfg, s) > 0)
+    return False
+
+
+cdef void ev_visit(const SPConfig* cfg, SPState* s) noexcept nogil:
+    """Ask the next player of ``order`` (from ev_pos on) the current event asks something; or finish it."""
+    cdef int kind = cfg.ev_kind[s.ev_cur], p
+    while s.ev_pos < s.ev_n:
+        p = s.order[s.ev_pos]
+        if visit_ok(cfg, s, p):
+            s.cur = <uint8_t>p
+            if kind == EV_QUIZ_TAKE or kind == EV_COLLECT or kind == EV_NEW_MINES:
+                s.phase = PH_EV_PICK
+            else:
+                s.phase = PH_EV_DISCARD
+            return
+        s.ev_pos += 1
+    finish_event(cfg, s)
+
+
+cdef void ev_next_player(const SPConfig* cfg, SPState* s) noexcept nogil:
+    s.ev_pos += 1
+    ev_visit(cfg, s)
+
+
+cdef int best_by(const SPConfig* cfg, const SPState* s, bint by_recycled) noexcept nogil:
+    """Event 10: the seat with the most recycled cards (or PolluPlus cards), ties by the * order; -1 when the
+    most is 0."""
+    cdef int p, v, best = -1, bv = 0
+    for p in range(cfg.n):
+        v = recycled_owned(s, p) if by_recycled else hand_sup(s, p, 0) + laid_sup(s, p, 0)
+        if v > bv or (v == bv and v > 0 and star_before(cfg, s, p, best)):
+            best = p
+            bv = v
+    return best
+
+
+cdef void start_event(const SPConfig* cfg, SPState* s) noexcept nogil:
+    cdef int kind = cfg.ev_kind[s.ev_cur], p, q, champ, target, t
+    cdef int w[MAX_P]
+    cdef bint any
+    if cfg.ev_star[s.ev_cur] or kind == EV_DUEL:
+        draw_quiz(cfg, s)
+    s.ev_pos = 0
+    if kind == EV_QUIZ_TAKE:
+        star_sort(cfg, s, False)
+        s.ev_n = 1
+        ev_visit(cfg, s)
+    elif kind == EV_COLLECT or kind == EV_DISCARD_SUPPLIER or kind == EV_HOARDING or kind == EV_RECYCLING_TAX:
+        clockwise_order(cfg, s, s.first)
+        ev_visit(cfg, s)
+    elif kind == EV_NEW_MINES:
+        star_sort(cfg, s, True)
+        ev_visit(cfg, s)
+    elif kind == EV_TRADING:
+        s.flags |= FL_TRADING
+        finish_event(cfg, s)
+    elif kind == EV_PENALTY:
+        s.penalty = cfg.ev_amount[s.ev_cur]
+        finish_event(cfg, s)
+    elif kind == EV_DOUBLE:
+        s.mult = cfg.ev_amount[s.ev_cur]
+        finish_event(cfg, s)
+    elif kind == EV_NO_DEPOLLUTION:
+        s.flags |= FL_NODEP
+        finish_event(cfg, s)
+    elif kind == EV_NEIGHBOUR_TAX:
+        for p in range(cfg.n):
+            w[p] = malus_weight(cfg, s, p)
+        for q in range(cfg.n):
+            p = (s.first + q) % cfg.n
+            t = (p + 1) % cfg.n
+            if w[t] > w[p]:
+                steal_random(s, p, t)
+        finish_event(cfg, s)
+    elif kind == EV_DUEL:
+        champ = best_by(cfg, s, True)
+        target = best_by(cfg, s, False)
+        any = False
+        if champ >= 0 and target >= 0 and champ != target:
+            if losable(s, target) > 0:
+                any = True
+            for t in range(cfg.nmalus):
+                if s.malus[champ][t]:
+                    any = True
+        if any:
+            s.order[0] = <uint8_t>champ
+            s.order[1] = <uint8_t>target
+            s.ev_n = 2
+            s.offer_to = <uint8_t>target
+            s.cur = <uint8_t>champ
+            s.phase = PH_EV_TAX
+        else:
+            finish_event(cfg, s)
+    elif kind == EV_END:
+        game_over(s, END_EVENT)
+    else:
+        finish_event(cfg, s)
+
+
+cdef void round_end(const SPConfig* cfg, SPState* s) noexcept nogil:
+    s.flags &= ~FL_NODEP
+    if s.end_trig:
+        game_over(s, s.end_reason)
+        return
+    if s.ev_next >= cfg.nev:
+        game_over(s, END_EVENTS_OUT)
+        return
+    s.ev_cur = s.ev_next
+    s.ev_next += 1
+    start_event(cfg, s)
+
+
+cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
+    cdef int p = turn_player(cfg, s)
+    refill(cfg, s)
+    s.block[p] = (s.block[p] >> 4) & 7
+    s.offered = 0
+    s.dep_n = 0
+    s.picks_left = 0
+    s.malus_left = 0
+    s.pick_sup = 0
+    s.lose_type = 0
+    s.turns += 1
+    if s.end_trig and not cfg.finish_round:
+        game_over(s, s.end_reason)
+        return
+    if s.turns >= cfg.n:
+        round_end(cfg, s)
+        return
+    s.cur = <uint8_t>turn_player(cfg, s)
+    s.phase = PH_MAIN
+
+
+cdef void continue_malus(const SPConfig* cfg, SPState* s) noexcept nogil:
+    """Draw the supply's malus cards one by one (a harsh 'lose' stops to ask), then end the turn."""
+    cdef int t, p = s.cur, i
+    while s.malus_left > 0 and pile_size(cfg, s) > 0:
+        t = draw_malus(cfg, s)
+        s.malus[p][t] += 1
+        s.malus_left -= 1
+        if cfg.harsh:
+            if cfg.mfx[t] == MX_WIPE:
+                for i in range(cfg.vis[cfg.marg[t]]):
+                    if s.market[cfg.marg[t]][i] != NO_CARD:
+                        s.out[cfg.marg[t] * NT + s.market[cfg.marg[t]][i]] += 1
+                        s.market[cfg.marg[t]][i] = NO_CARD
+            elif cfg.mfx[t] == MX_BLOCK:
+                s.block[p] |= <uint8_t>(1 << (4 + cfg.marg[t]))
+            elif cfg.mfx[t] == MX_LOSE:
+                s.lose_type = cfg.marg[t]
+                s.phase = PH_LOSE
+                return
+    s.malus_left = 0
+    if pile_size(cfg, s) == 0:
+        trigger_end(s, END_PILE)
+    end_turn(cfg, s)
+
+
+cdef void finish_picks(const SPConfig* cfg, SPState* s) noexcept nogil:
+    s.picks_left = 0
+    s.malus_left = <uint8_t>(cfg.mtake[s.pick_sup] * s.mult)
+    continue_malus(cfg, s)
+
+
+cdef void after_pick(const SPConfig* cfg, SPState* s) noexcept nogil:
+    s.picks_left -= 1
+    if s.picks_left == 0 or (visible_count(cfg, s, s.pick_sup) == 0 and deck_size(s, s.pick_sup) == 0):
+        finish_picks(cfg, s)
+    else:
+        s.phase = PH_PICK
+
+
+cdef int slot_of(const SPConfig* cfg, int a, int* sup) noexcept nogil:
+    cdef int x
+    for x in range(NS - 1, -1, -1):
+        if a >= cfg.vis0[x]:
+            sup[0] = x
+            return a - cfg.vis0[x]
+    sup[0] = 0
+    return 0
+
+
+cdef void do_trade(const SPConfig* cfg, SPState* s) noexcept nogil:
+    cdef int p = turn_player(cfg, s), q = s.offer_to, i, code
+    for i in range(s.offer_give_n):
+        code = s.offer_give[i]
+        if code >= ITEM_MALUS:
+            s.malus[p][code - ITEM_MALUS] -= 1
+            s.malus[q][code - ITEM_MALUS] += 1
+        else:
+            remove_card(s, p, code, 1)
+            gain_known(s, q, code)
+    for i in range(s.offer_ask_n):
+        remove_card(s, q, s.offer_ask[i], 1)
+        gain_known(s, p, s.offer_ask[i])
+
+
+cdef void clear_offer(SPState* s) noexcept nogil:
+    s.offer_give[0] = s.offer_give[1] = 0
+    s.offer_ask[0] = s.offer_ask[1] = 0
+    s.offer_give_n = s.offer_ask_n = 0
+    s.offer_to = 0
+
+
+cdef void step(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, sup, i, t, k, o, c
+    if s.phase == PH_MAIN:
+        if a < cfg.a_build:                                         # supply
+            s.pick_sup = <uint8_t>(a - cfg.a_supply)
+            s.picks_left = cfg.take[s.pick_sup]
+            s.phase = PH_PICK
+        elif a < cfg.a_depollute:                                   # build
+            o = a - cfg.a_build
+            c = cfg.opt_comp[o]
+            for k in range(NK):
+                if cfg.opt[o][k]:
+                    remove_card(s, p, k, cfg.opt[o][k])
+                    s.laid[p][k] += cfg.opt[o][k]
+            s.built[p] |= <uint8_t>(1 << c)
+            if s.built[p] == cfg.all_built:
+                trigger_end(s, END_SMARTPHONE)
+            end_turn(cfg, s)
+        elif a < cfg.a_stop:                                        # depollute
+            t = a - cfg.a_depollute
+            s.malus[p][t] -= 1
+            s.mout[t] += 1
+            s.dep_n = 1
+            for t in range(cfg.nmalus):
+                if can_depollute(cfg, s, p, t):
+                    s.phase = PH_DEPOLLUTE
+                    return
+            end_turn(cfg, s)
+        elif a == cfg.a_pass:
+            end_turn(cfg, s)
+        else:                                                       # offer
+            clear_offer(s)
+            s.offer_to = <uint8_t>(a - cfg.a_offer)
+            s.offered = 1
+            s.phase = PH_OFFER
+    elif s.phase == PH_PICK:
+        if a >= cfg.a_draw:
+            t = draw_type(s, s.pick_sup)
+            s.hand[p][s.pick_sup * NT + t] += 1
+        else:
+            i = slot_of(cfg, a, &sup)
+            gain_known(s, p, sup * NT + s.market[sup][i])
+            s.market[sup][i] = NO_CARD
+        after_pick(cfg, s)
+    elif s.phase == PH_LOSE:
+        if a != cfg.a_done:
+            k = a - cfg.a_discard
+            remove_card(s, p, k, 1)
+            s.out[k] += 1
+        s.lose_type = 0
+        s.phase = PH_PICK           # placeholder while drawing (continue_malus sets the next phase)
+        continue_malus(cfg, s)
+    elif s.phase == PH_DEPOLLUTE:
+        if a != cfg.a_stop:
+            t = a - cfg.a_depollute
+            s.malus[p][t] -= 1
+            s.mout[t] += 1
+            s.dep_n = 2
+        end_turn(cfg, s)
+    elif s.phase == PH_OFFER:
+        if a == cfg.a_cancel:
+            clear_offer(s)
+            s.phase = PH_MAIN
+        elif a == cfg.a_send:
+            s.cur = s.offer_to
+            s.phase = PH_ANSWER
+        elif a >= cfg.a_ask:
+            s.offer_ask[s.offer_ask_n] = <uint8_t>(a - cfg.a_ask)
+            s.offer_ask_n += 1
+        elif a >= cfg.a_give:
+            k = a - cfg.a_give
+            s.offer_give[s.offer_give_n] = <uint8_t>k
+            s.offer_give_n += 1
+            i = item_count(s.offer_give, s.offer_give_n, k)
+            if s.known[p][k] < i:
+                s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
+        else:
+            s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
+            s.offer_give_n += 1
+    elif s.phase == PH_ANSWER:
+        if a == cfg.a_accept:
+            do_trade(cfg, s)
+        clear_offer(s)
+        s.cur = <uint8_t>turn_player(cfg, s)
+        s.phase = PH_MAIN
+    elif s.phase == PH_EV_PICK:
+        if a == cfg.a_decline:
+            ev_next_player(cfg, s)
+            return
+        i = slot_of(cfg, a, &sup)
+        gain_known(s, p, sup * NT + s.market[sup][i])
+        s.market[sup][i] = NO_CARD
+        if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
+            for k in range(cfg.ev_amount[s.ev_cur]):
+                if pile_size(cfg, s) > 0:
+                    s.mout[draw_malus(cfg, s)] += 1
+            refill(cfg, s)
+            ev_next_player(cfg, s)
+            return
+        s.ev_left -= 1
+        if s.ev_left > 0 and ev_pick_count(cfg, s) > 0:
+            return
+        ev_next_player(cfg, s)
+    elif s.phase == PH_EV_DISCARD:
+        if a == cfg.a_done:
+            ev_next_player(cfg, s)
+            return
+        if a == cfg.a_take_malus:
+            s.malus[p][draw_malus(cfg, s)] += 1
+            ev_next_player(cfg, s)
+            return
+        k = a - cfg.a_discard
+        remove_card(s, p, k, 1)
+        s.out[k] += 1
+        if cfg.ev_kind[s.ev_cur] == EV_HOARDING:
+            return                                                  # until nothing is over the limit: done
+        s.ev_left -= 1
+        if s.ev_left == 0:
+            ev_next_player(cfg, s)
+        elif cfg.ev_kind[s.ev_cur] == EV_RECYCLING_TAX and losable(s, p) == 0:
+            ev_next_player(cfg, s)
+        elif cfg.ev_kind[s.ev_cur] == EV_DISCARD_SUPPLIER and hand_sup(s, p, cfg.ev_sup[s.ev_cur]) == 0:
+            ev_next_player(cfg, s)
+    elif s.phase == PH_EV_TAX:
+        if a == cfg.a_tax_take:
+            steal_random(s, p, s.offer_to)
+        else:
+            t = a - cfg.a_give_malus
+            s.malus[p][t] -= 1
+            s.malus[s.offer_to][t] += 1
+        s.offer_to = 0
+        finish_event(cfg, s)
+    elif s.phase == PH_VOTE:
+        if a == cfg.a_vote_no:
+            s.ev_pos = 0
+            s.ev_n = 0
+            new_round(cfg, s)
+            return
+        s.ev_pos += 1
+        if s.ev_pos < s.ev_n:
+            s.cur = s.order[s.ev_pos]
+            return
+        do_refresh(cfg, s, s.cur if cfg.refresh_mode == RF_FIRST else -1)
+        s.ev_pos = 0
+        s.ev_n = 0
+        after_refresh(cfg, s)
+
+
+# -- set-up -----------------------------------------------------------------------------------------------------
+
+cdef void sp_init(const void* c, void* st, uint64_t seed) noexcept nogil:
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef SPState* s = <SPState*>st
+    cdef int k, sup, i
+    memset(s, 0, sizeof(SPState))
+    s.rng = rng_seed(seed)
+    for k in range(NK):
+        s.deck[k] = cfg.deck0[k]
+    for k in range(cfg.nmalus):
+        s.pile[k] = cfg.pile0[k]
+    for sup in range(NS):
+        for i in range(MAX_VIS):
+            s.market[sup][i] = NO_CARD
+    refill(cfg, s)
+    s.mult = 1
+    s.ev_cur = NO_CARD
+    s.first = 0
+    s.cur = 0
+    s.phase = PH_MAIN
+
+
+# -- the engine contract ----------------------------------------------------------------------------------------
+
+cdef uint32_t sp_actors(const void* c, const void* st) noexcept nogil:
+    cdef const SPState* s = <const SPState*>st
+    if s.phase == PH_OVER:
+        return 0
+    return (<uint32_t>1) << s.cur
+
+
+cdef void sp_apply(const void* c, void* st, int seat, int action) noexcept nogil:
+    step(<const SPConfig*>c, <SPState*>st, action)
+
+
+cdef void sp_scores(const void* c, const void* st, int32_t* out) noexcept nogil:
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef int p
+    for p in range(cfg.n):
+        out[p] = seat_score(cfg, <const SPState*>st, p)
+
+
+cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nogil:
+    """Score, then most recycled cards laid, then fewest PolluPlus cards laid, then fewest PolluMoins laid."""
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef const SPState* s = <const SPState*>st
+    cdef int p
+    for p in range(cfg.n):
+        out[p] = ((<int64_t>(seat_score(cfg, s, p) + 100000) << 30)
+                  | (<int64_t>laid_sup(s, p, SUP_RECYCLING) << 20)
+                  | (<int64_t>(1023 - laid_sup(s, p, 0)) << 10)
+                  | <int64_t>(1023 - laid_sup(s, p, 1)))
+
+
+cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
+    return random_playout_loop(sp_actors, sp_legal_mask, sp_apply, (<const SPConfig*>c).mask_words,
+                               c, st, rng, max_len)
+
+
+cdef int sp_validate(const void* c, const void* st) noexcept nogil:
+    """0 when every invariant the engine relies on holds, else the number of the first broken one."""
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef const SPState* s = <const SPState*>st
+    cdef int n = cfg.n, p, k, t, sup, i, total, kind
+    cdef int cnt[NK]
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef bint any
+    if s.phase >= NUM_PHASES or s.cur >= n or s.first >= n or s.turns > n or s.round > cfg.nev:
+        return 1
+    if s.ev_next > cfg.nev or (s.ev_cur != NO_CARD and s.ev_cur + 1 != s.ev_next) or s.ev_n > n or s.ev_pos > n:
+        return 1
+    if s.end_trig > 1 or s.end_reason > END_EVENTS_OUT or s.refreshed > 1 or s.offered > 1:
+        return 1
+    if (s.flags & ~(FL_TRADING | FL_NODEP)) or s.mult < 1 or s.mult > 9 or s.penalty > 9 or s.top_next > cfg.ntop:
+        return 1
+    if s.pick_sup >= NS or s.picks_left > 4 or s.malus_left > 36 or s.lose_type >= NT or s.dep_n > 2:
+        return 1
+    if s.offer_to >= n or s.offer_give_n > 2 or s.offer_ask_n > 2:
+        return 1
+    for p in range(MAX_P):
+        if p >= n:
+            for k in range(NK):
+                if s.hand[p][k] or s.known[p][k] or s.laid[p][k]:
+                    return 2
+            for t in range(MAX_MALUS):
+                if s.malus[p][t]:
+                    return 2
+            if s.built[p] or s.block[p] or s.quiz[p] or s.order[p]:
+                return 2
+        else:
+            if s.built[p] & ~cfg.all_built or (s.block[p] & 0x88) or s.quiz[p] >= n or s.order[p] >= n:
+                return 2
+            for k in range(NK):
+                if s.known[p][k] > s.hand[p][k]:
+                    return 2
+    # resources: each card in one place
+    for k in range(NK):
+        cnt[k] = s.deck[k] + s.out[k]
+        for p in range(n):
+            cnt[k] += s.hand[p][k] + s.laid[p][k]
+    for sup in range(NS):
+        for i in range(MAX_VIS):
+            t = s.market[sup][i]
+            if i >= cfg.vis[sup]:
+                if t != NO_CARD:
+                    return 3
+            elif t != NO_CARD:
+                if t >= NT:
+                    return 3
+                cnt[sup * NT + t] += 1
+    for k in range(NK):
+        if cnt[k] != cfg.deck0[k]:
+            return 3
+    # laid cards are exactly the built components' recipes by type
+    for p in range(n):
+        for t in range(NT):
+            total = 0
+            for i in range(cfg.ncomp):
+                if (s.built[p] >> i) & 1:
+                    total += cfg.recipe[i][t]
+            if s.laid[p][t] + s.laid[p][NT + t] + s.laid[p][2 * NT + t] != total:
+                return 4
+    # malus cards: each in one place
+    for t in range(MAX_MALUS):
+        if t >= cfg.nmalus:
+            if s.pile[t] or s.mout[t]:
+                return 5
+            continue
+        total = s.pile[t] + s.mout[t]
+        for p in range(n):
+            total += s.malus[p][t]
+        for i in range(s.top_next, cfg.ntop):
+            if cfg.top[i] == t:
+                total += 1
+        if total != cfg.mtotal[t] or s.pile[t] > cfg.pile0[t]:
+            return 5
+    # unused context is zero outside its phase
+    if s.phase != PH_OFFER and s.phase != PH_ANSWER and (s.offer_give_n or s.offer_ask_n):
+        return 6
+    for i in range(2):
+        if (i >= s.offer_give_n and s.offer_give[i]) or (i >= s.offer_ask_n and s.offer_ask[i]):
+            return 6
+        if i < s.offer_give_n:
+            t = s.offer_give[i]
+            if t >= ITEM_MALUS:
+                if t - ITEM_MALUS >= cfg.nmalus:
+                    return 6
+            elif t >= NK_LOSABLE:
+                return 6
+        if i < s.offer_ask_n and s.offer_ask[i] >= NK_LOSABLE:
+            return 6
+    if s.offer_give_n or s.offer_ask_n:
+        p = turn_player(cfg, s)
+        for i in range(s.offer_give_n):
+            t = s.offer_give[i]
+            if t >= ITEM_MALUS:
+                if s.malus[p][t - ITEM_MALUS] < item_count(s.offer_give, s.offer_give_n, t):
+                    return 6
+            elif s.hand[p][t] < item_count(s.offer_give, s.offer_give_n, t):
+                return 6
+    if s.phase == PH_OVER:
+        if s.cur or s.ev_cur != NO_CARD:
+            return 7
+        return 0
+    if s.end_trig and not cfg.finish_round:
+        return 7
+    if s.end_trig and s.phase != PH_MAIN and s.phase != PH_PICK and s.phase != PH_LOSE and s.phase != PH_DEPOLLUTE \
+            and s.phase != PH_OFFER and s.phase != PH_ANSWER:
+        return 7
+    if s.phase <= PH_ANSWER:                                    # inside a turn
+        if s.ev_cur != NO_CARD or s.ev_n or s.ev_pos or s.ev_left or s.turns >= n:
+            return 8
+        if s.phase == PH_ANSWER:
+            if s.cur != s.offer_to or s.offer_to == turn_player(cfg, s) or not s.offered:
+                return 8
+            if s.offer_give_n < 1 or s.offer_ask_n < 1:
+                return 8
+        elif s.cur != turn_player(cfg, s):
+            return 8
+        if s.phase == PH_OFFER and (not s.offered or s.offer_to == s.cur or not (s.flags & FL_TRADING)):
+            return 8
+        if s.phase == PH_MAIN and (s.offer_to or s.picks_left or s.malus_left or s.dep_n):
+            return 8
+        if s.phase == PH_PICK and (s.picks_left == 0 or s.malus_left):
+            return 8
+        if s.phase == PH_PICK and visible_count(cfg, s, s.pick_sup) == 0 and deck_size(s, s.pick_sup) == 0:
+            return 8
+        if s.phase == PH_LOSE and not cfg.harsh:
+            return 8
+        if s.phase == PH_DEPOLLUTE and s.dep_n != 1:
+            return 8
+        if s.phase != PH_PICK and s.phase != PH_LOSE and (s.picks_left or s.malus_left):
+            return 8
+        if s.phase != PH_DEPOLLUTE and s.dep_n:
+            return 8
+    else:
+        if s.picks_left or s.malus_left or s.dep_n or s.offered or s.turns != n:
+            return 9
+        if s.phase == PH_VOTE:
+            if s.ev_cur != NO_CARD or cfg.refresh_mode == RF_AUTO or cfg.refresh_mode == RF_OFF or s.refreshed:
+                return 9
+            if s.ev_n < 1 or s.ev_pos >= s.ev_n or s.cur != s.order[s.ev_pos]:
+                return 9
+            if (cfg.refresh_mode == RF_FIRST and s.ev_n != 1) or (cfg.refresh_mode == RF_VOTE and s.ev_n != n):
+                return 9
+            if pile_size(cfg, s) < cfg.refresh_cost or s.offer_to:
+                return 9
+        else:
+            if s.ev_cur == NO_CARD or s.ev_pos >= s.ev_n or s.cur != s.order[s.ev_pos]:
+                return 9
+            kind = cfg.ev_kind[s.ev_cur]
+            if s.phase == PH_EV_PICK and kind != EV_QUIZ_TAKE and kind != EV_COLLECT and kind != EV_NEW_MINES:
+                return 10
+            if s.phase == PH_EV_DISCARD and kind != EV_DISCARD_SUPPLIER and kind != EV_HOARDING \
+                    and kind != EV_RECYCLING_TAX:
+                return 10
+            if s.phase == PH_EV_TAX and (kind != EV_DUEL or s.ev_n != 2 or s.offer_to == s.cur
+                                          or s.order[1] != s.offer_to):
+                return 10
+            if s.phase != PH_EV_TAX and s.offer_to:
+                return 10
+            if s.phase == PH_EV_PICK and (s.ev_left < 1 or s.ev_left > cfg.ev_amount[s.ev_cur] + 1):
+                return 10
+            if s.phase == PH_EV_DISCARD and kind != EV_HOARDING and (s.ev_left < 1 or s.ev_left > 9):
+                return 10
+            if s.phase == PH_EV_DISCARD and kind == EV_RECYCLING_TAX and s.ev_left > cfg.ev_amount[s.ev_cur]:
+                return 10
+            if s.phase == PH_EV_DISCARD and kind == EV_HOARDING and s.ev_left:
+                return 10
+    # the seat to act has something to do
+    sp_legal_mask(cfg, s, s.cur, words)
+    for i in range(cfg.mask_words):
+        if words[i]:
+            return 0
+    return 11
+
+
+# -- building a config ------------------------------------------------------------------------------------------
+
+cdef EngineSpec SPEC
+SPEC.state_size = sizeof(SPState)
+SPEC.init = sp_init
+SPEC.actors = sp_actors
+SPEC.legal_mask = sp_legal_mask
+SPEC.apply = sp_apply
+SPEC.scores = sp_scores
+SPEC.rank_keys = sp_rank_keys
+SPEC.validate = sp_validate
+SPEC.playout = sp_playout
+
+STATE_SIZE = sizeof(SPState)
+PHASE_NAMES = ("main", "pick", "lose", "depollute", "offer", "answer", "event_pick", "event_discard",
+               "event_tax", "vote", "over")
+END_REASONS = (None, "smartphone", "end_event", "malus_pile", "events_exhausted")
+
+_FAMILIES = ("supply", "build", "depollute", "stop", "pass", "take", "draw", "decline", "discard", "take_malus",
+             "tax_take", "give_malus", "give", "ask", "offer", "send", "cancel", "accept", "refuse", "vote_yes",
+             "vote_no", "done")
+
+
+def action_layout(int num_opts, int num_malus, tuple vis, int players) -> dict:
+    """First id and count of each action family (ids are dense and fixed per content and parameters)."""
+    sizes = {"supply": NS, "build": num_opts, "depollute": num_malus, "take": sum(vis), "draw": NS,
+             "discard": NK, "give_malus": num_malus, "give": NK_LOSABLE, "ask": NK_LOSABLE, "offer": players}
+    out = {}
+    base = 0
+    for name in _FAMILIES:
+        size = sizes.get(name, 1)
+        out[name] = (base, size)
+        base += size
+    out["num_actions"] = base
+    return out
+
+
+def make_core(int players, list recipes, list points, list options, list msets, list decks, tuple vis, tuple take,
+              tuple mtake, list malus_fx, list malus_arg, list top, list pile, list events, bint harsh,
+              int refresh_mode, bint finish_round, int refresh_threshold, int refresh_cost,
+              int bonus) -> GameCore:
+    """Compile content and parameters (already validated by the Python layer) into a bound GameCore.
+
+    ``recipes``: 5 counts per component; ``options``: (component, 15 counts per kind) per build option, grouped
+    by component in order; ``decks``: 5 counts per supplier; ``malus_fx`` / ``malus_arg``: per malus card;
+    ``top``: malus card indices on top, in order; ``pile``: counts per malus card of the shuffled part;
+    ``events``: (kind, star, amount, limit, types mask, supplier) in drawing order.
+    """
+    cdef SPConfig* cfg = <SPConfig*>PyMem_Malloc(sizeof(SPConfig))
+    if cfg == NULL:
+        raise MemoryError()
+    try:
+        memset(cfg, 0, sizeof(SPConfig))
+        return _fill_config(cfg, players, recipes, points, options, msets, decks, vis, take, mtake, malus_fx, malus_arg,
+                            top, pile, events, harsh, refresh_mode, finish_round, refresh_threshold, refresh_cost,
+                            bonus)
+    finally:
+        PyMem_Free(cfg)
+
+
+cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points, list options, list msets,
+                           list decks,
+                           tuple vis, tuple take, tuple mtake, list malus_fx, list malus_arg, list top, list pile,
+                           list events, bint harsh, int refresh_mode, bint finish_round, int refresh_threshold,
+                           int refresh_cost, int bonus):
+    cdef EngineSpec spec = SPEC
+    cdef int c, o, k, t, sup, i, e, total, j, stride
+    if not 2 <= players <= MAX_P or not 1 <= len(recipes) <= MAX_COMP or len(recipes) != len(points):
+        raise ValueError("bad players or components")
+    if not 1 <= len(options) <= MAX_OPTS or not 1 <= len(malus_fx) <= MAX_MALUS or len(malus_arg) != len(malus_fx):
+        raise ValueError("bad build options or malus cards")
+    if len(top) > MAX_TOP or len(pile) != len(malus_fx) or not 1 <= len(events) <= MAX_EVENTS:
+        raise ValueError("bad malus pile or events")
+    cfg.n = players
+    cfg.ncomp = len(recipes)
+    for c in range(cfg.ncomp):
+        cfg.points[c] = points[c]
+        for t in range(NT):
+            cfg.recipe[c][t] = recipes[c][t]
+        cfg.all_built |= 1 << c
+    cfg.num_opts = len(options)
+    c = -1
+    for o, (comp, counts) in enumerate(options):
+        if not 0 <= comp < cfg.ncomp or comp < c or len(counts) != NK:
+            raise ValueError("build options must be grouped by component")
+        while c < comp:
+            c += 1
+            cfg.comp_opt0[c] = o
+        cfg.opt_comp[o] = comp
+        for k in range(NK):
+            cfg.opt[o][k] = counts[k]
+        for t in range(NT):
+            if counts[t] + counts[NT + t] + counts[2 * NT + t] != recipes[comp][t]:
+                raise ValueError("a build option must lay exactly its component's recipe")
+    while c < cfg.ncomp:
+        c += 1
+        cfg.comp_opt0[c] = cfg.num_opts
+    if len(msets) != cfg.ncomp:
+        raise ValueError("msets: one list per component")
+    for c in range(cfg.ncomp):
+        if len(msets[c]) > NT:
+            raise ValueError("msets: at most 5 types per component")
+        cfg.comp_nt[c] = len(msets[c])
+        stride = 1
+        for i in range(len(msets[c]) - 1, -1, -1):
+            t, ways = msets[c][i]
+            if not 0 <= t < NT or not 1 <= len(ways) <= MAX_MSETS:
+                raise ValueError("msets: bad type or too many ways")
+            cfg.comp_t[c][i] = t
+            cfg.comp_nm[c][i] = len(ways)
+            cfg.comp_stride[c][i] = stride
+            for j, way in enumerate(ways):
+                if len(way) != NS or sum(way) != recipes[c][t]:
+                    raise ValueError("msets: a way takes the recipe's cards of its type")
+                for sup in range(NS):
+                    cfg.mset[c][i][j][sup] = way[sup]
+            stride *= len(ways)
+        if stride != cfg.comp_opt0[c + 1] - cfg.comp_opt0[c]:
+            raise ValueError("msets: the ways do not multiply to the component's options")
+    total = 0
+    for sup in range(NS):
+        for t in range(NT):
+            cfg.deck0[sup * NT + t] = decks[sup][t]
+            total += decks[sup][t]
+        if not 0 <= vis[sup] <= MAX_VIS or not 1 <= take[sup] <= 4 or not 0 <= mtake[sup] <= 4:
+            raise ValueError("bad supplier")
+        cfg.vis[sup] = vis[sup]
+        cfg.take[sup] = take[sup]
+        cfg.mtake[sup] = mtake[sup]
+    cfg.total_cards = total
+    cfg.nmalus = len(malus_fx)
+    for t in range(cfg.nmalus):
+        cfg.mfx[t] = malus_fx[t]
+        cfg.marg[t] = malus_arg[t]
+        cfg.pile0[t] = pile[t]
+        cfg.mtotal[t] = pile[t]
+    cfg.ntop = len(top)
+    for i in range(cfg.ntop):
+        if not 0 <= top[i] < cfg.nmalus:
+            raise ValueError("bad top malus")
+        cfg.top[i] = top[i]
+        cfg.mtotal[top[i]] += 1
+    if sum(pile) + cfg.ntop < 1 or sum(pile) + cfg.ntop > 250:
+        raise ValueError("the malus pile holds 1 to 250 cards")
+    cfg.nev = len(events)
+    for e, (kind, star, amount, limit, types, esup) in enumerate(events):
+        if not 0 <= kind < NUM_EVENT_KINDS or not 0 <= amount <= 9 or not 0 <= limit <= 9 or not 0 <= esup < NS:
+            raise ValueError("bad event")
+        cfg.ev_kind[e] = kind
+        cfg.ev_star[e] = star
+        cfg.ev_amount[e] = amount
+        cfg.ev_limit[e] = limit
+        cfg.ev_types[e] = types
+        cfg.ev_sup[e] = esup
+    cfg.harsh = harsh
+    cfg.refresh_mode = refresh_mode
+    cfg.finish_round = finish_round
+    cfg.refresh_threshold = refresh_threshold
+    cfg.refresh_cost = refresh_cost
+    cfg.bonus = bonus
+    layout = action_layout(cfg.num_opts, cfg.nmalus, vis, players)
+    cfg.a_supply = layout["supply"][0]
+    cfg.a_build = layout["build"][0]
+    cfg.a_depollute = layout["depollute"][0]
+    cfg.a_stop = layout["stop"][0]
+    cfg.a_pass = layout["pass"][0]
+    cfg.a_take = layout["take"][0]
+    i = cfg.a_take
+    for sup in range(NS):
+        cfg.vis0[sup] = i
+        i += vis[sup]
+    cfg.a_draw = layout["draw"][0]
+    cfg.a_decline = layout["decline"][0]
+    cfg.a_discard = layout["discard"][0]
+    cfg.a_take_malus = layout["take_malus"][0]
+    cfg.a_tax_take = layout["tax_take"][0]
+    cfg.a_give_malus = layout["give_malus"][0]
+    cfg.a_give = layout["give"][0]
+    cfg.a_ask = layout["ask"][0]
+    cfg.a_offer = layout["offer"][0]
+    cfg.a_send = layout["send"][0]
+    cfg.a_cancel = layout["cancel"][0]
+    cfg.a_accept = layout["accept"][0]
+    cfg.a_refuse = layout["refuse"][0]
+    cfg.a_vote_yes = layout["vote_yes"][0]
+    cfg.a_vote_no = layout["vote_no"][0]
+    cfg.a_done = layout["done"][0]
+    cfg.num_actions = layout["num_actions"]
+    cfg.mask_words = (cfg.num_actions + 63) >> 6
+    spec.num_actions = cfg.num_actions
+    spec.num_seats = players
+    core = GameCore()
+    core.bind(&spec, cfg, sizeof(SPConfig))
+    return core
+
+
+# -- raw access for tests and tools (in-process only: this is the omniscient struct) ----------------------------
+
+_SCALARS = ("phase", "cur", "first", "round", "turns", "ev_next", "ev_cur", "ev_pos", "ev_n", "ev_left", "pick_sup",
+            "picks_left", "malus_left", "lose_type", "dep_n", "top_next", "offer_to", "offer_give_n", "offer_ask_n",
+            "offered", "flags", "penalty", "mult", "end_trig", "refreshed", "end_reason")
+
+
+def unpack_state(const uint8_t[::1] raw) -> dict:
+    """Every field of the struct as Python values (arrays as lists)."""
+    cdef SPState s
+    cdef int p, k
+    if raw.shape[0] != sizeof(SPState):
+        raise ValueError(f"a Smartphone state is {sizeof(SPState)} bytes")
+    memcpy(&s, &raw[0], sizeof(SPState))
+    d = {
+        "rng": s.rng,
+        "hand": [[s.hand[p][k] for k in range(NK)] for p in range(MAX_P)],
+        "known": [[s.known[p][k] for k in range(NK)] for p in range(MAX_P)],
+        "laid": [[s.laid[p][k] for k in range(NK)] for p in range(MAX_P)],
+        "malus": [[s.malus[p][k] for k in range(MAX_MALUS)] for p in range(MAX_P)],
+        "pile": [s.pile[k] for k in range(MAX_MALUS)],
+        "mout": [s.mout[k] for k in range(MAX_MALUS)],
+        "out": [s.out[k] for k in range(NK)],
+        "deck": [s.deck[k] for k in range(NK)],
+        "market": [[s.market[p][k] for k in range(MAX_VIS)] for p in range(NS)],
+        "built": [s.built[p] for p in range(MAX_P)],
+        "block": [s.block[p] for p in range(MAX_P)],
+        "quiz": [s.quiz[p] for p in range(MAX_P)],
+        "order": [s.order[p] for p in range(MAX_P)],
+        "offer_give": [s.offer_give[0], s.offer_give[1]],
+        "offer_ask": [s.offer_ask[0], s.offer_ask[1]],
+    }
+    for name, value in zip(_SCALARS, (s.phase, s.cur, s.first, s.round, s.turns, s.ev_next, s.ev_cur, s.ev_pos,
+                                      s.ev_n, s.ev_left, s.pick_sup, s.picks_left, s.malus_left, s.lose_type,
+                                      s.dep_n, s.top_next, s.offer_to, s.offer_give_n, s.offer_ask_n, s.offered,
+                                      s.flags, s.penalty, s.mult, s.end_trig, s.refreshed, s.end_reason)):
+        d[name] = value
+    return d
+
+
+def pack_state(dict f) -> bytes:
+    """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
+    cdef SPState s
+    cdef int p, k, i
+    memset(&s, 0, sizeof(SPState))
+    s.rng = f["rng"]
+    for p in range(MAX_P):
+        for k in range(NK):
+            s.hand[p][k] = f["hand"][p][k]
+            s.known[p][k] = f["known"][p][k]
+            s.laid[p][k] = f["laid"][p][k]
+        for k in range(MAX_MALUS):
+            s.malus[p][k] = f["malus"][p][k]
+        s.built[p] = f["built"][p]
+        s.block[p] = f["block"][p]
+        s.quiz[p] = f["quiz"][p]
+        s.order[p] = f["order"][p]
+    for k in range(MAX_MALUS):
+        s.pile[k] = f["pile"][k]
+        s.mout[k] = f["mout"][k]
+    for k in range(NK):
+        s.out[k] = f["out"][k]
+        s.deck[k] = f["deck"][k]
+    for p in range(NS):
+        for i in range(MAX_VIS):
+            s.market[p][i] = f["market"][p][i]
+    for i in range(2):
+        s.offer_give[i] = f["offer_give"][i]
+        s.offer_ask[i] = f["offer_ask"][i]
+    s.phase = f["phase"]
+    s.cur = f["cur"]
+    s.first = f["first"]
+    s.round = f["round"]
+    s.turns = f["turns"]
+    s.ev_next = f["ev_next"]
+    s.ev_cur = f["ev_cur"]
+    s.ev_pos = f["ev_pos"]
+    s.ev_n = f["ev_n"]
+    s.ev_left = f["ev_left"]
+    s.pick_sup = f["pick_sup"]
+    s.picks_left = f["picks_left"]
+    s.malus_left = f["malus_left"]
+    s.lose_type = f["lose_type"]
+    s.dep_n = f["dep_n"]
+    s.top_next = f["top_next"]
+    s.offer_to = f["offer_to"]
+    s.offer_give_n = f["offer_give_n"]
+    s.offer_ask_n = f["offer_ask_n"]
+    s.offered = f["offered"]
+    s.flags = f["flags"]
+    s.penalty = f["penalty"]
+    s.mult = f["mult"]
+    s.end_trig = f["end_trig"]
+    s.refreshed = f["refreshed"]
+    s.end_reason = f["end_reason"]
+    return (<char*>&s)[:sizeof(SPState)]
+
+
+def score_parts(GameCore core, const uint8_t[::1] raw) -> list:
+    """Per seat: component points, recycling bonus, malus penalty (for tests and views)."""
+    cdef const SPConfig* cfg = <const SPConfig*>core.cfg
+    cdef const SPState* s
+    cdef int p, c, pts
+    if raw.shape[0] != sizeof(SPState) or sp_validate(core.cfg, &raw[0]) != 0:
+        raise ValueError("not a valid Smartphone state")
+    s = <const SPState*>&raw[0]
+    out = []
+    for p in range(cfg.n):
+        pts = 0
+        for c in range(cfg.ncomp):
+            if (s.built[p] >> c) & 1:
+                pts += cfg.points[c]
+        out.append({"components": pts, "penalty": s.penalty * malus_weight(cfg, s, p),
+                    "bonus": seat_score(cfg, s, p) - pts + s.penalty * malus_weight(cfg, s, p)})
+    return out

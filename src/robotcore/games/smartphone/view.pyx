@@ -1,0 +1,287 @@
+# cython: language_level=3
+"""What each seat may see of a Smartphone state (views, observation tensors) and re-dealing what it may not
+(``resample``, the determinisation hook for ISMCTS/PIMC search).
+
+Hidden from a seat: the resource cards in the other players' hands, except how many each holds from each
+supplier (the suppliers' cards have different backs) and the cards every seat saw go there (taken face up from
+the market, stolen or traded face up: ``known``); the content of the supplier decks (their sizes are public,
+their content is the rest of the cards each seat has not seen); the PRNG. Everything else is public: the market,
+the boards (laid cards and built components), the malus cards each player holds (they are read aloud when
+drawn), the malus pile's size and the malus cards set aside, the cards out of the game, the event sequence (it
+is stacked in a fixed order), the quiz draw, every turn's context.
+"""
+
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from robotcore.core.rng cimport rng_next, rng_seed, rng_shuffle_u8
+from robotcore.core.state cimport State
+from robotcore.games.smartphone.engine cimport (
+    deck_size, hand_sup, laid_sup, malus_weight, pile_size, recycled_owned, seat_score, sp_validate,
+)
+from robotcore.games.smartphone.state cimport (
+    FL_NODEP, FL_TRADING, ITEM_MALUS, MAX_P, MAX_VIS, NK, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_OVER,
+    SPConfig, SPState,
+)
+
+import numpy as np
+
+from robotcore.games.smartphone.data import SUPPLIER_CODES, SUPPLIERS, TYPES
+from robotcore.games.smartphone.engine import END_REASONS, PHASE_NAMES
+
+cnp.import_array()
+
+KIND_NAMES = tuple(f"{SUPPLIER_CODES[k // 5]}-{TYPES[k % 5]}" for k in range(15))
+
+
+def observation_size(int players, int ncomp, int nmalus, int nev) -> int:
+    """Length of the observation vector (RULES.md, "Observation")."""
+    return NK + players * (NS + 2 * NK + ncomp + nmalus + 3) + NS * MAX_VIS * NT + NS + 2 + nev \
+        + NUM_PHASES + 6 + 3 * players + NS + 2 + NT + (NK + nmalus) + NK + 2
+
+
+# -- views ------------------------------------------------------------------------------------------------------
+
+cdef dict _kinds(const uint8_t* counts):
+    return {KIND_NAMES[k]: counts[k] for k in range(NK) if counts[k]}
+
+
+cdef dict _named(const uint8_t* counts, int n, tuple names):
+    return {names[t]: counts[t] for t in range(n) if counts[t]}
+
+
+cdef str _item(int code, tuple mnames):
+    return mnames[code - ITEM_MALUS] if code >= ITEM_MALUS else KIND_NAMES[code]
+
+
+cdef dict _public(game, State state):
+    cdef const SPState* s = <const SPState*>state.data
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    cdef int p, sup, i, c
+    cnames = game.content.component_names
+    mnames = game.content.malus_names
+    seq = game.event_numbers
+    players = []
+    for p in range(cfg.n):
+        players.append({
+            "hand_by_supplier": {SUPPLIERS[sup]: hand_sup(s, p, sup) for sup in range(NS)},
+            "known_in_hand": _kinds(s.known[p]),
+            "laid": _kinds(s.laid[p]),
+            "built": [cnames[c] for c in range(cfg.ncomp) if (s.built[p] >> c) & 1],
+            "malus": _named(s.malus[p], cfg.nmalus, mnames),
+            "malus_count": sum(s.malus[p][i] for i in range(cfg.nmalus)),
+            "malus_weight": malus_weight(cfg, s, p),
+            "recycled_owned": recycled_owned(s, p),
+            "recycled_laid": laid_sup(s, p, 2),
+            "blocked": [SUPPLIERS[sup] for sup in range(NS) if (s.block[p] >> sup) & 1],
+            "score": seat_score(cfg, s, p),
+        })
+    market = {SUPPLIERS[sup]: [None if s.market[sup][i] == NO_CARD else TYPES[s.market[sup][i]]
+                               for i in range(cfg.vis[sup])] for sup in range(NS)}
+    turn = {
+        "turn_player": (s.first + s.turns) % cfg.n if s.phase != PH_OVER else None,
+        "supplier": SUPPLIERS[s.pick_sup] if s.picks_left or s.malus_left else None,
+        "picks_left": s.picks_left,
+        "malus_left": s.malus_left,
+        "lose_type": TYPES[s.lose_type] if s.phase == 2 else None,
+        "offer": ({"to": s.offer_to, "give": [_item(s.offer_give[i], mnames) for i in range(s.offer_give_n)],
+                   "ask": [KIND_NAMES[s.offer_ask[i]] for i in range(s.offer_ask_n)]}
+                  if s.phase == 4 or s.phase == 5 else None),
+        "offered": bool(s.offered),
+        "event": seq[s.ev_cur] if s.ev_cur != NO_CARD else None,
+        "event_order": [s.order[i] for i in range(s.ev_n)],
+        "event_position": s.ev_pos,
+        "event_left": s.ev_left,
+        "event_target": s.offer_to if s.phase == 8 else None,
+        "quiz_ranks": [s.quiz[p] for p in range(cfg.n)],
+    }
+    return {
+        "game": "smartphone",
+        "phase": PHASE_NAMES[s.phase],
+        "actors": state.actors,
+        "round": s.round + 1,
+        "first_player": s.first,
+        "terminal": s.phase == PH_OVER,
+        "end_triggered": bool(s.end_trig),
+        "end_reason": END_REASONS[s.end_reason],
+        "scores": [seat_score(cfg, s, p) for p in range(cfg.n)],
+        "market": market,
+        "deck_sizes": {SUPPLIERS[sup]: deck_size(s, sup) for sup in range(NS)},
+        "malus_pile": pile_size(cfg, s),
+        "malus_set_aside": _named(s.mout, cfg.nmalus, mnames),
+        "out_of_game": _kinds(s.out),
+        "events": {"drawn": list(seq[:s.ev_next]), "upcoming": list(seq[s.ev_next:])},
+        "rules": {"trading": bool(s.flags & FL_TRADING), "malus_penalty": s.penalty, "malus_multiplier": s.mult,
+                  "no_depollution": bool(s.flags & FL_NODEP), "refreshed": bool(s.refreshed)},
+        "players": players,
+        "turn_state": turn,
+    }
+
+
+def view(game, State state, seat) -> dict:
+    cdef const SPState* s = <const SPState*>state.data
+    out = _public(game, state)
+    out["seat"] = seat
+    if seat is not None:
+        out["hand"] = _kinds(s.hand[<int>seat])
+    return out
+
+
+def omniscient(game, State state) -> dict:
+    cdef const SPState* s = <const SPState*>state.data
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    cdef int p
+    out = _public(game, state)
+    out["seat"] = "omniscient"
+    out["hands"] = [_kinds(s.hand[p]) for p in range(cfg.n)]
+    out["decks"] = _kinds(s.deck)
+    out["malus_pile_cards"] = _named(s.pile, cfg.nmalus, game.content.malus_names)
+    return out
+
+
+# -- observation ------------------------------------------------------------------------------------------------
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def observation(State state, int seat) -> cnp.ndarray:
+    cdef const SPState* s = <const SPState*>state.data
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    cdef int n = cfg.n, size = observation_size(n, cfg.ncomp, cfg.nmalus, cfg.nev)
+    cdef cnp.ndarray arr = np.zeros(size, dtype=np.float32)
+    cdef float* x = <float*>cnp.PyArray_DATA(arr)
+    cdef int pos = 0, k, rel, p, sup, i, t, c
+    for k in range(NK):
+        x[pos + k] = s.hand[seat][k] / 4.0
+    pos += NK
+    for rel in range(n):
+        p = (seat + rel) % n
+        for sup in range(NS):
+            x[pos + sup] = hand_sup(s, p, sup) / 8.0
+        pos += NS
+        for k in range(NK):
+            x[pos + k] = s.known[p][k] / 4.0
+            x[pos + NK + k] = s.laid[p][k] / 4.0
+        pos += 2 * NK
+        for c in range(cfg.ncomp):
+            x[pos + c] = (s.built[p] >> c) & 1
+        pos += cfg.ncomp
+        for t in range(cfg.nmalus):
+            x[pos + t] = s.malus[p][t] / 2.0
+        pos += cfg.nmalus
+        x[pos] = malus_weight(cfg, s, p) / 10.0
+        x[pos + 1] = recycled_owned(s, p) / 5.0
+        x[pos + 2] = seat_score(cfg, s, p) / 30.0
+        pos += 3
+    for sup in range(NS):
+        for i in range(MAX_VIS):
+            if i < cfg.vis[sup] and s.market[sup][i] != NO_CARD:
+                x[pos + s.market[sup][i]] = 1.0
+            pos += NT
+    for sup in range(NS):
+        if cfg.total_cards:
+            x[pos + sup] = deck_size(s, sup) / 50.0
+    pos += NS
+    x[pos] = pile_size(cfg, s) / 20.0
+    x[pos + 1] = s.round / <float>cfg.nev
+    pos += 2
+    for i in range(cfg.nev):
+        x[pos + i] = 1.0 if i < s.ev_next else 0.0
+    if s.ev_cur != NO_CARD:
+        x[pos + s.ev_cur] = 2.0
+    pos += cfg.nev
+    x[pos + s.phase] = 1.0
+    pos += NUM_PHASES
+    x[pos] = s.phase != PH_OVER and s.cur == seat
+    x[pos + 1] = (s.flags & FL_TRADING) != 0
+    x[pos + 2] = (s.flags & FL_NODEP) != 0
+    x[pos + 3] = s.penalty
+    x[pos + 4] = s.mult
+    x[pos + 5] = s.end_trig
+    pos += 6
+    if s.phase != PH_OVER:
+        x[pos + (s.cur - seat + n) % n] = 1.0
+        x[pos + n + (s.first - seat + n) % n] = 1.0
+    for p in range(n):
+        x[pos + 2 * n + (p - seat + n) % n] = s.quiz[p] / <float>n
+    pos += 3 * n
+    if s.picks_left or s.malus_left:
+        x[pos + s.pick_sup] = 1.0
+    pos += NS
+    x[pos] = s.picks_left / 3.0
+    x[pos + 1] = s.malus_left / 4.0
+    pos += 2
+    if s.phase == 2:
+        x[pos + s.lose_type] = 1.0
+    pos += NT
+    for i in range(s.offer_give_n):
+        if s.offer_give[i] >= ITEM_MALUS:
+            x[pos + NK + s.offer_give[i] - ITEM_MALUS] += 1.0
+        else:
+            x[pos + s.offer_give[i]] += 1.0
+    pos += NK + cfg.nmalus
+    for i in range(s.offer_ask_n):
+        x[pos + s.offer_ask[i]] += 1.0
+    pos += NK
+    x[pos] = s.ev_left / 2.0
+    x[pos + 1] = ((s.offer_to - seat + n) % n) / <float>n
+    pos += 2
+    assert pos == size
+    return arr
+
+
+# -- resampling -------------------------------------------------------------------------------------------------
+
+def resample(game, State state, int seat, uint64_t seed) -> State:
+    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with what it
+    knows: for each supplier, the cards of the other players' hands that nobody saw (all but ``known``) and that
+    supplier's deck are pooled, in type order, shuffled and dealt again, each hand keeping its number of cards of
+    that supplier and its known cards. The PRNG is re-seeded."""
+    cdef State out = state.clone()
+    cdef SPState* s = <SPState*>out.data
+    cdef const SPConfig* cfg = <const SPConfig*>out.core.cfg
+    cdef uint64_t rng = rng_seed(seed)
+    cdef uint8_t pool[256]
+    cdef int unknown[MAX_P]
+    cdef int sup, t, p, k, m, pos, i
+    if sp_validate(cfg, s) != 0:
+        raise AssertionError("resample needs a valid state")
+    for sup in range(NS):
+        m = 0
+        for t in range(NT):
+            k = sup * NT + t
+            for i in range(s.deck[k]):
+                pool[m] = <uint8_t>t
+                m += 1
+            for p in range(cfg.n):
+                if p != seat:
+                    for i in range(s.hand[p][k] - s.known[p][k]):
+                        pool[m] = <uint8_t>t
+                        m += 1
+        for p in range(cfg.n):
+            unknown[p] = 0
+            if p != seat:
+                for t in range(NT):
+                    k = sup * NT + t
+                    unknown[p] += s.hand[p][k] - s.known[p][k]
+        rng_shuffle_u8(&rng, pool, m)
+        pos = 0
+        for p in range(cfg.n):
+            if p == seat:
+                continue
+            for t in range(NT):
+                s.hand[p][sup * NT + t] = s.known[p][sup * NT + t]
+            for i in range(unknown[p]):
+                s.hand[p][sup * NT + pool[pos]] += 1
+                pos += 1
+        for t in range(NT):
+            s.deck[sup * NT + t] = 0
+        while pos < m:
+            s.deck[sup * NT + pool[pos]] += 1
+            pos += 1
+    s.rng = rng_seed(rng_next(&rng))
+    out.seed = seed
+    if sp_validate(cfg, s) != 0:
+        raise AssertionError("resampling broke an invariant")
+    return out

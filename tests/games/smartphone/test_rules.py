@@ -1,0 +1,779 @@
+"""One test per rule of the Smartphone seed (seed 004), of the research note's numbers (PhoneImpact at the seed's
+date) and of our documented defaults (RULES.md), each on a hand-made position (scenario.py) where the rule decides
+the outcome."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import robotcore
+from robotcore.errors import IllegalActionError, InvalidParameterError
+from robotcore.games.smartphone import SmartphoneContent
+from robotcore.games.smartphone.data import DEFAULT_EVENTS, DEFAULT_MALUS, Event
+
+from ...conftest import random_play
+from .scenario import (
+    FL_NODEP,
+    FL_TRADING,
+    at_event,
+    empty_pile_but,
+    fields,
+    from_fields,
+    game,
+    give,
+    give_malus,
+    hand,
+    kind,
+    malus_index,
+    phase,
+    set_market,
+    skip_top,
+    turn_of,
+)
+
+# -- content ------------------------------------------------------------------------------------------------------
+
+
+def test_components_recipes_and_points_are_the_seed_era_board() -> None:
+    c = SmartphoneContent.default()
+    table = {x.name: (x.points, x.recipe) for x in c.components}
+    # (MP, MR, MC, TR, AM)
+    assert table == {"shell": (4, (0, 1, 1, 0, 3)), "battery": (6, (0, 1, 2, 0, 1)),
+                     "screen": (8, (0, 1, 1, 1, 2)), "motherboard": (10, (1, 2, 2, 1, 2))}
+    assert sum(sum(r) for _, r in table.values()) == 22
+    assert c.recipes(True)[2] == (1, 1, 1, 1, 2)          # the 2025 screen
+
+
+def test_supplier_decks_market_and_rates() -> None:
+    c = SmartphoneContent.default()
+    p, m, r = c.suppliers
+    assert (sum(p.deck), sum(m.deck), sum(r.deck)) == (75, 49, 17)
+    assert p.deck == (3, 16, 26, 8, 22) and m.deck == (2, 10, 15, 5, 17) and r.deck == (2, 0, 6, 0, 9)
+    assert [(s.visible, s.take, s.malus) for s in c.suppliers] == [(3, 3, 2), (2, 2, 1), (1, 1, 0)]
+
+
+def test_recycling_deck_without_rare_metal_or_rare_earth_is_enforced() -> None:
+    c = SmartphoneContent.default().to_json()
+    c["suppliers"][2]["deck"]["MR"] = 1
+    with pytest.raises(InvalidParameterError):
+        SmartphoneContent.from_json(c)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_malus_pile_is_12_per_player_with_the_definitions_on_top(players: int) -> None:
+    g = game(players=players)
+    s = g.new_initial_state(0)
+    v = s.view(None)
+    assert v["malus_pile"] == 12 * players
+    f = g.fields(s)
+    assert f["top_next"] == 0 and sum(f["pile"]) == 12 * players - 3
+    # the first three malus drawn are the definitions, in order
+    t = [malus_index(g, n) for n in ("M01", "M02", "M03")]
+    s.apply_str("supply PolluPlus")
+    for _ in range(3):
+        s.apply_str("draw P")
+    assert g.fields(s)["malus"][0][t[0]] == 1 and g.fields(s)["malus"][0][t[1]] == 1
+
+
+def test_fourteen_events_in_fixed_order_with_1_and_5_starred_and_13_the_end() -> None:
+    c = SmartphoneContent.default()
+    assert [e.number for e in c.events] == list(range(1, 15))
+    assert [e.number for e in c.events if e.star] == [1, 5]
+    assert c.events[12].kind == "end_game"
+    assert game().event_numbers == tuple(range(1, 15))
+    assert game(length="20").event_numbers == (1, 5, 6, 7, 13)
+    # every card keeps a source and has a French and an English text
+    for e in c.events:
+        assert e.source and e.text_fr and e.text_en
+    for m in DEFAULT_MALUS:
+        assert m.source and m.text_fr and m.text_en
+
+
+def test_content_round_trips_and_is_validated() -> None:
+    c = SmartphoneContent.default()
+    again = SmartphoneContent.from_json(json.dumps(c.to_json()))
+    assert again == c and again.digest() == c.digest()
+    g = game(content=again)
+    assert g.num_actions == game().num_actions
+    bad = c.to_json()
+    bad["events"][0]["kind"] = "teleport"
+    with pytest.raises(InvalidParameterError):
+        SmartphoneContent.from_json(bad)
+    with pytest.raises(InvalidParameterError):
+        Event(1, "quiz_take", True, "", "", "", "")              # a quiz_take needs an amount
+
+
+def test_replaced_content_changes_the_game() -> None:
+    c = SmartphoneContent.default().to_json()
+    c["components"][0]["points"] = 40
+    g = game(content=SmartphoneContent.from_json(c))
+    f = fields(g)
+    for name in ("P-MR", "P-MC", "P-AM"):
+        give(f, 0, name, 3)
+    s = from_fields(g, f)
+    s.apply_str("build shell MR:P MC:P AM:PPP")
+    assert s.scores()[0] == 40
+
+
+# -- set-up and turns ---------------------------------------------------------------------------------------------
+
+
+def test_setup_market_3_2_1_and_seat_0_starts() -> None:
+    s = game().new_initial_state(3)
+    v = s.view(None)
+    assert [len(v["market"][x]) for x in ("PolluPlus", "PolluMoins", "Recyclage")] == [3, 2, 1]
+    assert all(t is not None for cards in v["market"].values() for t in cards)
+    assert v["deck_sizes"] == {"PolluPlus": 72, "PolluMoins": 47, "Recyclage": 16}
+    assert s.actors == [0] and v["first_player"] == 0
+
+
+def test_one_action_per_turn_clockwise_and_the_first_player_moves_on() -> None:
+    g = game(players=3)
+    s = g.new_initial_state(1)
+    order = []
+    for _ in range(6):
+        order.append(s.current_player)
+        s.apply_str("supply Recyclage")
+        s.apply_str("draw R")
+        if phase(g, s) != "main":                                    # the event after the round
+            break
+    assert order[:3] == [0, 1, 2]
+    # after round 1 and event 1 (a quiz pick), round 2 starts with seat 1
+    while phase(g, s) != "main":
+        s.apply(s.legal_actions()[0])
+    assert s.view(None)["first_player"] == 1 and s.current_player == 1
+
+
+@pytest.mark.parametrize("supplier, cards, malus", [("PolluPlus", 3, 2), ("PolluMoins", 2, 1), ("Recyclage", 1, 0)])
+def test_supply_takes_cards_and_malus(supplier: str, cards: int, malus: int) -> None:
+    g = game()
+    s = g.new_initial_state(5)
+    code = supplier[0] if supplier != "PolluMoins" else "M"
+    s.apply_str(f"supply {supplier}")
+    for _ in range(cards):
+        assert s.current_player == 0
+        s.apply_str(f"draw {code}")
+    v = s.view(0)
+    assert sum(v["hand"].values()) == cards
+    assert v["players"][0]["hand_by_supplier"][supplier] == cards
+    assert v["players"][0]["malus_count"] == malus
+    assert s.current_player == 1
+
+
+def test_visible_cards_taken_are_replaced_at_the_end_of_the_turn_only() -> None:
+    g = game()
+    f = fields(g)
+    set_market(f, "PolluPlus", ["MR", "TR", "AM"])
+    s = from_fields(g, f)
+    s.apply_str("supply PolluPlus")
+    s.apply_str("take P2")
+    assert s.view(None)["market"]["PolluPlus"] == ["MR", None, "AM"]
+    assert "take P2" not in s.legal_action_strs()
+    s.apply_str("take P1")
+    assert hand(s, 0) == {"P-MR": 1, "P-TR": 1}
+    # others saw these two cards go to seat 0's hand
+    assert s.view(1)["players"][0]["known_in_hand"] == {"P-MR": 1, "P-TR": 1}
+    s.apply_str("draw P")
+    assert None not in s.view(None)["market"]["PolluPlus"]
+    assert s.view(1)["players"][0]["hand_by_supplier"]["PolluPlus"] == 3
+    assert "hand" not in s.view(None) and sum(s.view(1)["hand"].values()) == 0
+
+
+def test_build_lays_exactly_the_recipe_once_per_component() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 0, "P-MR", 2)
+    give(f, 0, "M-MC")
+    give(f, 0, "R-AM", 3)
+    give(f, 0, "P-AM", 1)
+    s = from_fields(g, f)
+    legal = s.legal_action_strs()
+    assert "build shell MR:P MC:M AM:PRR" in legal and "build shell MR:P MC:M AM:RRR" in legal
+    assert not any(a.startswith("build battery") for a in legal)          # needs 2 MC
+    s.apply_str("build shell MR:P MC:M AM:RRR")
+    v = s.view(None)
+    assert v["players"][0]["built"] == ["shell"] and v["players"][0]["laid"] == {"P-MR": 1, "M-MC": 1, "R-AM": 3}
+    assert hand(s, 0) == {"P-MR": 1, "P-AM": 1}
+    assert s.current_player == 1                                         # building is the turn's action
+    f = g.fields(s)
+    give(f, 0, "P-MC")
+    give(f, 0, "P-AM", 2)
+    turn_of(f, 0, 4)
+    s = from_fields(g, f)
+    assert not any(a.startswith("build shell") for a in s.legal_action_strs())   # built once
+
+
+def test_depollute_discards_one_or_two_malus_out_of_the_game() -> None:
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 0, "M04")
+    give_malus(g, f, 0, "M05")
+    give_malus(g, f, 0, "M06")
+    s = from_fields(g, f)
+    pile = s.view(None)["malus_pile"]
+    s.apply_str("depollute M04")
+    assert s.current_player == 0 and set(s.legal_action_strs()) == {"depollute M05", "depollute M06", "stop"}
+    s.apply_str("depollute M06")
+    v = s.view(None)
+    assert v["players"][0]["malus"] == {"M05": 1} and v["malus_set_aside"] == {"M01": 1, "M02": 1, "M03": 1,
+                                                                               "M04": 1, "M06": 1}
+    assert v["malus_pile"] == pile and s.current_player == 1
+    # one only, then stop
+    f = g.fields(s)
+    turn_of(f, 0, 4)
+    s = from_fields(g, f)
+    s.apply_str("depollute M05")
+    assert s.current_player == 1                                         # nothing left to discard: turn over
+
+
+def test_pass_only_when_nothing_else_is_possible_or_during_event_12() -> None:
+    g = game()
+    s = g.new_initial_state(0)
+    assert "pass" not in s.legal_action_strs()
+    f = g.fields(s)
+    f["flags"] |= FL_NODEP
+    give_malus(g, f, 0, "M04")
+    s = from_fields(g, f)
+    assert "pass" in s.legal_action_strs() and "depollute M04" not in s.legal_action_strs()
+
+
+# -- events -------------------------------------------------------------------------------------------------------
+
+
+def test_star_order_most_recycled_then_fewest_malus_then_quiz() -> None:
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    give(f, 2, "R-MC")                               # seat 2: one recycled card
+    give_malus(g, f, 0, "M04", 2)                    # seat 0: two malus; seats 1, 3: none (quiz decides)
+    s = at_event(g, f, 1)
+    assert phase(g, s) == "event_pick" and s.current_player == 2
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 0, "M04", 2)
+    s2 = at_event(g, f, 1)
+    quiz = s2.view(None)["turn_state"]["quiz_ranks"]
+    best = min((1, 2, 3), key=lambda p: quiz[p])
+    assert s2.current_player == best                 # no recycled card: fewest malus, then the quiz
+
+
+def test_event_1_quiz_winner_takes_one_visible_card_then_refill() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 1, "R-AM")
+    set_market(f, "PolluPlus", ["TR", "MC", "MC"])
+    s = at_event(g, f, 1)
+    assert s.current_player == 1 and len(s.legal_actions()) == 6 and "decline" not in s.legal_action_strs()
+    s.apply_str("take P1")
+    assert hand(s, 1) == {"R-AM": 1, "P-TR": 1}
+    v = s.view(None)
+    assert None not in v["market"]["PolluPlus"] and v["phase"] == "main" and s.current_player == 1
+    assert g.content.events[0].quiz is not None                            # the question for a UI
+
+
+def test_event_2_owners_of_recycled_cards_take_a_recyclable_card() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 1, "R-AM")
+    give(f, 3, "R-MC")
+    set_market(f, "PolluPlus", ["TR", "MR", "MC"])
+    set_market(f, "PolluMoins", ["TR", "MR"])
+    set_market(f, "Recyclage", ["AM"])
+    s = at_event(g, f, 2)
+    assert s.current_player == 1 and set(s.legal_action_strs()) == {"take P3", "take R1"}
+    s.apply_str("take R1")
+    assert s.current_player == 3 and s.legal_action_strs() == ["take P3"]      # no refill until all took
+    s.apply_str("take P3")
+    assert hand(s, 3) == {"R-MC": 1, "P-MC": 1} and phase(g, s) == "main"
+
+
+def test_event_3_allows_trading_offer_accept_and_refuse() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 0, "P-MR")
+    give(f, 0, "R-AM")
+    give(f, 1, "M-TR")
+    s = at_event(g, f, 3)
+    assert s.view(None)["rules"]["trading"] and s.current_player == 1
+    f = g.fields(s)
+    turn_of(f, 0, 4)
+    s = from_fields(g, f)
+    assert {"offer 1", "offer 2", "offer 3"} <= set(s.legal_action_strs())
+    s.apply_str("offer 1")
+    legal = s.legal_action_strs()
+    assert "give P-MR" in legal and "give R-AM" not in legal          # recycled cards are never traded
+    s.apply_str("give P-MR")
+    s.apply_str("ask M-TR")
+    s.apply_str("send")
+    assert s.current_player == 1 and set(s.legal_action_strs()) == {"accept", "refuse"}
+    twin = s.clone()
+    s.apply_str("accept")
+    assert hand(s, 0) == {"R-AM": 1, "M-TR": 1} and hand(s, 1) == {"P-MR": 1}
+    assert s.current_player == 0 and not any(a.startswith("offer") for a in s.legal_action_strs())
+    twin.apply_str("refuse")
+    assert hand(twin, 0) == {"P-MR": 1, "R-AM": 1} and twin.current_player == 0
+
+
+def test_trade_accept_needs_the_asked_cards() -> None:
+    g = game()
+    f = fields(g)
+    f["flags"] |= FL_TRADING
+    give(f, 0, "P-MR")
+    s = from_fields(g, f)
+    for a in ("offer 2", "give P-MR", "ask M-AM", "ask M-AM", "send"):
+        s.apply_str(a)
+    assert s.legal_action_strs() == ["refuse"]
+
+
+def test_event_4_discards_two_pollu_plus_resources_chosen_by_the_owner() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 0, "P-MR", 2)
+    give(f, 0, "P-AM")
+    give(f, 0, "R-MC")
+    give(f, 2, "P-TR")
+    s = at_event(g, f, 4)
+    assert s.current_player == 0 and set(s.legal_action_strs()) == {"discard P-MR", "discard P-AM"}
+    s.apply_str("discard P-AM")
+    s.apply_str("discard P-MR")
+    assert hand(s, 0) == {"P-MR": 1, "R-MC": 1}
+    assert s.current_player == 2 and s.legal_action_strs() == ["discard P-TR"]    # one only
+    s.apply_str("discard P-TR")
+    assert phase(g, s) == "main" and s.view(None)["out_of_game"] == {"P-MR": 1, "P-TR": 1, "P-AM": 1}
+
+
+def test_event_5_fewest_malus_first_may_take_and_each_card_costs_a_malus_of_the_pile() -> None:
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 0, "M04", 2)
+    give_malus(g, f, 1, "M05", 1)
+    give_malus(g, f, 3, "M06", 3)
+    s = at_event(g, f, 5)
+    assert s.current_player == 2 and "decline" in s.legal_action_strs()
+    pile = s.view(None)["malus_pile"]
+    s.apply_str("take P1")
+    assert s.view(None)["malus_pile"] == pile - 1
+    assert None not in s.view(None)["market"]["PolluPlus"]             # refilled after each pick
+    assert s.current_player == 1
+    s.apply_str("decline")
+    assert s.current_player == 0 and s.view(None)["malus_pile"] == pile - 1
+
+
+def test_event_6_every_malus_costs_a_point() -> None:
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 0, "M04", 3)
+    s = at_event(g, f, 6)
+    assert s.scores()[0] == -3 and s.view(None)["rules"]["malus_penalty"] == 1
+
+
+def test_event_7_takes_a_random_card_from_a_more_polluted_left_neighbour() -> None:
+    g = game(players=3)
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 1, "M04", 2)                     # seat 0's left neighbour (seat 1) has more malus
+    give(f, 1, "P-MR")
+    give(f, 1, "R-AM")                                # recycled: never taken
+    give_malus(g, f, 2, "M05", 1)
+    give(f, 0, "M-MC")                                # seat 2's left neighbour is seat 0 (fewer malus)
+    s = at_event(g, f, 7)
+    assert hand(s, 0) == {"M-MC": 1, "P-MR": 1} and hand(s, 1) == {"R-AM": 1}
+    assert s.view(2)["players"][0]["known_in_hand"] == {"P-MR": 1}
+
+
+def test_event_8_doubles_the_supply_malus() -> None:
+    g = game()
+    f = fields(g)
+    s = at_event(g, f, 8)
+    assert s.view(None)["rules"]["malus_multiplier"] == 2
+    seat = s.current_player
+    s.apply_str("supply PolluPlus")
+    for _ in range(3):
+        s.apply_str("draw P")
+    assert s.view(None)["players"][seat]["malus_count"] == 4
+
+
+def test_event_9_keeps_two_of_each_type_in_hand_recycled_excepted_and_visits_everyone() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 0, "P-MC", 2)
+    give(f, 0, "M-MC", 2)
+    give(f, 0, "R-MC", 3)
+    s = at_event(g, f, 9)
+    assert s.current_player == 0 and set(s.legal_action_strs()) == {"discard P-MC", "discard M-MC"}
+    s.apply_str("discard P-MC")
+    s.apply_str("discard P-MC")
+    assert hand(s, 0) == {"M-MC": 2, "R-MC": 3} and s.legal_action_strs() == ["done"]
+    s.apply_str("done")
+    for seat in (1, 2, 3):                           # nobody is skipped: a skip would tell about hidden hands
+        assert s.current_player == seat and s.legal_action_strs() == ["done"]
+        s.apply_str("done")
+    assert phase(g, s) == "main"
+
+
+def test_event_10_recycling_champion_takes_from_or_gives_malus_to_the_biggest_pollu_plus_customer() -> None:
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    give(f, 2, "R-AM", 2)
+    give_malus(g, f, 2, "M04")
+    give(f, 1, "P-MR", 2)
+    give(f, 3, "P-AM")
+    s = at_event(g, f, 10)
+    assert s.current_player == 2 and set(s.legal_action_strs()) == {"tax take", "give M04"}
+    twin = s.clone()
+    s.apply_str("give M04")
+    assert s.view(None)["players"][1]["malus"] == {"M04": 1} and s.view(None)["players"][2]["malus"] == {}
+    twin.apply_str("tax take")
+    assert hand(twin, 2) == {"R-AM": 2, "P-MR": 1} and hand(twin, 1) == {"P-MR": 1}
+
+
+def test_event_11_recycling_tax_lose_two_resources_or_take_a_malus() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 0, "R-AM", 3)                             # 3 recycled cards: exempt
+    give(f, 1, "P-MR")
+    give(f, 1, "M-AM")
+    give(f, 1, "R-MC")
+    s = at_event(g, f, 11)
+    assert s.current_player == 1 and "take malus" in s.legal_action_strs() and "discard R-MC" not in \
+        s.legal_action_strs()
+    twin = s.clone()
+    s.apply_str("discard P-MR")
+    assert s.legal_action_strs() == ["discard M-AM"]  # the second loss; no switching to a malus
+    s.apply_str("discard M-AM")
+    assert hand(s, 1) == {"R-MC": 1} and s.current_player == 2
+    twin.apply_str("take malus")
+    assert twin.view(None)["players"][1]["malus_count"] == 1 and twin.current_player == 2
+
+
+def test_event_12_no_depollution_next_round_and_pass_allowed() -> None:
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 1, "M04")
+    s = at_event(g, f, 12)
+    assert s.current_player == 1 and s.view(None)["rules"]["no_depollution"]
+    assert "pass" in s.legal_action_strs() and "depollute M04" not in s.legal_action_strs()
+    for _ in range(4):
+        s.apply_str("pass")
+    f = g.fields(s)
+    assert not f["flags"] & FL_NODEP                   # the round after is free again
+
+
+def test_event_13_ends_the_game_at_once() -> None:
+    g = game()
+    s = at_event(g, fields(g), 13)
+    assert s.is_terminal and s.view(None)["end_reason"] == "end_event"
+
+
+def test_event_14_does_nothing_and_the_sequence_running_out_ends_the_game() -> None:
+    c = SmartphoneContent.default()
+    events = tuple(e for e in DEFAULT_EVENTS if e.number != 13)
+    g = game(content=SmartphoneContent(c.components, c.suppliers, c.malus, c.malus_top, c.malus_order,
+                                       c.malus_per_player, events, (1, 5, 6, 7, 14), c.quiz))
+    f = fields(g)
+    s = at_event(g, f, 14)                            # the last event: no effect, the next round is played
+    assert phase(g, s) == "main" and s.view(None)["events"]["upcoming"] == []
+    for _ in range(4):
+        s.apply_str("supply Recyclage")
+        s.apply_str("draw R")
+    assert s.is_terminal and s.view(None)["end_reason"] == "events_exhausted"
+
+
+# -- market refresh -----------------------------------------------------------------------------------------------
+
+
+def _four_identical(f: dict) -> None:
+    set_market(f, "PolluPlus", ["AM", "AM", "AM"])
+    set_market(f, "PolluMoins", ["AM", "MC"])
+    set_market(f, "Recyclage", ["MC"])
+
+
+def test_market_refresh_is_a_unanimous_vote_paid_from_the_malus_pile() -> None:
+    g = game()
+    f = fields(g)
+    _four_identical(f)
+    s = at_event(g, f, 14)                            # an event without effect
+    assert phase(g, s) == "vote" and s.current_player == 1           # from the next first player
+    pile = s.view(None)["malus_pile"]
+    twin = s.clone()
+    for seat in (1, 2, 3, 0):
+        assert s.current_player == seat
+        s.apply_str("vote yes")
+    v = s.view(None)
+    assert v["malus_pile"] == pile - 3 and v["out_of_game"] == {"P-AM": 3, "M-AM": 1, "M-MC": 1, "R-MC": 1}
+    assert phase(g, s) == "main" and all(p["malus_count"] == 0 for p in v["players"])
+    twin.apply_str("vote yes")
+    twin.apply_str("vote no")
+    assert phase(g, twin) == "main" and twin.view(None)["malus_pile"] == pile
+    assert twin.view(None)["market"]["PolluPlus"] == ["AM", "AM", "AM"]
+
+
+def test_market_refresh_needs_four_identical_cards() -> None:
+    g = game()
+    f = fields(g)
+    set_market(f, "PolluPlus", ["AM", "AM", "AM"])
+    set_market(f, "PolluMoins", ["MC", "MC"])
+    set_market(f, "Recyclage", ["MC"])
+    s = at_event(g, f, 14)
+    assert phase(g, s) == "main"
+
+
+def test_market_refresh_other_readings_are_parameters() -> None:
+    for mode, expect in (("first_player", "vote"), ("automatic", "main"), ("off", "main")):
+        g = game(market_refresh=mode)
+        f = fields(g)
+        _four_identical(f)
+        s = at_event(g, f, 14)
+        assert phase(g, s) == expect, mode
+        if mode == "first_player":
+            pile = s.view(None)["malus_pile"]
+            s.apply_str("vote yes")
+            assert s.view(None)["players"][1]["malus_count"] == 3 and s.view(None)["malus_pile"] == pile - 3
+        if mode == "automatic":
+            assert s.view(None)["out_of_game"] and s.view(None)["malus_pile"] == 45
+        if mode == "off":
+            assert not s.view(None)["out_of_game"]
+
+
+# -- end and scoring ----------------------------------------------------------------------------------------------
+
+
+def _complete_but_motherboard(f: dict, seat: int) -> None:
+    for name, n in (("P-MP", 1), ("P-MR", 2), ("P-MC", 2), ("P-TR", 1), ("P-AM", 2)):
+        give(f, seat, name, n)
+    f["built"][seat] = 0b0111
+    for name, n in (("M-MR", 3), ("M-MC", 4), ("M-TR", 1), ("M-AM", 6)):
+        f["deck"][kind(name)] -= n
+        f["laid"][seat][kind(name)] += n
+
+
+def test_a_completed_smartphone_ends_the_game_after_the_round() -> None:
+    g = game()
+    f = fields(g)
+    _complete_but_motherboard(f, 1)
+    turn_of(f, 1, 4)
+    s = from_fields(g, f)
+    s.apply_str("build motherboard MP:P MR:PP MC:PP TR:P AM:PP")
+    assert not s.is_terminal and s.current_player == 2 and s.view(None)["end_triggered"]
+    s.apply_str("supply Recyclage")
+    s.apply_str("draw R")
+    s.apply_str("supply Recyclage")
+    s.apply_str("draw R")
+    assert s.is_terminal and s.view(None)["end_reason"] == "smartphone"
+    assert s.view(None)["events"]["drawn"] == []                     # no event after the last round
+    assert s.scores()[1] == 28
+
+
+def test_finish_round_false_ends_at_the_end_of_the_turn() -> None:
+    g = game(finish_round=False)
+    f = fields(g)
+    _complete_but_motherboard(f, 1)
+    turn_of(f, 1, 4)
+    s = from_fields(g, f)
+    s.apply_str("build motherboard MP:P MR:PP MC:PP TR:P AM:PP")
+    assert s.is_terminal
+
+
+def test_empty_malus_pile_ends_the_game_after_the_round_supplying_only_at_recycling() -> None:
+    g = game()
+    f = fields(g)
+    empty_pile_but(g, f, 1)
+    s = from_fields(g, f)
+    s.apply_str("supply PolluPlus")
+    for _ in range(3):
+        s.apply_str("draw P")
+    v = s.view(None)
+    assert v["malus_pile"] == 0 and v["players"][0]["malus_count"] == 1 and v["end_triggered"]
+    assert not any(a in s.legal_action_strs() for a in ("supply PolluPlus", "supply PolluMoins"))
+    for _ in range(3):
+        s.apply_str("supply Recyclage")
+        s.apply_str("draw R")
+    assert s.is_terminal and s.view(None)["end_reason"] == "malus_pile"
+
+
+def test_recycling_bonus_to_every_tied_player_and_tie_breaks() -> None:
+    g = game()
+    f = fields(g)
+    for seat, names in ((0, ("R-MC", "P-MR", "R-AM", "R-AM", "P-AM")), (1, ("R-MC", "M-MR", "R-AM", "R-AM", "M-AM")),
+                        (2, ("P-MC", "P-MR", "P-AM", "P-AM", "P-AM"))):
+        for name in names:
+            f["deck"][kind(name)] -= 1
+            f["laid"][seat][kind(name)] += 1
+        f["built"][seat] = 0b0001
+    s = from_fields(g, f)
+    assert s.scores() == [6, 6, 4, 0]                 # 4 + 2 for seats 0 and 1, tied on 3 recycled cards
+    assert g.score_parts(s)[0] == {"components": 4, "bonus": 2, "penalty": 0}
+    keys = s.rank_keys()
+    assert keys[1] > keys[0]                          # equal score and recycled: fewer PolluPlus cards wins
+
+
+def test_no_recycling_bonus_when_nobody_laid_a_recycled_card() -> None:
+    g = game()
+    f = fields(g)
+    for name in ("P-MC", "P-MR", "P-AM", "P-AM", "P-AM"):
+        f["deck"][kind(name)] -= 1
+        f["laid"][0][kind(name)] += 1
+    f["built"][0] = 1
+    assert from_fields(g, f).scores() == [4, 0, 0, 0]
+
+
+# -- variants -----------------------------------------------------------------------------------------------------
+
+
+def test_twenty_minute_game_is_five_rounds_of_events_1_5_6_7_13() -> None:
+    g = game(length="20")
+    rng = random.Random(3)
+    for seed in range(20):
+        s = random_play(g.new_initial_state(seed), rng)
+        v = s.view(None)
+        assert v["events"]["drawn"] == [1, 5, 6, 7, 13][: len(v["events"]["drawn"])]
+        assert v["round"] <= 5
+
+
+def test_screen_precious_metal_variant() -> None:
+    for later, needs in ((False, False), (True, True)):
+        g = game(screen_precious_metal=later)
+        f = fields(g)
+        for name in ("P-MR", "P-MC", "P-TR", "P-AM", "P-AM"):
+            give(f, 0, name)
+        s = from_fields(g, f)
+        assert any(a.startswith("build screen") for a in s.legal_action_strs()) != needs
+
+
+def _harsh_draw(name: str, **params: object) -> tuple[robotcore.Game, robotcore.State]:
+    g = game(harsh_malus=True, **params)
+    f = fields(g)
+    empty_pile_but(g, f, 0)
+    t = malus_index(g, name)
+    f["mout"][t] -= 1
+    f["pile"][t] += 1
+    give(f, 0, "P-MC")
+    give(f, 0, "M-MC")
+    return g, from_fields(g, f)
+
+
+def test_harsh_heavy_counts_twice_and_sticky_cannot_be_depolluted() -> None:
+    g = game(harsh_malus=True)
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 0, "M06")                        # heavy
+    give_malus(g, f, 0, "M10")                        # sticky
+    s = from_fields(g, f)
+    assert s.view(None)["players"][0]["malus_weight"] == 3
+    assert "depollute M10" not in s.legal_action_strs() and "depollute M06" in s.legal_action_strs()
+    plain = game()
+    assert from_fields(plain, f).view(None)["players"][0]["malus_weight"] == 2
+
+
+def test_harsh_lose_asks_the_owner_which_card() -> None:
+    g, s = _harsh_draw("M09")                         # lose a common metal
+    s.apply_str("supply PolluMoins")
+    s.apply_str("draw M")
+    s.apply_str("draw M")
+    seen = []
+    while phase(g, s) == "lose":
+        seen.append(s.legal_action_strs())
+        s.apply(s.legal_actions()[0])
+    assert seen and {"discard P-MC", "discard M-MC"} <= set(seen[0])
+
+
+def test_harsh_lose_with_nothing_to_lose_still_asks() -> None:
+    g = game(harsh_malus=True)
+    f = fields(g)
+    empty_pile_but(g, f, 0)
+    t = malus_index(g, "M16")                         # lose a rare earth
+    f["mout"][t] -= 1
+    f["pile"][t] += 1
+    set_market(f, "PolluMoins", ["AM", "AM"])
+    s = from_fields(g, f)
+    s.apply_str("supply PolluMoins")
+    s.apply_str("take M1")
+    s.apply_str("take M2")
+    assert phase(g, s) == "lose" and s.legal_action_strs() == ["done"]
+
+
+def test_harsh_wipe_and_block() -> None:
+    g = game(harsh_malus=True)
+    f = fields(g)
+    empty_pile_but(g, f, 0)
+    for name in ("M07", "M14"):                       # wipe PolluPlus, block PolluPlus
+        t = malus_index(g, name)
+        f["mout"][t] -= 1
+        f["pile"][t] += 1
+    s = from_fields(g, f)
+    market = s.view(None)["market"]["PolluPlus"]
+    s.apply_str("supply PolluPlus")
+    for _ in range(3):
+        s.apply_str("draw P")
+    v = s.view(None)
+    assert sum(v["out_of_game"].values()) == 3 and v["players"][0]["malus_count"] == 2
+    assert market and v["players"][0]["blocked"] == ["PolluPlus"]          # for seat 0's next turn
+    f = g.fields(s)
+    turn_of(f, 0, 4)
+    f["round"], f["first"] = 1, 0
+    s = from_fields(g, f)
+    assert "supply PolluPlus" not in s.legal_action_strs() and "supply PolluMoins" not in s.legal_action_strs()
+    f = g.fields(s)
+    f["mout"][malus_index(g, "M04")] -= 2             # two malus back in the pile
+    f["pile"][malus_index(g, "M04")] += 2
+    s = from_fields(g, f)
+    assert "supply PolluPlus" not in s.legal_action_strs() and "supply PolluMoins" in s.legal_action_strs()
+    s.apply_str("supply Recyclage")
+    s.apply_str("draw R")
+    assert s.view(None)["players"][0]["blocked"] == []
+
+
+# -- hidden information and notation ------------------------------------------------------------------------------
+
+
+def test_what_others_see_of_a_hand() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 0, "P-MR", 2, known=1)
+    give(f, 0, "R-AM")
+    s = from_fields(g, f)
+    other = s.view(1)["players"][0]
+    assert other["hand_by_supplier"] == {"PolluPlus": 2, "PolluMoins": 0, "Recyclage": 1}
+    assert other["known_in_hand"] == {"P-MR": 1}
+    assert "P-MR" not in json.dumps(s.view(1)["hand"]) and s.view(0)["hand"] == {"P-MR": 2, "R-AM": 1}
+    # resampling keeps the counts by supplier and the known card
+    for seed in range(20):
+        r = s.resample_hidden(1, seed)
+        h = r.view(0)["hand"]
+        assert h.get("P-MR", 0) >= 1 and sum(h.values()) == 3 and h.get("R-AM", 0) + h.get("R-MC", 0) + \
+            h.get("R-MP", 0) == 1
+
+
+def test_illegal_actions_are_refused() -> None:
+    g = game()
+    s = g.new_initial_state(0)
+    with pytest.raises(IllegalActionError):
+        s.apply_str("build shell MR:P MC:P AM:PPP")
+    with pytest.raises(IllegalActionError):
+        s.apply_str("draw P")
+
+
+def test_the_pile_running_out_during_the_event_phase_ends_the_game_after_the_event() -> None:
+    g = game()
+    f = fields(g)
+    empty_pile_but(g, f, 1)
+    s = at_event(g, f, 5)                             # new mines: the first card taken sets the last malus aside
+    s.apply_str("take P1")
+    assert s.is_terminal and s.view(None)["end_reason"] == "malus_pile" and s.view(None)["malus_pile"] == 0
+
+
+def test_the_event_order_is_public_and_fixed() -> None:
+    g = game()
+    s = g.new_initial_state(0)
+    assert s.view(1)["events"] == {"drawn": [], "upcoming": list(range(1, 15))}
+    f = fields(g, 1)
+    s = at_event(g, f, 6)
+    assert s.view(2)["events"]["drawn"][-1] == 6 and s.view(2)["events"]["upcoming"][0] == 7
