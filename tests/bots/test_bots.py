@@ -52,3 +52,28 @@ def test_search_bots_beat_random_play(bot: str, options: dict) -> None:
         state = play_match("robotrick", [make_bot(bot, seed=seed, **options), "random", "random"], seed)
         wins += state.returns()[0]
     assert wins / 12 > 0.55
+
+
+def test_a_greedy_bot_with_a_preferred_action_plays_it_whenever_its_choice_is_of_that_kind() -> None:
+    """The biased bot of the balance studies (e.g. which Smartphone supplier pays): generic over games."""
+    from robotcore.bots import make_bot
+
+    state = robotcore.make("smartphone", seed=3)
+    plain, biased = make_bot("greedy", seed=1), make_bot("greedy", seed=1, prefer="supply Recyclage")
+    chose = {"plain": 0, "biased": 0}
+    for _ in range(60):
+        if state.is_terminal:
+            break
+        seat = state.current_player
+        a, b = plain.choose(state, seat), biased.choose(state, seat)
+        text = state.game.action_to_str(a)
+        if text.startswith("supply ") and state.is_legal(state.game.parse_action("supply Recyclage"), seat):
+            assert state.game.action_to_str(b) == "supply Recyclage"
+            chose["biased"] += 1
+        else:
+            assert b == a
+        chose["plain"] += 1
+        state.apply(a, seat)
+    assert chose["biased"] > 0
+    with pytest.raises(robotcore.InvalidParameterError):
+        make_bot("greedy", prefer=3)

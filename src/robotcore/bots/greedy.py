@@ -4,17 +4,37 @@ from __future__ import annotations
 
 from robotcore.bots.base import Bot, register
 from robotcore.core.state import State
+from robotcore.errors import InvalidParameterError
 
 
 @register
 class GreedyBot(Bot):
     """Applies each legal action to a determinised copy (what the seat knows, the rest re-dealt) and keeps the
     actions that maximise the game's ``evaluate`` (by default the seat's score minus the best other score);
-    ties are broken at random."""
+    ties are broken at random.
+
+    ``prefer``: the text of one action (``"supply PolluPlus"``). Whenever the greedy choice is of the same kind
+    (the first word of its text) and the preferred action is legal, the bot plays the preferred one instead: a
+    biased bot for balance studies (which supplier, which move pays), generic over games."""
 
     name = "greedy"
 
+    def __init__(self, seed: int = 0, prefer: str | None = None) -> None:
+        super().__init__(seed=seed)
+        if prefer is not None and not isinstance(prefer, str):
+            raise InvalidParameterError(f"prefer must be the text of an action, got {prefer!r}")
+        self.prefer = prefer
+
     def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
+        action = self._greedy(state, seat)
+        if self.prefer is not None:
+            game = state.game
+            preferred = game.parse_action(self.prefer)
+            if game.action_to_str(action).split()[0] == self.prefer.split()[0] and state.is_legal(preferred, seat):
+                return int(preferred)
+        return action
+
+    def _greedy(self, state: State, seat: int) -> int:
         legal = self._legal(state, seat)
         if len(legal) == 1:
             return int(legal[0])

@@ -2,6 +2,12 @@
 
     python -m robotcore.tools.balance scrapyard --bots greedy,greedy,greedy,greedy --games 500
     python -m robotcore.tools.balance scrapyard --bots random,random,random --games 1000 --params '{"players": 3}'
+    python -m robotcore.tools.balance smartphone --rotate \
+        --bots "greedy:prefer=supply PolluPlus,greedy:prefer=supply PolluMoins,greedy:prefer=supply Recyclage,greedy"
+
+A bot is ``name`` or ``name:option=value:option=value`` (``greedy:prefer=supply PolluPlus``: options of
+``make_bot``; a value that reads as an int is one). ``--rotate`` seats the bots in rotation (game g shifts them by g
+seats, so that every bot plays every seat) and reports score and win share per bot, in the order listed.
 
 Prints one Markdown table row: the seats' bots, games, actions per game (mean, min-max), score mean / standard
 deviation / range, score and win share by seat, then the mean of each of the game's own per-seat facts
@@ -18,13 +24,29 @@ from collections.abc import Sequence
 from typing import Any
 
 import robotcore
+from robotcore.bots import Bot, make_bot
 from robotcore.tools.match import play_match
 
-COLUMNS = ("seats", "games", "actions per game", "score mean / sd / range", "score by seat", "win share by seat")
+COLUMNS = ("seats", "games", "actions per game", "score mean / sd / range", "score by seat (by bot if rotated)",
+           "win share by seat (by bot if rotated)")
 
 
-def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, **params: Any) -> dict[str, Any]:
-    """Play ``games`` matches (seeds ``seed``..) and summarise them, the game's own facts included."""
+def parse_bot(spec: str, seed: int) -> Bot:
+    """``name`` or ``name:option=value:...`` as a seeded bot."""
+    name, *options = spec.split(":")
+    kwargs: dict[str, Any] = {}
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep:
+            raise robotcore.InvalidParameterError(f"bot option {option!r} of {spec!r} is not key=value")
+        kwargs[key] = int(value) if value.lstrip("-").isdigit() else value
+    return make_bot(name, seed=seed, **kwargs)
+
+
+def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: bool = False,
+            **params: Any) -> dict[str, Any]:
+    """Play ``games`` matches (seeds ``seed``..) and summarise them, the game's own facts included. With
+    ``rotate``, game g seats the bots shifted by g places and the by-seat figures are by bot instead."""
     game = robotcore.load_game(name, **params)
     lengths: list[int] = []
     scores: list[int] = []
@@ -32,18 +54,22 @@ def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, **params:
     wins = [0.0] * len(bots)
     facts: dict[str, list[float]] = {}
     for g in range(games):
-        state = play_match(name, bots, seed + g, **params)
+        shift = g % len(bots) if rotate else 0
+        seated = [bots[(i + shift) % len(bots)] for i in range(len(bots))]
+        players = [parse_bot(b, seed=(seed + g) * 1000 + i) for i, b in enumerate(seated)]
+        state = play_match(name, players, seed + g, **params)
         final = state.scores()
         lengths.append(len(state.history))
         for s, r in enumerate(state.returns()):
-            wins[s] += r
+            who = (s + shift) % len(bots)       # the seat, or (rotating) the bot that sat there
+            wins[who] += r
             scores.append(final[s])
-            by_seat[s].append(final[s])
+            by_seat[who].append(final[s])
         for seat_facts in game.balance_facts(state.view(None)):
             for key, value in seat_facts.items():
                 facts.setdefault(key, []).append(float(value))
     return {
-        "game": name, "bots": list(bots), "params": params, "games": games,
+        "game": name, "bots": list(bots), "params": params, "games": games, "rotate": rotate,
         "length_mean": statistics.mean(lengths), "length_min": min(lengths), "length_max": max(lengths),
         "score_mean": statistics.mean(scores), "score_stdev": statistics.pstdev(scores),
         "score_min": min(scores), "score_max": max(scores),
@@ -59,7 +85,8 @@ def header(result: dict[str, Any]) -> str:
 
 
 def row(r: dict[str, Any]) -> str:
-    seats = ",".join(r["bots"]) + (f" {json.dumps(r['params'])}" if r["params"] else "")
+    seats = ",".join(r["bots"]) + (f" {json.dumps(r['params'])}" if r["params"] else "") \
+        + (" (rotated)" if r.get("rotate") else "")
     cells = [
         seats, str(r["games"]), f"{r['length_mean']:.0f} ({r['length_min']}-{r['length_max']})",
         f"{r['score_mean']:.1f} / {r['score_stdev']:.1f} / {r['score_min']}-{r['score_max']}",
@@ -77,8 +104,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--params", default="{}", help="game parameters as JSON")
     parser.add_argument("--header", action="store_true", help="print the table header first")
+    parser.add_argument("--rotate", action="store_true", help="rotate the bots over the seats; figures by bot")
     args = parser.parse_args(argv)
-    result = balance(args.game, args.bots.split(","), args.games, args.seed, **json.loads(args.params))
+    result = balance(args.game, args.bots.split(","), args.games, args.seed, args.rotate,
+                     **json.loads(args.params))
     if args.header:
         print(header(result))
     print(row(result))

@@ -718,7 +718,7 @@ def test_harsh_wipe_and_block() -> None:
     assert market and v["players"][0]["blocked"] == ["PolluPlus"]          # for seat 0's next turn
     f = g.fields(s)
     turn_of(f, 0, 4)
-    f["round"], f["first"] = 1, 0
+    f["round"], f["first"], f["ev_next"] = 1, 0, 1   # round 2: one event is out (validate ties them)
     s = from_fields(g, f)
     assert "supply PolluPlus" not in s.legal_action_strs() and "supply PolluMoins" not in s.legal_action_strs()
     f = g.fields(s)

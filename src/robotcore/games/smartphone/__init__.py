@@ -306,6 +306,16 @@ class SmartphoneGame(Game):
         out: dict[str, Any] = engine.unpack_state(np.frombuffer(state.state_bytes(), dtype=np.uint8))
         return out
 
+    def balance_facts(self, final_view: View) -> list[dict[str, float]]:
+        """Per seat: components built; and, the same for every seat, the rounds played and how the game ended
+        (RULES.md, "Simulation")."""
+        ended = final_view["end_reason"]
+        game_facts = {"rounds": float(final_view["round"])}
+        for reason, label in (("smartphone", "ended by smartphone"), ("end_event", "ended by event 13"),
+                              ("malus_pile", "ended by malus pile")):
+            game_facts[label] = float(ended == reason)
+        return [{"components built": float(len(p["built"])), **game_facts} for p in final_view["players"]]
+
     def evaluate(self, state: State, seat: int) -> float:
         """A heuristic value for one-ply bots (GreedyBot), from what the seat sees: its score, plus for each
         component still to build its points times 0.9 times the squared share of its recipe the hand covers

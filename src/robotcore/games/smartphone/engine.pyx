@@ -1024,6 +1024,16 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         return 1
     if s.ev_next > cfg.nev or (s.ev_cur != NO_CARD and s.ev_cur + 1 != s.ev_next) or s.ev_n > n or s.ev_pos > n:
         return 1
+    # one event is drawn at the end of each round: during the players' turns as many events as rounds completed
+    # are out, while the round's event (and the market refresh after it) resolves one more
+    if s.phase == PH_OVER:
+        if s.ev_next != s.round and s.ev_next != s.round + 1:
+            return 1
+    elif s.phase in (PH_EV_PICK, PH_EV_DISCARD, PH_EV_TAX, PH_VOTE):
+        if s.ev_next != s.round + 1:
+            return 1
+    elif s.ev_next != s.round:
+        return 1
     if s.end_trig > 1 or s.end_reason > END_EVENTS_OUT or s.refreshed > 1 or s.offered > 1:
         return 1
     if (s.flags & ~(FL_TRADING | FL_NODEP)) or s.mult < 1 or s.mult > 9 or s.penalty > 9 or s.top_next > cfg.ntop:
@@ -1122,6 +1132,16 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     if s.end_trig and s.phase != PH_MAIN and s.phase != PH_PICK and s.phase != PH_LOSE and s.phase != PH_DEPOLLUTE \
             and s.phase != PH_OFFER and s.phase != PH_ANSWER:
         return 7
+    # the trade offer's context exists only while an offer is composed or answered (clear_offer empties it);
+    # offer_to also names event 10's target
+    if s.phase != PH_OFFER and s.phase != PH_ANSWER:
+        if s.offer_give_n or s.offer_ask_n:
+            return 8
+        if s.phase != PH_EV_TAX and s.offer_to:
+            return 8
+    for i in range(2):
+        if (i >= s.offer_give_n and s.offer_give[i]) or (i >= s.offer_ask_n and s.offer_ask[i]):
+            return 8
     if s.phase <= PH_ANSWER:                                    # inside a turn
         if s.ev_cur != NO_CARD or s.ev_n or s.ev_pos or s.ev_left or s.turns >= n:
             return 8
