@@ -1037,6 +1037,8 @@ cdef void after_refill(const SPConfig* cfg, SPState* s) noexcept nogil:
     s.turn += 1
     if (is_solo(cfg) and s.turn % 2 == 0) or (not is_solo(cfg) and s.turn % cfg.nseats == 0):
         for p in range(cfg.nseats):
+            # the sparks on the power boxes go back to storage; Emma's cog is discarded
+            s.pl[p].sparks = sat(s.pl[p].sparks + popcount(s.pl[p].box_used & ~s.pl[p].box_cog))
             s.pl[p].box_used = 0
             s.pl[p].box_cog = 0
             s.pl[p].used_emma = 0
