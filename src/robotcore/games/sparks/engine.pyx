@@ -1969,7 +1969,8 @@ cdef double heuristic(const SPConfig* cfg, const SPState* s, int p) noexcept nog
             total += dval(P.space[c])
     if P.level < cfg.nlevels:
         v += 3.0 * total / cfg.thresholds[P.level]
-    v += late * (0.8 * any_dice(P) + 0.5 * P.sparks + 0.4 * P.cogs + 0.8 * popcount(P.hand))
+    v += late * (0.8 * any_dice(P) + 0.5 * P.sparks + 0.4 * P.cogs + 0.8 * popcount(P.hand)
+                 + 1.5 * popcount(P.tiles))
     v += 0.5 * P.level * late * 4
     return v
 
