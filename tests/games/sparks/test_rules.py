@@ -988,3 +988,176 @@ def test_actions_round_trip_and_are_context_free() -> None:
 
 
 _ = Symbol
+
+
+# -- the seed's worked examples ----------------------------------------------------------------------------------------
+
+
+def test_seed_example_robot_advances_two_red_and_gains_a_cog() -> None:
+    """"Completing this robot lets you advance 2 spaces on the red scoring track. You also gain 1 cog." (R9)."""
+    g, f = _seat0()
+    set_line(g, f, 0, ["R9", None, None])
+    f["players"][0]["cogs"] = 0
+    give(f, 0, "R1", "R2", "B3")
+    s = build(g, f)
+    act(g, s, 0, "place R1 s1.1", "place R2 s1.2", "place B3 s1.3")
+    assert player(s, 0)["tracks"]["red"] == 2 and player(s, 0)["cogs"] == 1
+
+
+def test_seed_example_adam() -> None:
+    """Adam (active, 4 dice) completes a robot with two dice, fires a power box for 2 cogs, sells a die for a cog,
+    pays 3 cogs for his third assistant and stores his last die."""
+    g, f = _seat0()
+    set_line(g, f, 0, ["R1", None, None])
+    complete(g, f, 0, "B2")                          # a completed robot whose box gives 2 cogs
+    set_hand(g, f, 0, ["Gordon"], played=["D6", "D8"])
+    f["players"][0]["cogs"] = 0
+    f["players"][0]["sparks"] = 1
+    give(f, 0, "R3", "R4", "G2", "Y5")
+    s = build(g, f)
+    act(g, s, 0, "place R3 s1.1", "place R4 s1.2")
+    assert "R1" in player(s, 0)["tableau"]
+    act(g, s, 0, "spark_box B2")
+    act(g, s, 0, "sell G2")                          # D8 adds 1: 2 cogs
+    assert player(s, 0)["cogs"] == 1 + 2 + 2
+    act(g, s, 0, "recruit Gordon")                   # the third assistant: 3 cogs
+    assert player(s, 0)["cogs"] == 2
+    act(g, s, 0, "place Y5 store")
+    assert player(s, 0)["storage"] == "Y5" and player(s, 0)["dice"] == []
+
+
+def test_seed_example_audrey_refill() -> None:
+    """Audrey has 2 vacant slots: she draws 3 cards, places 2 and returns the last; she could have discarded her
+    last robot first and drawn 4."""
+    g, f = _seat0(players=2)
+    set_line(g, f, 0, ["R1", "R5", "B8"])
+    give(f, 0, "R1", "R2", "R5", "R6")
+    s = build(g, f)
+    act(g, s, 0, "place R1 s1.1", "place R2 s1.2", "place R5 s2.1", "place R6 s2.2", "done")
+    while s.actors != [0] or s.view(None)["phase"] != "refill":
+        seat = s.actors[0]
+        act(g, s, seat, "done" if "done" in legal(g, s, seat) else legal(g, s, seat)[0])
+    assert set(legal(g, s, 0)) == {"discard_robot s3", "draw"}
+    twin = s.clone()
+    act(g, s, 0, "draw")
+    assert len(s.view(0)["drawn"]) == 3
+    drawn = s.view(0)["drawn"]
+    act(g, s, 0, f"assign {drawn[0]} s1", f"assign {drawn[1]} s2")
+    assert s.view(0)["robot_deck"]["bottom"][-1] == drawn[2]
+    act(g, twin, 0, "discard_robot s3")              # all three slots free: 4 cards drawn at once
+    assert len(twin.view(0)["drawn"]) == 4
+
+
+def test_seed_example_eva_bonus_point_and_recycle() -> None:
+    """Eva completes the red robot in her second slot (Bonus point: one more red space), then the robot in her
+    third slot (Recycle) and moves its blue die to the leftmost card."""
+    g, f = _seat0()
+    set_line(g, f, 0, ["R8", "R1", "Y14"])           # Y14: yellow, red, blue
+    set_tiles(f, 0, "bonus_point", "recycle", slots={"bonus_point": 1, "recycle": 2})
+    give(f, 0, "R1", "R2", "Y3", "B4", "R5")
+    f["players"][0]["cogs"] = 0
+    f["players"][0]["track"] = [9, 0, 9, 0]          # no bonus space in the way
+    s = build(g, f)
+    act(g, s, 0, "place R1 s2.1", "place R2 s2.2")
+    assert player(s, 0)["tracks"]["red"] == 9 + 1 + 1
+    act(g, s, 0, "place Y3 s3.1", "place R5 s3.2", "place B4 s3.3")
+    act(g, s, 0, "recycle B4")
+    assert "place B4 s1.1" not in legal(g, s, 0)     # R8 wants red dice: the blue die needs a colour ignore
+    f = fields(g, s)
+    f["players"][0]["cogs"] = 2
+    s = build(g, f)
+    act(g, s, 0, "place B4 s1.1")
+    assert player(s, 0)["line"][0]["dice"][0] == "B4"
+
+
+def test_seed_example_sets_and_level_times_assistants() -> None:
+    """2 red, 3 yellow, 2 blue, 4 green robots: two full sets, 10 points; level 3 x 4 assistants = 12 points."""
+    g, f = _seat0()
+    complete(g, f, 0, "R1", "R3", "Y1", "Y3", "Y5", "B1", "B3", "G1", "G3", "G5", "G8")
+    s = build(g, f)
+    base = s.scores()[0]
+    f = fields(g, s)
+    f["players"][0]["tableau"] = 0
+    for name in ("R1", "R3", "Y1", "Y3", "Y5", "B1", "B3", "G1", "G3", "G5", "G8"):
+        f["pool"] |= 1 << g.content.robot_names.index(name)
+    s2 = build(g, f)
+    assert base - s2.scores()[0] == 10
+    g, f = _seat0()
+    set_hand(g, f, 0, [], played=["D6", "D8", "D9", "Conrad"])     # 0 points each
+    f["players"][0]["level"] = 3
+    f["players"][0]["cogs"] = 0
+    s = build(g, f)
+    f = fields(g, s)
+    f["players"][0]["level"] = 0
+    assert s.scores()[0] - build(g, f).scores()[0] == 12
+
+
+def test_seed_example_silas() -> None:
+    """Silas: discard a 3, move another die two pips up (2 -> 4) and a third one pip down (5 -> 4)."""
+    g, f = _with([], played=["Silas"], cogs=0)
+    give(f, 0, "R3", "B2", "G5")
+    s = build(g, f)
+    act(g, s, 0, "silas R3", "up B2", "up B3", "down G5")
+    assert Counter(player(s, 0)["dice"]) == Counter(["B4", "G4"])
+
+
+def test_seed_example_frank_green_one() -> None:
+    g, f = _with([], played=["Frank"])
+    give(f, 0, "G1")
+    s = build(g, f)
+    act(g, s, 0, "frank G1")
+    assert player(s, 0)["tracks"]["green"] == 1 and player(s, 0)["dice"] == []
+
+
+# -- more timing rules ----------------------------------------------------------------------------------------------
+
+
+def test_conrad_copying_a_once_per_turn_effect_gives_a_second_use() -> None:
+    g, f = _with(["Conrad"], played=["Octavia"])
+    give(f, 0, "Y2", "Y3")
+    s = build(g, f)
+    act(g, s, 0, "recruit Conrad")                   # one option: copies Octavia at once
+    assert player(s, 0)["conrad"] == "Octavia"
+    act(g, s, 0, "flip Y2", "flip Y3")
+    assert Counter(player(s, 0)["dice"]) == Counter(["Y5", "Y4"])
+    assert not any(m.startswith("flip") for m in legal(g, s, 0))
+
+
+def test_emmas_cog_is_discarded_at_the_round_end_and_never_returns_as_a_spark() -> None:
+    g, f = _seat0(players=2)
+    set_hand(g, f, 0, [], played=["Emma"])
+    f["players"][0]["cogs"] = 1
+    f["players"][0]["sparks"] = 0
+    s = build(g, f)
+    act(g, s, 0, "cog_box board")
+    assert player(s, 0)["boxes_cog"] == ["board"]
+    while s.view(None)["turn"] < 2:
+        s = drive(s, "take")
+        if s.view(None)["turn"] < 2:
+            s = drive(s, "action")
+    p = player(s, 0)
+    assert p["boxes_used"] == [] and p["boxes_cog"] == [] and p["sparks"] == 0
+
+
+def test_quincy_in_the_solo_game_on_secondary_turns() -> None:
+    g = game(players=1)
+    s = drive(g.new_initial_state(3), "take")
+    f = fields(g, s)
+    set_hand(g, f, 0, [], played=["Quincy"])
+    s = build(g, f)
+    act(g, s, 0, "take t5 0")
+    s = drive(s, "take")
+    assert s.view(None)["secondary_turn"] is True and legal(g, s, 0) == ["pick 0", "pick 1"]
+
+
+def test_once_per_turn_uses_reset_each_turn() -> None:
+    g, f = _with([], played=["Octavia"], players=2)
+    give(f, 0, "Y2")
+    s = build(g, f)
+    act(g, s, 0, "flip Y2")
+    s = drive(drive(s, "take"), "action")
+    f = fields(g, s)
+    clear_dice(f, 0)
+    give(f, 0, "Y5")
+    s = build(g, f)
+    assert "flip Y5" in legal(g, s, 0)
