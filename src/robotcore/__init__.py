@@ -2,7 +2,7 @@
 
 >>> import robotcore
 >>> robotcore.list_games()
-['nicodemus', 'robotrick', 'scrapyard']
+['nicodemus', 'robotrick', 'scrapyard', 'sparks']
 >>> state = robotcore.make("robotrick", seed=7)
 >>> state.current_player
 0

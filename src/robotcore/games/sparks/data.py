@@ -358,7 +358,7 @@ class SparksContent(Content):
             raise InvalidParameterError("frank_values: die values 1-6")
         if not isinstance(self.board_box, Symbol):
             raise InvalidParameterError("board_box is a Symbol")
-        _int(self.hand_size, "hand_size", 0, 8)
+        _int(self.hand_size, "hand_size", 1, 8)
         _int(self.draft_deal, "draft_deal", 1, 8)
         if self.draft_deal < self.hand_size:
             raise InvalidParameterError("the draft deals at least hand_size cards")
