@@ -62,3 +62,46 @@ def test_engine_matches_reference_move_by_move(params: dict[str, Any]) -> None:
         for family in ("take", "pick", "place", "sell", "recruit", "spark_box", "track", "tile", "assign", "draw",
                        "done"):
             assert seen[family] > 0, family
+
+
+def stress_content() -> Any:
+    """A small, fast content that reaches the rare paths: a 20-card robot deck that runs out (draws from the cards
+    put under it), short tracks that fill up (advances elsewhere, all four full), cheap levels up to the top, a
+    small bag that runs dry, only 4 dice of a colour."""
+    from robotcore.games.sparks import SparksContent
+    from robotcore.games.sparks.data import DEFAULT_ROBOTS, Symbol
+
+    picks = [r for i, r in enumerate(DEFAULT_ROBOTS) if i % 15 in (0, 1, 5, 8, 11)]
+    return SparksContent(robots=tuple(picks), track_points=(1, 3, 6), bonus_after=(1,),
+                         bonus_tiles=(Symbol("tile"), Symbol("advance_any"), Symbol("die"), Symbol("sparks")),
+                         thresholds=(2, 3, 4), level_rewards=("tile", "tile", "spark"), dice_per_colour=6,
+                         upgrade_cap=2, rearrange_limit=3)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_engine_matches_reference_on_a_stress_content(players: int) -> None:
+    content = stress_content()
+    game = robotcore.load_game("sparks", players=players, content=content)
+    rng = random.Random(5)
+    bottom_draws = full_tracks = 0
+    for seed in range(25):
+        state = game.new_initial_state(seed=seed)
+        model = ref.Reference(game.content, dict(game.params), fields(state))
+        while not state.is_terminal:
+            assert state.actors == model.actors()
+            for seat in range(game.num_players):
+                assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
+            seat = rng.choice(state.actors)
+            action = choose(game, state.legal_actions(seat), rng, True)
+            before = fields(state)
+            state.apply(action, seat)
+            model.apply(seat, action)
+            after = fields(state)
+            assert after == model.f, (seed, game.action_to_str(action))
+            bottom_draws += after["pool"] == 0 and after["nbottom"] < before["nbottom"]
+            full_tracks += any(t == 3 for P in after["players"] for t in P["track"])
+            again = game.from_bytes(state.to_bytes())
+            assert again.state_bytes() == state.state_bytes()
+    assert full_tracks > 0
+    if players >= 2:
+        assert bottom_draws > 0

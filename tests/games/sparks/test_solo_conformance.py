@@ -76,3 +76,17 @@ def test_mutated_solo_states_are_refused_or_playable(params: dict[str, Any]) -> 
         assert again.is_terminal
     assert refused > 0
     _ = np
+
+
+STRESS_TESTS = ["test_thousands_of_native_random_games", "test_deep_invariants_during_play",
+                "test_rejected_actions_change_nothing", "test_views_never_leak", "test_determinism",
+                "test_batch_step_matches_python_api", "test_generic_and_game_playout_loops_agree"]
+
+
+@pytest.mark.parametrize("players", [1, 4])
+@pytest.mark.parametrize("test", STRESS_TESTS)
+def test_suite_on_a_stress_content(test: str, players: int) -> None:
+    """Part of the suite on the small content of test_reference.py (the deck, the bag and the tracks run out)."""
+    from .test_reference import stress_content
+
+    getattr(suite, test)(robotcore.load_game("sparks", players=players, content=stress_content()))
