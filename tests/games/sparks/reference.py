@@ -49,6 +49,7 @@ class Reference:
         self.c = content
         self.n = int(params["players"])
         self.solo = self.n == 1
+        self.clockwise = bool(params.get("clockwise", False))
         self.turns = 8 if self.solo else 4 * self.n
         self.f = f
         lay = engine.action_layout()
@@ -247,7 +248,11 @@ class Reference:
     def actors(self) -> list[int]:
         f = self.f
         if f["phase"] == ACTION:
-            return [p for p in range(self.n) if not f["done"] >> p & 1]
+            waiting = [p for p in range(self.n) if not f["done"] >> p & 1]
+            if self.clockwise and waiting:
+                order = [(self.active() + q) % self.n for q in range(self.n)]
+                return [next(p for p in order if p in waiting)]
+            return waiting
         if f["phase"] in (TAKE, REFILL):
             return [f["taker"]]
         if f["phase"] == DRAFT:

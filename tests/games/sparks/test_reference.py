@@ -34,7 +34,7 @@ def choose(game: robotcore.Game, legal: list[int], rng: random.Random, biased: b
 
 
 CONFIGS = [{"players": 4}, {"players": 3, "goals": 2}, {"players": 2}, {"players": 1},
-           {"players": 3, "draft": True}, {"players": 1, "goals": 3, "draft": True}]
+           {"players": 3, "draft": True}, {"players": 1, "goals": 3, "draft": True}, {"players": 3, "clockwise": True}]
 
 
 @pytest.mark.parametrize("params", CONFIGS, ids=[str(c) for c in CONFIGS])

@@ -1161,3 +1161,13 @@ def test_once_per_turn_uses_reset_each_turn() -> None:
     give(f, 0, "Y5")
     s = build(g, f)
     assert "flip Y5" in legal(g, s, 0)
+
+
+def test_clockwise_parameter_plays_the_action_phase_seat_by_seat_from_the_active_player() -> None:
+    g, s = at_action(players=3, seed=1, clockwise=True)
+    active = s.view(None)["active"]
+    assert s.actors == [active]
+    act(g, s, active, "done")
+    assert s.actors == [(active + 1) % 3]
+    act(g, s, (active + 1) % 3, "done")
+    assert s.actors == [(active + 2) % 3]

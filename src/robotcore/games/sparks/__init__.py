@@ -84,6 +84,8 @@ class SparksGame(Game):
                   "the solo game), 2 for the goal-tile variant; in the solo game, the difficulty (0 allowed)",
                   min=-1, max=6),
         ParamSpec("draft", bool, False, "the assistant draft variant (deal 7, keep one, pass left)"),
+        ParamSpec("clockwise", bool, False, "play the action phase seat by seat, clockwise from the active player "
+                  "(the seed's rule for when a choice depends on another's; default: simultaneous, RULES.md)"),
         ParamSpec("content", SparksContent, None, "replaceable content: robots, assistants, tiles, tracks, "
                   "thresholds, scoring constants"),
     )
@@ -92,7 +94,7 @@ class SparksGame(Game):
     #: public actions); tests/games/sparks/test_solo_conformance.py runs every other test of the suite on the
     #: solo configurations (RULES.md, "Conformance").
     variants = ({"players": 2}, {"players": 3}, {"goals": 2}, {"draft": True}, {"players": 2, "draft": True},
-                {"players": 3, "goals": 2, "draft": True})
+                {"players": 3, "goals": 2, "draft": True}, {"clockwise": True})
     #: solo configurations checked by test_solo_conformance.py
     solo_variants = ({"players": 1}, {"players": 1, "goals": 0}, {"players": 1, "goals": 3, "draft": True})
 
@@ -106,7 +108,8 @@ class SparksGame(Game):
         self._anames = content.assistant_names
         self._rindex = {n.lower(): i for i, n in enumerate(self._rnames)}
         self._aindex = {n.lower(): i for i, n in enumerate(self._anames)}
-        return engine.make_core(_tables(content), self.params["players"], self.num_goals, self.params["draft"])
+        return engine.make_core(_tables(content), self.params["players"], self.num_goals, self.params["draft"],
+                                self.params["clockwise"])
 
     @property
     def num_goals(self) -> int:

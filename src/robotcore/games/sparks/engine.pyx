@@ -1338,7 +1338,12 @@ cdef uint32_t sp_actors(const void* c, const void* st) noexcept nogil:
     cdef uint32_t out = 0
     cdef int q
     if s.phase == PH_ACTION:
-        return ((1u << cfg.nseats) - 1) & ~(<uint32_t>s.done)
+        out = ((1u << cfg.nseats) - 1) & ~(<uint32_t>s.done)
+        if cfg.clockwise and out:
+            for q in range(cfg.nseats):
+                if (out >> ((active_of(cfg, s) + q) % cfg.nseats)) & 1:
+                    return 1u << ((active_of(cfg, s) + q) % cfg.nseats)
+        return out
     if s.phase == PH_TAKE or s.phase == PH_REFILL:
         return 1u << s.taker
     if s.phase == PH_DRAFT:
@@ -1801,7 +1806,7 @@ PENDING_NAMES = ("", "advance", "tile", "reroll", "adjust", "silas", "recycle_pi
                  "olympia", "conrad", "complete", "free_play", "die_choice")
 
 
-def make_core(dict t, int players, int goals, bint draft) -> GameCore:
+def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) -> GameCore:
     """Compile content tables (already validated by data.py) and parameters into a bound GameCore."""
     cdef SPConfig cfg
     cdef EngineSpec spec = SPEC
@@ -1886,6 +1891,7 @@ def make_core(dict t, int players, int goals, bint draft) -> GameCore:
     cfg.stacks_in_play = t["stacks_in_play"]
     cfg.ngoals = goals
     cfg.draft = draft
+    cfg.clockwise = clockwise
     cfg.turns = 8 if players == 1 else 4 * players
     if draft and players * cfg.draft_deal > cfg.nassist:
         raise ValueError("the assistant deck is too small for the draft")

@@ -250,4 +250,5 @@ ctypedef struct SPConfig:
     uint8_t ngoals                    # goal tiles dealt at set-up
     uint8_t draft                     # 1: the assistant draft variant
     uint8_t turns                     # turns in the game
-    uint8_t spare[2]
+    uint8_t clockwise                 # 1: the action phase is played seat by seat, clockwise from the active player
+    uint8_t spare[1]
