@@ -1171,3 +1171,22 @@ def test_clockwise_parameter_plays_the_action_phase_seat_by_seat_from_the_active
     assert s.actors == [(active + 1) % 3]
     act(g, s, (active + 1) % 3, "done")
     assert s.actors == [(active + 2) % 3]
+
+
+def test_rules_md_tables_are_the_default_content() -> None:
+    """The assistant table of RULES.md (names, kind, timing, points) and the robot templates' track advances are
+    the default content's."""
+    import re
+    from pathlib import Path
+
+    from robotcore.games.sparks.data import DEFAULT_ASSISTANTS, DEFAULT_ROBOTS
+
+    text = Path(robotcore.games.sparks.__file__).with_name("RULES.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([A-Z][\w /,]*?) \| (\w+) \| ([\w -]+) \| .* \| (\d) \|$", text, re.M)
+    table = {}
+    for names, kind, timing, points in rows:
+        for name in re.split(r", | / ", names):
+            table[name] = (kind, timing, int(points))
+    assert table == {a.name: (a.kind, a.timing, a.points) for a in DEFAULT_ASSISTANTS}
+    robots = re.findall(r"^\| (\d+) \| [^|]+ \| (\d) \|", text, re.M)
+    assert [(int(i), int(adv)) for i, adv in robots] == [(i + 1, r.advance) for i, r in enumerate(DEFAULT_ROBOTS[:15])]
