@@ -2,7 +2,7 @@
 
 >>> import robotcore
 >>> robotcore.list_games()
-['nicodemus', 'robotrick', 'scrapyard', 'smartphone']
+['nicodemus', 'robotrick', 'scrapyard', 'smartphone', 'sparks']
 >>> state = robotcore.make("robotrick", seed=7)
 >>> state.current_player
 0

@@ -17,7 +17,7 @@ from robotcore.errors import CorruptStateError, UnknownGameError
 __all__ = ["GameName", "GameEntry", "GAMES", "ALL_GAMES", "list_games", "load_game", "make", "from_bytes"]
 
 #: Names of the registered games (for type checkers: ``robotcore.make("robotrick")``).
-GameName = Literal["robotrick", "scrapyard", "nicodemus", "smartphone"]
+GameName = Literal["robotrick", "scrapyard", "nicodemus", "sparks", "smartphone"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ GAMES: dict[str, GameEntry] = {
     "robotrick": GameEntry("robotrick", "Robotrick", "003", "robotcore.games.robotrick", "RobotrickGame"),
     "scrapyard": GameEntry("scrapyard", "Scrapyard", "000", "robotcore.games.scrapyard", "ScrapyardGame"),
     "nicodemus": GameEntry("nicodemus", "Nicodemus", "001", "robotcore.games.nicodemus", "NicodemusGame"),
+    "sparks": GameEntry("sparks", "Sparks", "002", "robotcore.games.sparks", "SparksGame"),
     "smartphone": GameEntry("smartphone", "Smartphone", "004", "robotcore.games.smartphone", "SmartphoneGame"),
 }
 
@@ -45,7 +46,7 @@ ALL_GAMES: dict[str, str] = {
     "robotrick": "complete",
     "scrapyard": "complete",
     "nicodemus": "complete",
-    "sparks": "planned",
+    "sparks": "complete",
     "smartphone": "complete",
 }
 

@@ -202,7 +202,7 @@ def test_resampling_depends_only_on_what_the_seat_knows(game: robotcore.Game) ->
             seed = rng.getrandbits(64)
             assert twin.resample_hidden(seat, seed).state_bytes() == state.resample_hidden(seat, seed).state_bytes()
             compared += twin.state_bytes() != state.state_bytes()
-    assert compared > 40
+    assert compared > min(40, 20 * game.num_players)      # 40 games x seats tries: a solo game has 40
 
 
 def _with_rng_of(game: robotcore.Game, world: robotcore.State, original: robotcore.State) -> robotcore.State:
@@ -219,6 +219,8 @@ def test_public_actions_reveal_nothing_hidden(game: robotcore.Game) -> None:
     view, observation, legal actions and actors, unless the action drew chance. This catches leaks through
     automata and forced moves that depend on what the observer cannot see (e.g. the engine answering a prompt
     by itself because a hidden hand allows a single answer)."""
+    if game.num_players == 1:
+        pytest.skip("a single seat: no other seat's action to observe")
     rng = random.Random(11)
     compared = 0
     for g in range(25):

@@ -12,7 +12,8 @@ seats, so that every bot plays every seat) and reports score and win share per b
 Prints one Markdown table row: the seats' bots, games, actions per game (mean, min-max), score mean / standard
 deviation / range, score and win share by seat, then the mean of each of the game's own per-seat facts
 (``Game.balance_facts``: Scrapyard's complete robots, Upgrades per robot...). ``--header`` prints the header
-first. The rules packages define what to count; running matches is this tool's job.
+first. Grouped facts (``"assistants played: Conrad"``: a group, a colon, an item) are not columns: they follow the
+row, one line per group, as the mean per seat and game of each item, most frequent first. The rules packages define what to count; running matches is this tool's job.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: b
     by_seat: list[list[int]] = [[] for _ in bots]
     wins = [0.0] * len(bots)
     facts: dict[str, list[float]] = {}
+    seat_games = 0
     for g in range(games):
         shift = g % len(bots) if rotate else 0
         seated = [bots[(i + shift) % len(bots)] for i in range(len(bots))]
@@ -66,6 +68,7 @@ def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: b
             scores.append(final[s])
             by_seat[who].append(final[s])
         for seat_facts in game.balance_facts(state.view(None)):
+            seat_games += 1
             for key, value in seat_facts.items():
                 facts.setdefault(key, []).append(float(value))
     return {
@@ -75,12 +78,30 @@ def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: b
         "score_min": min(scores), "score_max": max(scores),
         "score_by_seat": [statistics.mean(x) for x in by_seat],
         "win_share_by_seat": [w / games for w in wins],
-        "facts": {key: statistics.mean(values) for key, values in facts.items()},
+        # a fact a seat may lack (a grouped item it never had) averages over every seat and game
+        "facts": {key: (sum(values) / seat_games if ": " in key else statistics.mean(values))
+                  for key, values in facts.items()},
     }
 
 
+def columns(result: dict[str, Any]) -> dict[str, float]:
+    return {k: v for k, v in result["facts"].items() if ": " not in k}
+
+
+def groups(result: dict[str, Any]) -> list[str]:
+    """One line per group of grouped facts: "group per seat and game: item mean, ...", most frequent first."""
+    by_group: dict[str, dict[str, float]] = {}
+    for key, value in result["facts"].items():
+        if ": " in key:
+            group, item = key.split(": ", 1)
+            by_group.setdefault(group, {})[item] = value
+    return [f"{group} per seat and game: " + ", ".join(f"{item} {v:.2f}" for item, v in
+                                                       sorted(items.items(), key=lambda kv: -kv[1]))
+            for group, items in by_group.items()]
+
+
 def header(result: dict[str, Any]) -> str:
-    names = [*COLUMNS, *result["facts"]]
+    names = [*COLUMNS, *columns(result)]
     return "| " + " | ".join(names) + " |\n|" + "---|" * len(names)
 
 
@@ -91,7 +112,7 @@ def row(r: dict[str, Any]) -> str:
         seats, str(r["games"]), f"{r['length_mean']:.0f} ({r['length_min']}-{r['length_max']})",
         f"{r['score_mean']:.1f} / {r['score_stdev']:.1f} / {r['score_min']}-{r['score_max']}",
         " / ".join(f"{x:.1f}" for x in r["score_by_seat"]), " / ".join(f"{x:.2f}" for x in r["win_share_by_seat"]),
-        *(f"{v:.2f}" for v in r["facts"].values()),
+        *(f"{v:.2f}" for v in columns(r).values()),
     ]
     return "| " + " | ".join(cells) + " |"
 
@@ -111,6 +132,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.header:
         print(header(result))
     print(row(result))
+    for line in groups(result):
+        print(line)
 
 
 if __name__ == "__main__":

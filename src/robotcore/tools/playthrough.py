@@ -69,6 +69,8 @@ GOLDEN: list[tuple[str, int, dict[str, Any]]] = [
     # two days of three seats (a full game is ~300 steps of 4 seats: too long to read as a diff)
     ("scrapyard", 2056, {"players": 3, "days": 2}),
     ("nicodemus", 2026, {}),
+    # a 2-player game: 8 turns, every phase (refill, take, the simultaneous action phase)
+    ("sparks", 2026, {"players": 2}),
     # the 20-minute game (5 rounds, events 1, 5, 6, 7, 13) at 3 seats: a whole game short enough to read
     ("smartphone", 2026, {"length": "20", "players": 3}),
 ]

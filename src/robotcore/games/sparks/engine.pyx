@@ -1,0 +1,2157 @@
+# cython: language_level=3
+# cython: boundscheck=False, wraparound=False, cdivision=True
+"""Sparks's rules in C: move generation (``sp_legal_mask``), stepping (``sp_apply``), scoring and the invariant
+check (``sp_validate``). RULES.md states the rules these functions implement and the action encoding.
+
+A turn: the junkyard is refilled (chance), the active player plays a production tile and takes its dice, the
+others take theirs clockwise (PH_TAKE, one seat at a time), then every seat acts at once (PH_ACTION, a
+simultaneous phase of micro-actions, each seat ending with ``done``), then the seats with free slots refill their
+assembly lines one at a time clockwise from the active player (PH_REFILL: the robot deck is shared).
+
+Every effect that needs a choice is queued in the seat's ``pend`` FIFO; while it is not empty the seat may only
+answer its head. ``settle`` answers heads that leave no choice (one option, or none), all from public facts.
+
+Bounds (why no sequence loops forever): every action-phase action but ``done`` uses up something finite — a die
+(place, sell, store, Frank, Silas), a cog (change, ignore, Emma, Max...), a spark, a card in hand, a once-per-turn
+use, a pending choice — or is a Rearrange move, limited to ``rearrange_limit`` per turn (``rearranged``). New
+dice, cogs and sparks come only from completed robots (at most the line's robots per turn: the line is refilled
+at the end of the turn only), level-ups (at most ``nlevels``), bonus spaces (finite), power boxes (one use per
+box per round) and one-time assistants, so a turn is finite; a game has ``turns`` turns.
+"""
+
+cimport cython
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
+from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.rng cimport rng_below, rng_seed
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
+from robotcore.games.sparks.state cimport *
+
+# -- the action layout (fixed: the same ids under every content) ------------------------------------------------
+
+_FAMILIES = (
+    ("take", NPROD * MAX_JUNK), ("pick", MAX_JUNK), ("place", NTYPES * NSPACE), ("sell", NTYPES),
+    ("sell_space", NSPACE), ("up", NTYPES), ("down", NTYPES), ("flip", NTYPES), ("frank", NTYPES),
+    ("silas", NTYPES), ("reroll_one", NTYPES), ("reroll", 1), ("mark", NTYPES), ("roll", 1),
+    ("rearrange", NSPACE * NSPACE), ("recruit", MAX_ASSIST), ("spark_box", 64), ("cog_box", 64),
+    ("free_box", 64), ("track", NCOL), ("tile", NTILES * 4), ("copy", MAX_ASSIST), ("complete", SLOTS),
+    ("die_choice", NTYPES), ("recycle", NTYPES), ("skip", 1), ("done", 1), ("discard_robot", SLOTS),
+    ("draw", 1), ("assign", 64 * SLOTS), ("draft", MAX_ASSIST), ("adjust", 1),
+)
+
+
+def action_layout() -> dict:
+    """First id and count of each action family (ids are dense and fixed)."""
+    out = {}
+    base = 0
+    for name, size in _FAMILIES:
+        out[name] = (base, size)
+        base += size
+    out["num_actions"] = base
+    return out
+
+
+# -- small helpers ---------------------------------------------------------------------------------------------
+
+cdef inline int dcol(int b) noexcept nogil:
+    return (b - 1) // 6
+
+
+cdef inline int dval(int b) noexcept nogil:
+    return (b - 1) % 6 + 1
+
+
+cdef inline int mkdie(int c, int v) noexcept nogil:
+    return 1 + c * 6 + v - 1
+
+
+cdef inline void setb(uint64_t* w, int a) noexcept nogil:
+    w[a >> 6] |= (<uint64_t>1) << (a & 63)
+
+
+cdef inline uint8_t sat(int x) noexcept nogil:
+    return <uint8_t>(255 if x > 255 else (0 if x < 0 else x))
+
+
+cdef inline int inst(const SPConfig* cfg, const Player* P, int kind) noexcept nogil:
+    """Played instances of an assistant kind (Conrad's copy counts once more)."""
+    cdef int n = popcount(P.played & cfg.kind_mask[kind])
+    if P.conrad != NO_CARD and cfg.a_kind[P.conrad] == kind:
+        n += 1
+    return n
+
+
+cdef int param_sum(const SPConfig* cfg, const Player* P, int kind) noexcept nogil:
+    cdef uint32_t bits = P.played & cfg.kind_mask[kind]
+    cdef int n = 0
+    while bits:
+        n += cfg.a_param[lowest_bit(bits)]
+        bits &= bits - 1
+    if P.conrad != NO_CARD and cfg.a_kind[P.conrad] == kind:
+        n += cfg.a_param[P.conrad]
+    return n
+
+
+cdef bint track_any_for(const SPConfig* cfg, const Player* P, int colour) noexcept nogil:
+    cdef uint32_t bits = P.played & cfg.kind_mask[AK_TRACK_ANY]
+    while bits:
+        if cfg.a_param[lowest_bit(bits)] == colour:
+            return True
+        bits &= bits - 1
+    return P.conrad != NO_CARD and cfg.a_kind[P.conrad] == AK_TRACK_ANY and cfg.a_param[P.conrad] == colour
+
+
+cdef inline bint has_tile(const Player* P, int t) noexcept nogil:
+    return (P.tiles >> t) & 1
+
+
+cdef inline bint is_solo(const SPConfig* cfg) noexcept nogil:
+    return cfg.nseats == 1
+
+
+cdef inline int active_of(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    if is_solo(cfg):
+        return 0
+    return (s.first + s.turn) % cfg.nseats
+
+
+cdef inline bint secondary(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    return is_solo(cfg) and (s.turn & 1)
+
+
+cdef int sell_price(const SPConfig* cfg, const Player* P) noexcept nogil:
+    cdef int v = cfg.sales_boost_value if has_tile(P, TL_SALES) else cfg.sell_value
+    return v + param_sum(cfg, P, AK_SALES)
+
+
+cdef int recruit_cost(const SPConfig* cfg, const Player* P) noexcept nogil:
+    cdef int c = popcount(P.played) + 1
+    if has_tile(P, TL_DISCOUNT):
+        c -= 1
+    return c if c > 0 else 0
+
+
+cdef int upg_count(const Player* P) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(NCOL):
+        if P.space[c]:
+            n += 1
+    return n
+
+
+cdef inline bint box_exists(const SPConfig* cfg, const Player* P, int b) noexcept nogil:
+    if b == BOARD_BOX:
+        return True
+    return b < cfg.nrobots and ((P.tableau & cfg.box_robots) >> b) & 1
+
+
+cdef inline bint line_has_vacancy(const SPConfig* cfg, const Player* P, int except_slot) noexcept nogil:
+    cdef int k, j, card
+    for k in range(SLOTS):
+        card = P.line[k]
+        if k == except_slot or card == NO_CARD:
+            continue
+        for j in range(cfg.r_n[card]):
+            if P.space[SP_ROBOT + 3 * k + j] == 0:
+                return True
+    return False
+
+
+# -- dice, cards -----------------------------------------------------------------------------------------------
+
+cdef int draw_bag(SPState* s) noexcept nogil:
+    """A die from the bag (the discard pile goes back when the bag is empty), showing a uniform face; 0 if no
+    die is left anywhere."""
+    cdef int c, n = 0, k
+    for c in range(NCOL):
+        n += s.bag[c]
+    if n == 0:
+        for c in range(NCOL):
+            s.bag[c] = s.disc[c]
+            s.disc[c] = 0
+            n += s.bag[c]
+        if n == 0:
+            return 0
+    k = <int>rng_below(&s.rng, <uint32_t>n)
+    for c in range(NCOL):
+        if k < s.bag[c]:
+            s.bag[c] -= 1
+            return mkdie(c, 1 + <int>rng_below(&s.rng, 6))
+        k -= s.bag[c]
+    return 0
+
+
+cdef int draw_colour(SPState* s, int c) noexcept nogil:
+    """A die of colour c from the discard pile (else from the bag), rolled; a random bag die if none is left."""
+    if s.disc[c] > 0:
+        s.disc[c] -= 1
+        return mkdie(c, 1 + <int>rng_below(&s.rng, 6))
+    if s.bag[c] > 0:
+        s.bag[c] -= 1
+        return mkdie(c, 1 + <int>rng_below(&s.rng, 6))
+    return draw_bag(s)
+
+
+cdef inline void discard_die(SPState* s, int b) noexcept nogil:
+    if b:
+        s.disc[dcol(b)] += 1
+
+
+cdef inline void gain_die(Player* P, int b) noexcept nogil:
+    if b:
+        P.avail[b - 1] += 1
+
+
+cdef int draw_robot(SPState* s) noexcept nogil:
+    cdef int n = popcount(s.pool), c, i
+    if n:
+        c = nth_set_bit(s.pool, <int>rng_below(&s.rng, <uint32_t>n))
+        s.pool &= ~((<uint64_t>1) << c)
+        return c
+    if s.nbottom:
+        c = s.bottom[0] & 63
+        for i in range(1, s.nbottom):
+            s.bottom[i - 1] = s.bottom[i]
+        s.bottom[s.nbottom - 1] = 0
+        s.bpublic >>= 1
+        s.nbottom -= 1
+        return c
+    return NO_CARD
+
+
+cdef void to_bottom(SPState* s, int card, int owner, bint public) noexcept nogil:
+    if s.nbottom >= 64:
+        return
+    s.bottom[s.nbottom] = <uint8_t>(card | (owner << 6))
+    if public:
+        s.bpublic |= (<uint64_t>1) << s.nbottom
+    s.nbottom += 1
+
+
+cdef void draw_assistant(SPState* s, Player* P) noexcept nogil:
+    cdef int n = popcount(s.adeck), a
+    if n == 0:
+        return
+    a = nth_set_bit(s.adeck, <int>rng_below(&s.rng, <uint32_t>n))
+    s.adeck &= ~((<uint32_t>1) << a)
+    P.hand |= (<uint32_t>1) << a
+
+
+# -- pending choices -------------------------------------------------------------------------------------------
+
+cdef inline void push(Player* P, int code, int arg) noexcept nogil:
+    if P.npend < MAX_PEND:
+        P.pend[P.npend] = <uint8_t>code
+        P.parg[P.npend] = <uint8_t>arg
+        P.npend += 1
+
+
+cdef inline void pop(Player* P) noexcept nogil:
+    cdef int i
+    for i in range(1, P.npend):
+        P.pend[i - 1] = P.pend[i]
+        P.parg[i - 1] = P.parg[i]
+    P.npend -= 1
+    P.pend[P.npend] = 0
+    P.parg[P.npend] = 0
+
+
+cdef uint32_t advance_options(const SPConfig* cfg, const Player* P, int colour) noexcept nogil:
+    cdef uint32_t open_ = 0
+    cdef int c
+    for c in range(NCOL):
+        if P.track[c] < cfg.ntrack:
+            open_ |= 1u << c
+    if colour == ANY or track_any_for(cfg, P, colour):
+        return open_
+    if (open_ >> colour) & 1:
+        return 1u << colour
+    return open_
+
+
+cdef uint32_t tile_options(const SPConfig* cfg, const SPState* s, const Player* P) noexcept nogil:
+    """Bit t*4+k: take tile t into slot k (k = 3: not a slot tile)."""
+    cdef uint32_t out = 0
+    cdef int t, k
+    for t in range(NTILES):
+        if not (s.stacks >> t) & 1 or has_tile(P, t):
+            continue
+        if t >= TL_BONUS_POINT:
+            for k in range(SLOTS):
+                if P.stile[k] == NO_CARD:
+                    out |= 1u << (t * 4 + k)
+        else:
+            out |= 1u << (t * 4 + 3)
+    return out
+
+
+cdef void take_tile(Player* P, int t, int k) noexcept nogil:
+    P.tiles |= <uint8_t>(1 << t)
+    if k < SLOTS:
+        P.stile[k] = <uint8_t>t
+
+
+cdef uint32_t conrad_options(const SPConfig* cfg, const SPState* s, const Player* P) noexcept nogil:
+    cdef uint32_t out = P.played & ~cfg.kind_mask[AK_CONRAD]
+    if is_solo(cfg) and not secondary(cfg, s):
+        out &= ~cfg.kind_mask[AK_WARREN]
+    return out
+
+
+cdef int olympia_count(const SPConfig* cfg, const Player* P, int exclude) noexcept nogil:
+    cdef int n = popcount(P.tableau & cfg.box_robots) + 1
+    if exclude != NO_CARD:
+        n -= 1
+    return n
+
+
+cdef void step_track(const SPConfig* cfg, SPState* s, int p, int c) noexcept nogil:
+    cdef Player* P = &s.pl[p]
+    cdef int pos = P.track[c], i, t
+    if pos >= cfg.ntrack:
+        return
+    P.track[c] = <uint8_t>(pos + 1)
+    for i in range(cfg.nbonus):
+        if cfg.bonus_after[i] == pos:
+            t = s.bonus[c][i]
+            apply_symbol(cfg, s, p, cfg.bonus_sym[t][0], cfg.bonus_sym[t][1], cfg.bonus_sym[t][2])
+
+
+cdef void check_level(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
+    cdef Player* P = &s.pl[p]
+    cdef int c, total, n = 0
+    if P.level >= cfg.nlevels:
+        return
+    total = P.upg_bonus + param_sum(cfg, P, AK_FACTORY_BONUS)
+    for c in range(NCOL):
+        if P.space[c]:
+            n += 1
+            total += dval(P.space[c])
+    if n == 0 or total < cfg.thresholds[P.level]:
+        return
+    for c in range(NCOL):
+        discard_die(s, P.space[c])
+        P.space[c] = 0
+    P.upg_bonus = 0
+    if cfg.level_tile[P.level]:
+        push(P, PD_TILE, 0)
+    else:
+        P.sparks = sat(P.sparks + 1)
+    P.level += 1
+
+
+cdef void apply_symbol(const SPConfig* cfg, SPState* s, int p, int kind, int n, int colour) noexcept nogil:
+    cdef Player* P = &s.pl[p]
+    cdef int i
+    if kind == SY_COGS:
+        P.cogs = sat(P.cogs + n)
+    elif kind == SY_SPARKS:
+        P.sparks = sat(P.sparks + n)
+    elif kind == SY_ASSIST:
+        for i in range(n):
+            draw_assistant(s, P)
+    elif kind == SY_DIE:
+        for i in range(n):
+            gain_die(P, draw_bag(s))
+    elif kind == SY_DIE_COLOUR:
+        for i in range(n):
+            gain_die(P, draw_colour(s, colour))
+    elif kind == SY_REROLL:
+        push(P, PD_REROLL, 0)
+    elif kind == SY_ADJUST:
+        push(P, PD_ADJUST, n)
+    elif kind == SY_ADVANCE_ANY:
+        for i in range(n):
+            push(P, PD_ADVANCE, ANY)
+    elif kind == SY_FACTORY:
+        P.upg_bonus = sat(P.upg_bonus + n)
+        check_level(cfg, s, p)
+    elif kind == SY_TILE:
+        for i in range(n):
+            push(P, PD_TILE, 0)
+    elif kind == SY_COG_ASSIST:
+        P.cogs = sat(P.cogs + 1)
+        draw_assistant(s, P)
+    elif kind == SY_ADVANCE:
+        for i in range(n):
+            push(P, PD_ADVANCE, colour)
+
+
+cdef inline void fire_box(const SPConfig* cfg, SPState* s, int p, int b) noexcept nogil:
+    if b == BOARD_BOX:
+        apply_symbol(cfg, s, p, cfg.board_box[0], cfg.board_box[1], cfg.board_box[2])
+    else:
+        apply_symbol(cfg, s, p, cfg.r_box[b][0], cfg.r_box[b][1], cfg.r_box[b][2])
+
+
+cdef void complete_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept nogil:
+    """The robot in slot k is complete: to the tableau, its track, its reward, its slot upgrade, its dice."""
+    cdef Player* P = &s.pl[p]
+    cdef int card = P.line[k], j, b, n
+    P.line[k] = NO_CARD
+    P.tableau |= (<uint64_t>1) << card
+    P.completed = sat(P.completed + 1)
+    if P.stile[k] == TL_RECYCLE and line_has_vacancy(cfg, P, k) and P.nrc == 0:
+        for j in range(SPACES):
+            b = P.space[SP_ROBOT + 3 * k + j]
+            P.space[SP_ROBOT + 3 * k + j] = 0
+            if b:
+                P.rc[P.nrc] = <uint8_t>b
+                P.nrc += 1
+        if P.nrc:
+            push(P, PD_RECYCLE_PICK, 0)
+    else:
+        for j in range(SPACES):
+            discard_die(s, P.space[SP_ROBOT + 3 * k + j])
+            P.space[SP_ROBOT + 3 * k + j] = 0
+    n = cfg.r_adv[card] + (1 if P.stile[k] == TL_BONUS_POINT else 0)
+    for j in range(n):
+        push(P, PD_ADVANCE, cfg.r_colour[card])
+    if cfg.r_rew[card][0] != SY_NONE:
+        apply_symbol(cfg, s, p, cfg.r_rew[card][0], cfg.r_rew[card][1], cfg.r_rew[card][2])
+    if P.stile[k] == TL_BONUS_COG:
+        P.cogs = sat(P.cogs + 1)
+    if cfg.r_box[card][0] != SY_NONE and inst(cfg, P, AK_MAX):
+        push(P, PD_MAX, card)
+
+
+cdef void check_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept nogil:
+    cdef Player* P = &s.pl[p]
+    cdef int card = P.line[k], j
+    if card == NO_CARD:
+        return
+    for j in range(cfg.r_n[card]):
+        if P.space[SP_ROBOT + 3 * k + j] == 0:
+            return
+    complete_robot(cfg, s, p, k)
+
+
+cdef void onetime(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
+    """The effect of assistant a when played (or copied by Conrad); permanent and per-turn ones do nothing here."""
+    cdef Player* P = &s.pl[p]
+    cdef int kind = cfg.a_kind[a], prm = cfg.a_param[a], i
+    if kind == AK_CONRAD:
+        push(P, PD_CONRAD, 0)
+    elif kind == AK_OLYMPIA:
+        push(P, PD_OLYMPIA, (prm << 6) | (NO_CARD & 63))
+    elif kind == AK_WARREN:
+        for i in range(s.njunk):
+            gain_die(P, s.junk[i])
+            s.junk[i] = 0
+        s.njunk = 0
+    elif kind == AK_COMPLETE:
+        push(P, PD_COMPLETE, prm)
+    elif kind == AK_COGS:
+        apply_symbol(cfg, s, p, SY_COGS, prm, 0)
+    elif kind == AK_SPARKS:
+        apply_symbol(cfg, s, p, SY_SPARKS, prm, 0)
+    elif kind == AK_TILE:
+        apply_symbol(cfg, s, p, SY_TILE, prm, 0)
+    elif kind == AK_DIE:
+        apply_symbol(cfg, s, p, SY_DIE, prm, 0)
+    elif kind == AK_ADVANCE_ANY:
+        apply_symbol(cfg, s, p, SY_ADVANCE_ANY, prm, 0)
+    elif kind == AK_FACTORY:
+        apply_symbol(cfg, s, p, SY_FACTORY, prm, 0)
+    elif kind == AK_FREE_PLAY:
+        for i in range(prm):
+            push(P, PD_FREE_PLAY, 0)
+    elif kind == AK_DIE_CHOICE:
+        for i in range(prm):
+            push(P, PD_DIE_CHOICE, 0)
+
+
+cdef bint can_recruit(const SPConfig* cfg, const SPState* s, const Player* P, int a) noexcept nogil:
+    cdef int kind = cfg.a_kind[a]
+    if kind == AK_CONRAD and conrad_options(cfg, s, P) == 0:
+        return False
+    if kind == AK_WARREN and is_solo(cfg) and not secondary(cfg, s):
+        return False
+    return True
+
+
+cdef int any_dice(const Player* P) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(NTYPES):
+        n += P.avail[t]
+    return n
+
+
+cdef void settle(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
+    """Answer the head of the seat's queue while it leaves no choice (all decided by public facts)."""
+    cdef Player* P = &s.pl[p]
+    cdef uint32_t opts
+    cdef int head, arg, j
+    while P.npend:
+        head = P.pend[0]
+        arg = P.parg[0]
+        if head == PD_ADVANCE:
+            opts = advance_options(cfg, P, arg)
+            if popcount(opts) > 1:
+                return
+            pop(P)
+            if opts:
+                step_track(cfg, s, p, lowest_bit(opts))
+        elif head == PD_TILE:
+            opts = tile_options(cfg, s, P)
+            if popcount(opts) > 1:
+                return
+            pop(P)
+            if opts:
+                j = lowest_bit(opts)
+                take_tile(P, j >> 2, j & 3)
+        elif head == PD_CONRAD:
+            opts = conrad_options(cfg, s, P)
+            if popcount(opts) > 1:
+                return
+            pop(P)
+            if opts:
+                P.conrad = <uint8_t>lowest_bit(opts)
+                onetime(cfg, s, p, P.conrad)
+        elif head == PD_RECYCLE_PICK:
+            if P.nrc and line_has_vacancy(cfg, P, -1):
+                return
+            for j in range(P.nrc):
+                discard_die(s, P.rc[j])
+                P.rc[j] = 0
+            P.nrc = 0
+            pop(P)
+        elif head == PD_RECYCLE_PLACE:
+            if P.held:
+                return
+            pop(P)
+        elif head == PD_MAX:
+            if P.cogs >= 1:
+                return
+            pop(P)
+        elif head == PD_OLYMPIA:
+            if (arg >> 6) > 0 and olympia_count(cfg, P, NO_CARD if (arg >> 6) >= 2 else (arg & 63)) > 0:
+                return
+            pop(P)
+        elif head == PD_COMPLETE:
+            if P.cogs >= 1:
+                for j in range(SLOTS):
+                    if P.line[j] != NO_CARD and cfg.r_colour[P.line[j]] == arg:
+                        return
+            pop(P)
+        elif head == PD_FREE_PLAY:
+            if P.hand:
+                return
+            pop(P)
+        elif head == PD_REROLL:
+            if P.nrr or any_dice(P):
+                return
+            pop(P)
+        elif head == PD_ADJUST:
+            if arg > 0 and any_dice(P):
+                return
+            pop(P)
+        elif head == PD_SILAS:
+            if P.silas > 0 and any_dice(P):
+                return
+            P.silas = 0
+            pop(P)
+        else:
+            return
+
+
+# -- where a die may go ----------------------------------------------------------------------------------------
+
+cdef int colour_cost(const SPConfig* cfg, const Player* P, int p, int b) noexcept nogil:
+    if dcol(b) == p and has_tile(P, TL_IGN_COLOUR):
+        return 0
+    if inst(cfg, P, AK_GORDON):
+        return 1
+    return cfg.ignore_colour_cost
+
+
+cdef int fit(const SPConfig* cfg, const Player* P, int p, int b, int sp, int from_sp) noexcept nogil:
+    """Cogs it costs to put die b on space sp (moving it from from_sp, or -1 from the available dice), +16 if it
+    uses D9's once-per-turn value ignore; -1 when it cannot go there."""
+    cdef int k, j, card, cost = 0, need, n
+    if P.space[sp] != 0:
+        return -1
+    if sp < SP_ROBOT:
+        if P.level >= cfg.nlevels:
+            return -1
+        n = upg_count(P)
+        if from_sp >= 0 and from_sp < SP_ROBOT:
+            n -= 1
+        if n >= cfg.upgrade_cap:
+            return -1
+        if dcol(b) != sp:
+            cost = colour_cost(cfg, P, p, b)
+    elif sp == SP_STORE:
+        if cfg.storage == 0:
+            return -1
+    else:
+        k = (sp - SP_ROBOT) // 3
+        j = (sp - SP_ROBOT) % 3
+        card = P.line[k]
+        if card == NO_CARD or j >= cfg.r_n[card]:
+            return -1
+        need = cfg.r_col[card][j]
+        if need != ANY and need != dcol(b):
+            cost = colour_cost(cfg, P, p, b)
+        need = cfg.r_val[card][j]
+        if need != 0 and need != dval(b):
+            if not (dcol(b) == p and has_tile(P, TL_IGN_VALUE)):
+                if P.used_ignval >= inst(cfg, P, AK_IGNORE_VALUE):
+                    return -1
+                cost += 16
+    if (cost & 15) > P.cogs:
+        return -1
+    return cost
+
+
+cdef void put_die(const SPConfig* cfg, SPState* s, int p, int b, int sp, int cost) noexcept nogil:
+    cdef Player* P = &s.pl[p]
+    P.cogs -= cost & 15
+    if cost & 16:
+        P.used_ignval += 1
+    P.space[sp] = <uint8_t>b
+    if sp < SP_ROBOT:
+        check_level(cfg, s, p)
+    elif sp < SP_STORE:
+        check_robot(cfg, s, p, (sp - SP_ROBOT) // 3)
+
+
+# -- move generation -------------------------------------------------------------------------------------------
+
+cdef void take_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
+    cdef const Player* P = &s.pl[p]
+    cdef int k, c, st, n = s.njunk, i
+    cdef bint quincy
+    if p == active_of(cfg, s) and not secondary(cfg, s) and s.ntaken == 0 and s.take_end == 0xFF:
+        for k in range(NPROD):
+            if (P.prod_used >> k) & 1:
+                continue
+            c = prod_count(cfg, k)
+            if n <= c:
+                setb(w, cfg.a_take + k * MAX_JUNK)
+            elif k == 1:
+                for st in range(n - c + 1):
+                    setb(w, cfg.a_take + k * MAX_JUNK + st)
+            else:
+                setb(w, cfg.a_take + k * MAX_JUNK)
+                setb(w, cfg.a_take + k * MAX_JUNK + n - c)
+        return
+    quincy = inst(cfg, P, AK_QUINCY) > 0
+    if quincy:
+        for i in range(n):
+            setb(w, cfg.a_pick + i)
+    elif s.take_end == 0:
+        setb(w, cfg.a_pick)
+    elif s.take_end == 1:
+        setb(w, cfg.a_pick + n - 1)
+    else:
+        setb(w, cfg.a_pick)
+        setb(w, cfg.a_pick + n - 1)
+
+
+cdef inline int prod_count(const SPConfig* cfg, int k) noexcept nogil:
+    if k == 3:
+        return 4 if cfg.nseats == 4 else 5
+    return k + 2
+
+
+cdef void refill_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
+    cdef const Player* P = &s.pl[p]
+    cdef int k, i
+    if P.nbuf == 0:
+        for k in range(SLOTS):
+            if P.line[k] != NO_CARD:
+                setb(w, cfg.a_discard_robot + k)
+        setb(w, cfg.a_draw)
+        return
+    for i in range(P.nbuf):
+        for k in range(SLOTS):
+            if P.line[k] == NO_CARD:
+                setb(w, cfg.a_assign + P.buf[i] * SLOTS + k)
+
+
+cdef void die_moves(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, bint robots_only) noexcept nogil:
+    cdef int sp
+    for sp in range(NSPACE):
+        if robots_only and (sp < SP_ROBOT or sp == SP_STORE):
+            continue
+        if fit(cfg, P, p, t + 1, sp, -1) >= 0:
+            setb(w, cfg.a_place + t * NSPACE + sp)
+
+
+cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
+    cdef const Player* P = &s.pl[p]
+    cdef int head = P.pend[0], arg = P.parg[0], t, i, b, k
+    cdef uint32_t opts
+    cdef uint64_t boxes
+    if head == PD_ADVANCE:
+        opts = advance_options(cfg, P, arg)
+        while opts:
+            setb(w, cfg.a_track + lowest_bit(opts))
+            opts &= opts - 1
+    elif head == PD_TILE:
+        opts = tile_options(cfg, s, P)
+        while opts:
+            setb(w, cfg.a_tile + lowest_bit(opts))
+            opts &= opts - 1
+    elif head == PD_CONRAD:
+        opts = conrad_options(cfg, s, P)
+        while opts:
+            setb(w, cfg.a_copy + lowest_bit(opts))
+            opts &= opts - 1
+    elif head == PD_REROLL:
+        if P.nrr < MAX_RR:
+            for t in range(NTYPES):
+                if P.avail[t]:
+                    setb(w, cfg.a_mark + t)
+        setb(w, cfg.a_roll)
+    elif head == PD_ADJUST or head == PD_SILAS:
+        for t in range(NTYPES):
+            if P.avail[t]:
+                if t % 6 < 5:
+                    setb(w, cfg.a_up + t)
+                if t % 6 > 0:
+                    setb(w, cfg.a_down + t)
+        setb(w, cfg.a_skip)
+    elif head == PD_RECYCLE_PICK:
+        for i in range(P.nrc):
+            setb(w, cfg.a_recycle + P.rc[i] - 1)
+        setb(w, cfg.a_skip)
+    elif head == PD_RECYCLE_PLACE:
+        t = P.held - 1
+        for k in range(SP_ROBOT, SP_STORE):
+            if fit(cfg, P, p, P.held, k, -1) >= 0:
+                setb(w, cfg.a_place + t * NSPACE + k)
+        if P.cogs >= cfg.change_cost:
+            if t % 6 < 5:
+                setb(w, cfg.a_up + t)
+            if t % 6 > 0:
+                setb(w, cfg.a_down + t)
+        if P.used_octavia < inst(cfg, P, AK_OCTAVIA):
+            setb(w, cfg.a_flip + t)
+        setb(w, cfg.a_skip)
+    elif head == PD_MAX:
+        setb(w, cfg.a_free_box + arg)
+        setb(w, cfg.a_skip)
+    elif head == PD_OLYMPIA:
+        boxes = (P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)
+        if (arg >> 6) < 2:
+            boxes &= ~((<uint64_t>1) << (arg & 63))
+        while boxes:
+            setb(w, cfg.a_free_box + lowest_bit(boxes))
+            boxes &= boxes - 1
+        setb(w, cfg.a_skip)
+    elif head == PD_COMPLETE:
+        for k in range(SLOTS):
+            if P.line[k] != NO_CARD and cfg.r_colour[P.line[k]] == arg:
+                setb(w, cfg.a_complete + k)
+        setb(w, cfg.a_skip)
+    elif head == PD_FREE_PLAY:
+        opts = P.hand
+        while opts:
+            i = lowest_bit(opts)
+            opts &= opts - 1
+            if can_recruit(cfg, s, P, i):
+                setb(w, cfg.a_recruit + i)
+        setb(w, cfg.a_skip)
+    elif head == PD_DIE_CHOICE:
+        for t in range(NTYPES):
+            setb(w, cfg.a_die_choice + t)
+
+
+cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
+    cdef const Player* P = &s.pl[p]
+    cdef int t, sp, to, b, a, cost, c
+    cdef uint32_t bits
+    cdef uint64_t boxes
+    cdef bint rearr
+    if P.npend:
+        pending_options(cfg, s, p, w)
+        return
+    cost = cfg.change_cost
+    for t in range(NTYPES):
+        if P.avail[t] == 0:
+            continue
+        die_moves(cfg, P, p, t, w, False)
+        setb(w, cfg.a_sell + t)
+        if P.cogs >= cost:
+            if t % 6 < 5:
+                setb(w, cfg.a_up + t)
+            if t % 6 > 0:
+                setb(w, cfg.a_down + t)
+        if P.used_octavia < inst(cfg, P, AK_OCTAVIA):
+            setb(w, cfg.a_flip + t)
+        if P.used_frank < inst(cfg, P, AK_FRANK) and (cfg.frank_mask >> (t % 6 + 1)) & 1:
+            setb(w, cfg.a_frank + t)
+        if inst(cfg, P, AK_SILAS):
+            setb(w, cfg.a_silas + t)
+        if P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE):
+            setb(w, cfg.a_reroll1 + t)
+    if P.reroll_tile and any_dice(P):
+        setb(w, cfg.a_reroll)
+    if P.used_adjust < inst(cfg, P, AK_ADJUST) and any_dice(P):
+        setb(w, cfg.a_adjust)
+    rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
+    for sp in range(NSPACE):
+        b = P.space[sp]
+        if b == 0:
+            continue
+        setb(w, cfg.a_sell_space + sp)
+        if rearr:
+            for to in range(NSPACE):
+                if to != sp and fit(cfg, P, p, b, to, sp) >= 0:
+                    setb(w, cfg.a_rearrange + sp * NSPACE + to)
+    c = recruit_cost(cfg, P)
+    if P.cogs >= c:
+        bits = P.hand
+        while bits:
+            a = lowest_bit(bits)
+            bits &= bits - 1
+            if can_recruit(cfg, s, P, a):
+                setb(w, cfg.a_recruit + a)
+    boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
+    if P.sparks or (P.cogs and P.used_emma < inst(cfg, P, AK_EMMA)):
+        while boxes:
+            b = lowest_bit(boxes)
+            boxes &= boxes - 1
+            if P.sparks:
+                setb(w, cfg.a_spark_box + b)
+            if P.cogs and P.used_emma < inst(cfg, P, AK_EMMA):
+                setb(w, cfg.a_cog_box + b)
+    setb(w, cfg.a_done)
+
+
+cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
+    cdef int i
+    for i in range(cfg.mask_words):
+        w[i] = 0
+    if not (sp_actors(cfg, s) >> seat) & 1:
+        return
+    if s.phase == PH_ACTION:
+        action_options(cfg, s, seat, w)
+    elif s.phase == PH_TAKE:
+        take_options(cfg, s, seat, w)
+    elif s.phase == PH_REFILL:
+        refill_options(cfg, s, seat, w)
+    elif s.phase == PH_DRAFT:
+        bits_to(w, cfg.a_draft, s.dhand[seat])
+
+
+cdef inline void bits_to(uint64_t* w, int base, uint32_t bits) noexcept nogil:
+    while bits:
+        setb(w, base + lowest_bit(bits))
+        bits &= bits - 1
+
+
+cdef void sp_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    legal_for(<const SPConfig*>c, <const SPState*>st, seat, words)
+
+
+# -- the flow of a turn ----------------------------------------------------------------------------------------
+
+cdef void start_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
+    cdef int p, i
+    cdef Player* P
+    for p in range(cfg.nseats):
+        P = &s.pl[p]
+        P.used_frank = P.used_octavia = P.used_adjust = P.used_reroll1 = P.used_ignval = 0
+        P.reroll_tile = 0
+        P.rearranged = 0
+        P.completed = 0
+    if not secondary(cfg, s):
+        for i in range(s.njunk):
+            discard_die(s, s.junk[i])
+            s.junk[i] = 0
+        s.njunk = 0
+        for i in range(cfg.junkyard):
+            s.junk[s.njunk] = <uint8_t>draw_bag(s)
+            if s.junk[s.njunk]:
+                s.njunk += 1
+    s.phase = PH_TAKE
+    s.taker = <uint8_t>active_of(cfg, s)
+    s.ntaken = 0
+    s.take_end = 0xFF if not secondary(cfg, s) else 2
+    s.started = 1
+    next_taker(cfg, s, False)
+
+
+cdef int take_need(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    """Dice the current non-active taker takes."""
+    return 2 if (cfg.nseats == 2 or secondary(cfg, s)) else 1
+
+
+cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nogil:
+    """Move PH_TAKE on: to the next seat clockwise that can take, then to the action phase; take forced dice."""
+    cdef uint64_t w[MAX_MASK_WORDS]
+    cdef int act = active_of(cfg, s), i, n, a
+    while True:
+        if advance:
+            s.taker = <uint8_t>((s.taker + 1) % cfg.nseats)
+            s.ntaken = 0
+            s.take_end = 2
+            if s.taker == act:
+                begin_actions(cfg, s)
+                return
+        advance = True
+        if s.take_end == 0xFF:          # the active player's tile choice
+            return
+        if s.njunk == 0 or s.ntaken >= take_need(cfg, s):
+            continue
+        # a forced take (one legal position) is made at once: the junkyard and the seat's assistants are public
+        for i in range(cfg.mask_words):
+            w[i] = 0
+        take_options(cfg, s, s.taker, w)
+        n = 0
+        a = -1
+        for i in range(MAX_JUNK):
+            if (w[(cfg.a_pick + i) >> 6] >> ((cfg.a_pick + i) & 63)) & 1:
+                n += 1
+                a = i
+        if n > 1:
+            advance = False
+            return
+        pick_die(cfg, s, a)
+        advance = False
+        if s.njunk == 0 or s.ntaken >= take_need(cfg, s):
+            advance = True
+
+
+cdef void pick_die(const SPConfig* cfg, SPState* s, int i) noexcept nogil:
+    cdef Player* P = &s.pl[s.taker]
+    cdef int j
+    if s.take_end == 2 and s.ntaken == 0 and inst(cfg, P, AK_QUINCY) == 0:
+        s.take_end = 0 if i == 0 else 1
+    gain_die(P, s.junk[i])
+    for j in range(i + 1, s.njunk):
+        s.junk[j - 1] = s.junk[j]
+    s.njunk -= 1
+    s.junk[s.njunk] = 0
+    s.ntaken += 1
+
+
+cdef void begin_actions(const SPConfig* cfg, SPState* s) noexcept nogil:
+    s.phase = PH_ACTION
+    s.done = 0
+    s.taker = 0
+    s.ntaken = 0
+    s.take_end = 0
+
+
+cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
+    cdef int p, t, price
+    cdef Player* P
+    for p in range(cfg.nseats):
+        P = &s.pl[p]
+        price = sell_price(cfg, P)
+        for t in range(NTYPES):
+            while P.avail[t]:
+                P.avail[t] -= 1
+                s.disc[t // 6] += 1
+                P.cogs = sat(P.cogs + price)
+        if P.space[SP_STORE]:
+            gain_die(P, P.space[SP_STORE])
+            P.space[SP_STORE] = 0
+    if s.turn + 1 >= cfg.turns:
+        s.phase = PH_OVER
+        s.done = 0
+        return
+    s.phase = PH_REFILL
+    s.taker = <uint8_t>active_of(cfg, s)
+    s.ntaken = 0
+    s.done = 0
+    next_refiller(cfg, s, False)
+
+
+cdef inline int free_slots(const Player* P) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(SLOTS):
+        if P.line[k] == NO_CARD:
+            n += 1
+    return n
+
+
+cdef void do_draw(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
+    cdef Player* P = &s.pl[p]
+    cdef int n = free_slots(P) + 1, i, c
+    for i in range(n):
+        c = draw_robot(s)
+        if c == NO_CARD:
+            break
+        P.buf[P.nbuf] = <uint8_t>c
+        P.nbuf += 1
+    finish_assign(cfg, s, p)
+
+
+cdef void finish_assign(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
+    """After a placement: return the last card when the line is full, move on when the seat is done."""
+    cdef Player* P = &s.pl[p]
+    cdef int i, k
+    if P.nbuf and free_slots(P) == 0:
+        for i in range(P.nbuf):
+            to_bottom(s, P.buf[i], p, False)
+            P.buf[i] = 0
+        P.nbuf = 0
+    if P.nbuf == 0:
+        next_refiller(cfg, s, True)
+    elif P.nbuf == 1 and free_slots(P) == 1:
+        for k in range(SLOTS):
+            if P.line[k] == NO_CARD:
+                P.line[k] = P.buf[0]
+        P.buf[0] = 0
+        P.nbuf = 0
+        next_refiller(cfg, s, True)
+
+
+cdef void next_refiller(const SPConfig* cfg, SPState* s, bint advance) noexcept nogil:
+    cdef Player* P
+    cdef int k
+    cdef bint unfinished
+    while True:
+        if advance:
+            s.taker = <uint8_t>((s.taker + 1) % cfg.nseats)
+            s.ntaken += 1
+            if s.ntaken >= cfg.nseats:
+                after_refill(cfg, s)
+                return
+        advance = True
+        P = &s.pl[s.taker]
+        if free_slots(P) == 0:
+            continue
+        unfinished = False
+        for k in range(SLOTS):
+            if P.line[k] != NO_CARD:
+                unfinished = True
+        if unfinished:
+            return          # the seat may discard unfinished robots before drawing
+        do_draw(cfg, s, s.taker)
+        return
+
+
+cdef void after_refill(const SPConfig* cfg, SPState* s) noexcept nogil:
+    cdef int p
+    if not s.started:
+        start_turn(cfg, s)
+        return
+    s.turn += 1
+    if (is_solo(cfg) and s.turn % 2 == 0) or (not is_solo(cfg) and s.turn % cfg.nseats == 0):
+        for p in range(cfg.nseats):
+            # the sparks on the power boxes go back to storage; Emma's cog is discarded
+            s.pl[p].sparks = sat(s.pl[p].sparks + popcount(s.pl[p].box_used & ~s.pl[p].box_cog))
+            s.pl[p].box_used = 0
+            s.pl[p].box_cog = 0
+            s.pl[p].used_emma = 0
+    start_turn(cfg, s)
+
+
+# -- applying an action ----------------------------------------------------------------------------------------
+
+cdef inline void change_avail(Player* P, int t, int d) noexcept nogil:
+    P.avail[t] -= 1
+    P.avail[t + d] += 1
+
+
+cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
+    cdef Player* P = &s.pl[p]
+    cdef int head = P.pend[0] if P.npend else 0
+    cdef int t, sp, to, b, cost, k, j, arg
+    if a >= cfg.a_place and a < cfg.a_place + NTYPES * NSPACE:
+        t = (a - cfg.a_place) // NSPACE
+        sp = (a - cfg.a_place) % NSPACE
+        if head == PD_RECYCLE_PLACE:
+            b = P.held
+            P.held = 0
+            pop(P)
+        else:
+            b = t + 1
+            P.avail[t] -= 1
+        cost = fit(cfg, P, p, b, sp, -1)
+        put_die(cfg, s, p, b, sp, cost)
+    elif a >= cfg.a_sell and a < cfg.a_sell + NTYPES:
+        t = a - cfg.a_sell
+        P.avail[t] -= 1
+        s.disc[t // 6] += 1
+        P.cogs = sat(P.cogs + sell_price(cfg, P))
+    elif a >= cfg.a_sell_space and a < cfg.a_sell_space + NSPACE:
+        sp = a - cfg.a_sell_space
+        discard_die(s, P.space[sp])
+        P.space[sp] = 0
+        P.cogs = sat(P.cogs + sell_price(cfg, P))
+    elif a >= cfg.a_up and a < cfg.a_down + NTYPES:
+        t = (a - cfg.a_up) % NTYPES
+        k = 1 if a < cfg.a_down else -1
+        if head == PD_ADJUST or head == PD_SILAS:
+            change_avail(P, t, k)
+            if head == PD_ADJUST:
+                P.parg[0] -= 1
+            else:
+                P.silas -= 1
+        elif head == PD_RECYCLE_PLACE:
+            P.cogs -= cfg.change_cost
+            P.held = <uint8_t>(P.held + k)
+        else:
+            P.cogs -= cfg.change_cost
+            change_avail(P, t, k)
+    elif a >= cfg.a_flip and a < cfg.a_flip + NTYPES:
+        t = a - cfg.a_flip
+        P.used_octavia += 1
+        j = (t // 6) * 6 + (5 - t % 6)
+        if head == PD_RECYCLE_PLACE:
+            P.held = <uint8_t>(j + 1)
+        else:
+            P.avail[t] -= 1
+            P.avail[j] += 1
+    elif a >= cfg.a_frank and a < cfg.a_frank + NTYPES:
+        t = a - cfg.a_frank
+        P.used_frank += 1
+        P.avail[t] -= 1
+        s.disc[t // 6] += 1
+        push(P, PD_ADVANCE, t // 6)
+    elif a >= cfg.a_silas and a < cfg.a_silas + NTYPES:
+        t = a - cfg.a_silas
+        P.avail[t] -= 1
+        s.disc[t // 6] += 1
+        P.silas = <uint8_t>(t % 6 + 1)
+        push(P, PD_SILAS, 0)
+    elif a >= cfg.a_reroll1 and a < cfg.a_reroll1 + NTYPES:
+        t = a - cfg.a_reroll1
+        P.used_reroll1 += 1
+        P.avail[t] -= 1
+        P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
+    elif a == cfg.a_reroll:
+        P.reroll_tile = 0
+        push(P, PD_REROLL, 0)
+    elif a == cfg.a_adjust:
+        P.used_adjust += 1
+        push(P, PD_ADJUST, 1)
+    elif a >= cfg.a_mark and a < cfg.a_mark + NTYPES:
+        t = a - cfg.a_mark
+        P.avail[t] -= 1
+        P.rr[P.nrr] = <uint8_t>(t + 1)
+        P.nrr += 1
+    elif a == cfg.a_roll:
+        for j in range(P.nrr):
+            t = P.rr[j] - 1
+            P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
+            P.rr[j] = 0
+        P.nrr = 0
+        pop(P)
+    elif a >= cfg.a_rearrange and a < cfg.a_rearrange + NSPACE * NSPACE:
+        sp = (a - cfg.a_rearrange) // NSPACE
+        to = (a - cfg.a_rearrange) % NSPACE
+        b = P.space[sp]
+        cost = fit(cfg, P, p, b, to, sp)
+        P.space[sp] = 0
+        P.rearranged += 1
+        put_die(cfg, s, p, b, to, cost)
+    elif a >= cfg.a_recruit and a < cfg.a_recruit + MAX_ASSIST:
+        j = a - cfg.a_recruit
+        if head == PD_FREE_PLAY:
+            pop(P)
+        else:
+            P.cogs -= recruit_cost(cfg, P)
+        P.hand &= ~((<uint32_t>1) << j)
+        P.played |= (<uint32_t>1) << j
+        onetime(cfg, s, p, j)
+    elif a >= cfg.a_spark_box and a < cfg.a_spark_box + 64:
+        b = a - cfg.a_spark_box
+        P.sparks -= 1
+        P.box_used |= (<uint64_t>1) << b
+        fire_box(cfg, s, p, b)
+    elif a >= cfg.a_cog_box and a < cfg.a_cog_box + 64:
+        b = a - cfg.a_cog_box
+        P.cogs -= 1
+        P.used_emma += 1
+        P.box_used |= (<uint64_t>1) << b
+        P.box_cog |= (<uint64_t>1) << b
+        fire_box(cfg, s, p, b)
+    elif a >= cfg.a_free_box and a < cfg.a_free_box + 64:
+        b = a - cfg.a_free_box
+        arg = P.parg[0]
+        if head == PD_MAX:
+            P.cogs -= 1
+            pop(P)
+        elif (arg >> 6) >= 2:
+            P.parg[0] = <uint8_t>(((arg >> 6) - 1) << 6 | b)
+        else:
+            pop(P)
+        fire_box(cfg, s, p, b)
+    elif a >= cfg.a_track and a < cfg.a_track + NCOL:
+        pop(P)
+        step_track(cfg, s, p, a - cfg.a_track)
+    elif a >= cfg.a_tile and a < cfg.a_tile + NTILES * 4:
+        pop(P)
+        take_tile(P, (a - cfg.a_tile) >> 2, (a - cfg.a_tile) & 3)
+    elif a >= cfg.a_copy and a < cfg.a_copy + MAX_ASSIST:
+        pop(P)
+        P.conrad = <uint8_t>(a - cfg.a_copy)
+        onetime(cfg, s, p, P.conrad)
+    elif a >= cfg.a_complete and a < cfg.a_complete + SLOTS:
+        pop(P)
+        P.cogs -= 1
+        complete_robot(cfg, s, p, a - cfg.a_complete)
+    elif a >= cfg.a_die_choice and a < cfg.a_die_choice + NTYPES:
+        t = a - cfg.a_die_choice
+        pop(P)
+        b = draw_colour(s, t // 6)
+        if b:
+            gain_die(P, mkdie(dcol(b), t % 6 + 1))
+    elif a >= cfg.a_recycle and a < cfg.a_recycle + NTYPES:
+        t = a - cfg.a_recycle
+        k = 0
+        for j in range(P.nrc):
+            if P.rc[j] == t + 1 and not k:
+                P.held = <uint8_t>(t + 1)
+                k = 1
+            else:
+                discard_die(s, P.rc[j])
+            P.rc[j] = 0
+        P.nrc = 0
+        P.pend[0] = PD_RECYCLE_PLACE
+    elif a == cfg.a_skip:
+        if head == PD_RECYCLE_PICK:
+            for j in range(P.nrc):
+                discard_die(s, P.rc[j])
+                P.rc[j] = 0
+            P.nrc = 0
+        elif head == PD_RECYCLE_PLACE:
+            discard_die(s, P.held)
+            P.held = 0
+        elif head == PD_SILAS:
+            P.silas = 0
+        pop(P)
+    elif a == cfg.a_done:
+        s.done |= <uint8_t>(1 << p)
+        if s.done == (1 << cfg.nseats) - 1:
+            end_turn(cfg, s)
+        return
+    settle(cfg, s, p)
+
+
+cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
+    cdef Player* P = &s.pl[p]
+    cdef int k, j, card
+    if a >= cfg.a_discard_robot and a < cfg.a_discard_robot + SLOTS:
+        k = a - cfg.a_discard_robot
+        for j in range(SPACES):
+            if P.space[SP_ROBOT + 3 * k + j]:
+                discard_die(s, P.space[SP_ROBOT + 3 * k + j])
+                P.space[SP_ROBOT + 3 * k + j] = 0
+                P.cogs = sat(P.cogs + sell_price(cfg, P))
+        to_bottom(s, P.line[k], p, True)
+        P.line[k] = NO_CARD
+        if free_slots(P) == SLOTS:
+            do_draw(cfg, s, p)
+    elif a == cfg.a_draw:
+        do_draw(cfg, s, p)
+    elif a >= cfg.a_assign and a < cfg.a_assign + 64 * SLOTS:
+        card = (a - cfg.a_assign) // SLOTS
+        k = (a - cfg.a_assign) % SLOTS
+        for j in range(P.nbuf):
+            if P.buf[j] == card:
+                P.buf[j] = P.buf[P.nbuf - 1]
+                P.buf[P.nbuf - 1] = 0
+                P.nbuf -= 1
+                break
+        P.line[k] = <uint8_t>card
+        finish_assign(cfg, s, p)
+
+
+cdef void draft_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
+    cdef uint32_t passed[MAX_P]
+    cdef int q, n = cfg.nseats
+    s.dpick[p] = <uint8_t>(a - cfg.a_draft)
+    for q in range(n):
+        if s.dpick[q] == NO_CARD:
+            return
+    for q in range(n):
+        s.pl[q].hand |= (<uint32_t>1) << s.dpick[q]
+        passed[q] = s.dhand[q] & ~((<uint32_t>1) << s.dpick[q])
+        s.dpick[q] = NO_CARD
+    for q in range(n):
+        s.dhand[(q + 1) % n] = passed[q]
+    s.dstep += 1
+    if s.dstep >= cfg.hand_size:
+        for q in range(n):
+            s.adeck |= s.dhand[q]
+            s.dhand[q] = 0
+        begin_setup_refill(cfg, s)
+
+
+cdef void begin_setup_refill(const SPConfig* cfg, SPState* s) noexcept nogil:
+    s.phase = PH_REFILL
+    s.taker = s.first
+    s.ntaken = 0
+    next_refiller(cfg, s, False)
+
+
+cdef void sp_apply(const void* c, void* st, int seat, int action) noexcept nogil:
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef SPState* s = <SPState*>st
+    cdef int k, st_, n, i
+    cdef Player* P
+    if s.phase == PH_ACTION:
+        action_step(cfg, s, seat, action)
+    elif s.phase == PH_TAKE:
+        P = &s.pl[seat]
+        if action >= cfg.a_take and action < cfg.a_take + NPROD * MAX_JUNK:
+            k = (action - cfg.a_take) // MAX_JUNK
+            st_ = (action - cfg.a_take) % MAX_JUNK
+            n = prod_count(cfg, k)
+            if n > s.njunk:
+                n = s.njunk
+            for i in range(n):
+                gain_die(P, s.junk[st_ + i])
+            for i in range(st_ + n, s.njunk):
+                s.junk[i - n] = s.junk[i]
+            for i in range(s.njunk - n, s.njunk):
+                s.junk[i] = 0
+            s.njunk -= n
+            P.prod_used |= <uint8_t>(1 << k)
+            if k == 0:
+                gain_die(P, draw_bag(s))
+                gain_die(P, draw_bag(s))
+            elif k == 2:
+                P.reroll_tile = 1
+            elif k == 3 and cfg.nseats == 4:
+                P.cogs = sat(P.cogs + 1)
+            s.take_end = 2
+            next_taker(cfg, s, True)
+        else:
+            pick_die(cfg, s, action - cfg.a_pick)
+            if s.njunk == 0 or s.ntaken >= take_need(cfg, s):
+                next_taker(cfg, s, True)
+            else:
+                next_taker(cfg, s, False)
+    elif s.phase == PH_REFILL:
+        refill_step(cfg, s, seat, action)
+    elif s.phase == PH_DRAFT:
+        draft_step(cfg, s, seat, action)
+
+
+# -- the engine contract ---------------------------------------------------------------------------------------
+
+cdef uint32_t sp_actors(const void* c, const void* st) noexcept nogil:
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef const SPState* s = <const SPState*>st
+    cdef uint32_t out = 0
+    cdef int q
+    if s.phase == PH_ACTION:
+        out = ((1u << cfg.nseats) - 1) & ~(<uint32_t>s.done)
+        if cfg.clockwise and out:
+            for q in range(cfg.nseats):
+                if (out >> ((active_of(cfg, s) + q) % cfg.nseats)) & 1:
+                    return 1u << ((active_of(cfg, s) + q) % cfg.nseats)
+        return out
+    if s.phase == PH_TAKE or s.phase == PH_REFILL:
+        return 1u << s.taker
+    if s.phase == PH_DRAFT:
+        for q in range(cfg.nseats):
+            if s.dpick[q] == NO_CARD:
+                out |= 1u << q
+        return out
+    return 0
+
+
+cdef void sp_init(const void* c, void* st, uint64_t seed) noexcept nogil:
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef SPState* s = <SPState*>st
+    cdef uint8_t order[16]
+    cdef int i, p, k, n = cfg.nseats
+    memset(s, 0, sizeof(SPState))
+    s.rng = rng_seed(seed)
+    for i in range(NTILES):
+        order[i] = <uint8_t>i
+    rng_shuffle(&s.rng, order, NTILES)
+    for i in range(cfg.stacks_in_play):
+        s.stacks |= <uint8_t>(1 << order[i])
+    for i in range(NCOL * cfg.nbonus):
+        order[i] = <uint8_t>i
+    rng_shuffle(&s.rng, order, NCOL * cfg.nbonus)
+    for i in range(NCOL * cfg.nbonus):
+        s.bonus[i // cfg.nbonus][i % cfg.nbonus] = order[i]
+    for i in range(NGOALS):
+        order[i] = <uint8_t>i
+    rng_shuffle(&s.rng, order, NGOALS)
+    for i in range(cfg.ngoals):
+        s.goals |= <uint8_t>(1 << order[i])
+    for i in range(NCOL):
+        s.bag[i] = cfg.dice_per_colour
+    s.pool = ((<uint64_t>1) << cfg.nrobots) - 1
+    s.adeck = <uint32_t>(((<uint64_t>1) << cfg.nassist) - 1)
+    for i in range(MAX_P):
+        s.dpick[i] = NO_CARD
+    for p in range(MAX_P):
+        for k in range(SLOTS):
+            s.pl[p].line[k] = NO_CARD
+            s.pl[p].stile[k] = NO_CARD
+        s.pl[p].conrad = NO_CARD
+    for p in range(n):
+        s.pl[p].sparks = 1
+    s.first = <uint8_t>rng_below(&s.rng, <uint32_t>n)
+    if cfg.draft:
+        for p in range(n):
+            for i in range(cfg.draft_deal):
+                k = nth_set_bit(s.adeck, <int>rng_below(&s.rng, <uint32_t>popcount(s.adeck)))
+                s.adeck &= ~((<uint32_t>1) << k)
+                s.dhand[p] |= (<uint32_t>1) << k
+        s.phase = PH_DRAFT
+        return
+    for p in range(n):
+        for i in range(cfg.hand_size):
+            draw_assistant(s, &s.pl[p])
+    begin_setup_refill(cfg, s)
+
+
+cdef inline void rng_shuffle(uint64_t* r, uint8_t* a, int n) noexcept nogil:
+    cdef int i = n - 1, j
+    cdef uint8_t t
+    while i > 0:
+        j = <int>rng_below(r, <uint32_t>(i + 1))
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1
+
+
+# -- scoring ---------------------------------------------------------------------------------------------------
+
+cdef int colour_count(const SPConfig* cfg, const Player* P, int c) noexcept nogil:
+    cdef uint64_t bits = P.tableau
+    cdef int n = 0
+    while bits:
+        if cfg.r_colour[lowest_bit(bits)] == c:
+            n += 1
+        bits &= bits - 1
+    return n
+
+
+cdef uint32_t goals_met(const SPConfig* cfg, const Player* P) noexcept nogil:
+    cdef uint32_t out = 0
+    cdef int c, best = 0, n, tracks = 0
+    if popcount(P.played) >= cfg.goal_target[GL_ASSISTANTS]:
+        out |= 1u << GL_ASSISTANTS
+    if P.level >= cfg.goal_target[GL_LEVEL]:
+        out |= 1u << GL_LEVEL
+    for c in range(NCOL):
+        n = colour_count(cfg, P, c)
+        if n > best:
+            best = n
+        if cfg.nbonus >= 3 and P.track[c] > cfg.bonus_after[2]:
+            tracks += 1
+    if best >= cfg.goal_target[GL_SAME_COLOUR]:
+        out |= 1u << GL_SAME_COLOUR
+    if popcount(P.tableau & cfg.box_robots) >= cfg.goal_target[GL_BOXES]:
+        out |= 1u << GL_BOXES
+    if P.sparks + popcount(P.box_used & ~P.box_cog) >= cfg.goal_target[GL_SPARKS]:
+        out |= 1u << GL_SPARKS
+    if tracks >= cfg.goal_target[GL_THIRD_BONUS]:
+        out |= 1u << GL_THIRD_BONUS
+    return out
+
+
+cdef int32_t seat_score(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
+    cdef const Player* P = &s.pl[p]
+    cdef int32_t total = 0
+    cdef int c, n, sets = 99, t
+    cdef uint32_t bits
+    for c in range(NCOL):
+        if P.track[c]:
+            total += cfg.track_pts[P.track[c] - 1]
+        n = colour_count(cfg, P, c)
+        if n < sets:
+            sets = n
+    total += P.level * popcount(P.played)
+    bits = P.played
+    while bits:
+        total += cfg.a_points[lowest_bit(bits)]
+        bits &= bits - 1
+    if P.conrad != NO_CARD:
+        total += cfg.a_points[P.conrad]
+    for t in range(NTILES):
+        if has_tile(P, t):
+            total += cfg.tile_points[t]
+    total += sets * cfg.set_points
+    total += P.cogs // cfg.cogs_per_point
+    total += popcount(goals_met(cfg, P) & s.goals) * cfg.goal_points
+    return total
+
+
+cdef void sp_scores(const void* c, const void* st, int32_t* out) noexcept nogil:
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef int p
+    for p in range(cfg.nseats):
+        out[p] = seat_score(cfg, <const SPState*>st, p)
+
+
+cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nogil:
+    """Score, then cogs, then factory level, then completed robots; equal keys share the victory."""
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef const SPState* s = <const SPState*>st
+    cdef int p
+    for p in range(cfg.nseats):
+        out[p] = ((<int64_t>seat_score(cfg, s, p) << 32) | (<int64_t>s.pl[p].cogs << 16)
+                  | (<int64_t>s.pl[p].level << 8) | popcount(s.pl[p].tableau))
+
+
+cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
+    return random_playout_loop(sp_actors, sp_legal_mask, sp_apply, (<const SPConfig*>c).mask_words,
+                               c, st, rng, max_len)
+
+
+# -- the invariant check ---------------------------------------------------------------------------------------
+
+cdef int tiles_played(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
+    """How many production tiles seat p has played: one per turn it was active (the solo game's secondary turns
+    play none), this turn's counted once the active player has taken its dice."""
+    cdef int t, count = 0, n = cfg.nseats, active
+    for t in range(s.turn):
+        active = 0 if is_solo(cfg) else (s.first + t) % n
+        if active == p and not (is_solo(cfg) and (t & 1)):
+            count += 1
+    if s.started and active_of(cfg, s) == p and not secondary(cfg, s):
+        if s.phase == PH_ACTION or s.phase == PH_OVER or s.phase == PH_REFILL \
+                or (s.phase == PH_TAKE and s.taker != p):
+            count += 1
+    return count
+
+
+cdef int sp_validate(const void* c, const void* st) noexcept nogil:
+    """0 when every invariant the engine relies on holds, else the number of the first broken one."""
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef const SPState* s = <const SPState*>st
+    cdef const Player* P
+    cdef int n = cfg.nseats, p, i, k, j, t, card, cnt, sp
+    cdef int dice[NCOL]
+    cdef uint64_t robots = 0, allr = ((<uint64_t>1) << cfg.nrobots) - 1, bit
+    cdef uint32_t assist = 0, alla = <uint32_t>(((<uint64_t>1) << cfg.nassist) - 1), b32
+    cdef uint32_t actors
+    cdef uint64_t w[MAX_MASK_WORDS]
+    if s.phase > PH_OVER or s.turn >= cfg.turns or s.first >= n or s.njunk > cfg.junkyard:
+        return 1
+    if s.nbottom > 64 or s.done >= (1 << n) or s.started > 1 or s.dstep > cfg.hand_size:
+        return 1
+    if (s.phase == PH_TAKE or s.phase == PH_REFILL) and (s.taker >= n or s.ntaken > n):
+        return 1
+    if s.phase == PH_TAKE and not (s.take_end <= 2 or s.take_end == 0xFF):
+        return 1
+    if s.phase == PH_TAKE and s.ntaken > 2:
+        return 1
+    if s.phase == PH_DRAFT and (not cfg.draft or s.started):
+        return 1
+    if s.phase != PH_DRAFT and s.phase != PH_REFILL and not s.started:
+        return 1
+    if s.phase == PH_ACTION and s.done == (1 << n) - 1:
+        return 1
+    for i in range(7):
+        if s.spare[i]:
+            return 1
+    if s.spare32:
+        return 1
+    if s.stacks >= (1 << NTILES) or popcount(s.stacks) != cfg.stacks_in_play or s.goals >= (1 << NGOALS):
+        return 2
+    if popcount(s.goals) != cfg.ngoals:
+        return 2
+    for i in range(NCOL):
+        for k in range(MAX_BONUS):
+            if k < cfg.nbonus:
+                if s.bonus[i][k] >= NCOL * cfg.nbonus:
+                    return 2
+            elif s.bonus[i][k]:
+                return 2
+    # dice: every die in exactly one place
+    for i in range(NCOL):
+        dice[i] = s.bag[i] + s.disc[i]
+    for i in range(MAX_JUNK):
+        if i < s.njunk:
+            if s.junk[i] == 0 or s.junk[i] > NTYPES:
+                return 3
+            dice[dcol(s.junk[i])] += 1
+        elif s.junk[i]:
+            return 3
+    for p in range(MAX_P):
+        P = &s.pl[p]
+        if p >= n:
+            if P.tableau or P.hand or P.played or P.npend or P.nbuf or P.nrr or P.nrc:
+                return 4
+            for t in range(NTYPES):
+                if P.avail[t]:
+                    return 4
+            for sp in range(NSPACE):
+                if P.space[sp]:
+                    return 4
+            for k in range(SLOTS):
+                if P.line[k] != NO_CARD:
+                    return 4
+            continue
+        for t in range(NTYPES):
+            dice[t // 6] += P.avail[t]
+        for i in range(NSPACE):
+            if P.space[i] > NTYPES:
+                return 5
+            if P.space[i]:
+                dice[dcol(P.space[i])] += 1
+        if P.held > NTYPES or P.nrr > MAX_RR or P.nrc > SPACES or P.npend > MAX_PEND or P.nbuf > 4:
+            return 5
+        if P.held:
+            dice[dcol(P.held)] += 1
+        for i in range(MAX_RR):
+            if i < P.nrr:
+                if P.rr[i] == 0 or P.rr[i] > NTYPES:
+                    return 5
+                dice[dcol(P.rr[i])] += 1
+            elif P.rr[i]:
+                return 5
+        for i in range(SPACES):
+            if i < P.nrc:
+                if P.rc[i] == 0 or P.rc[i] > NTYPES:
+                    return 5
+                dice[dcol(P.rc[i])] += 1
+            elif P.rc[i]:
+                return 5
+        if P.space[SP_STORE] and cfg.storage == 0:
+            return 5
+        # upgrade section: colour spaces under the cap, below the top level
+        if upg_count(P) > cfg.upgrade_cap or (P.level >= cfg.nlevels and upg_count(P)) or P.level > cfg.nlevels:
+            return 6
+        for i in range(NCOL):
+            if P.track[i] > cfg.ntrack:
+                return 6
+        if P.tiles >= (1 << NTILES) or (P.tiles & ~s.stacks):
+            return 6
+        cnt = 0
+        for k in range(SLOTS):
+            if P.stile[k] != NO_CARD:
+                if P.stile[k] < TL_BONUS_POINT or P.stile[k] >= NTILES or not has_tile(P, P.stile[k]):
+                    return 6
+                cnt += 1
+                for j in range(k):
+                    if P.stile[j] == P.stile[k]:
+                        return 6
+        for t in range(TL_BONUS_POINT, NTILES):
+            if has_tile(P, t):
+                cnt -= 1
+        if cnt != 0:
+            return 6
+        if P.prod_used >= (1 << NPROD) or P.reroll_tile > 1:
+            return 6
+        if popcount(P.prod_used) != tiles_played(cfg, s, p):
+            return 6
+        # robot cards
+        for k in range(SLOTS):
+            card = P.line[k]
+            if card == NO_CARD:
+                for j in range(SPACES):
+                    if P.space[SP_ROBOT + 3 * k + j]:
+                        return 7
+                continue
+            if card >= cfg.nrobots or (robots >> card) & 1:
+                return 7
+            robots |= (<uint64_t>1) << card
+            for j in range(SPACES):
+                if j >= cfg.r_n[card] and P.space[SP_ROBOT + 3 * k + j]:
+                    return 7
+        if P.tableau & ~allr or P.tableau & robots:
+            return 7
+        robots |= P.tableau
+        for i in range(4):
+            if i < P.nbuf:
+                card = P.buf[i]
+                if card >= cfg.nrobots or (robots >> card) & 1:
+                    return 7
+                robots |= (<uint64_t>1) << card
+            elif P.buf[i]:
+                return 7
+        if P.nbuf and not (s.phase == PH_REFILL and s.taker == p):
+            return 7
+        if (P.box_used & ~(P.tableau & cfg.box_robots) & ~((<uint64_t>1) << BOARD_BOX)) or (P.box_cog & ~P.box_used):
+            return 8
+        if P.used_emma > 8 or popcount(P.box_cog) > P.used_emma:
+            return 8
+        # assistants
+        if (P.hand | P.played) & ~alla or P.hand & P.played or (P.hand | P.played) & assist:
+            return 9
+        assist |= P.hand | P.played
+        if P.conrad != NO_CARD:
+            if P.conrad >= cfg.nassist or not (P.played >> P.conrad) & 1 or cfg.a_kind[P.conrad] == AK_CONRAD:
+                return 9
+            if not (P.played & cfg.kind_mask[AK_CONRAD]):
+                return 9
+        # pending choices
+        for i in range(MAX_PEND):
+            if i >= P.npend:
+                if P.pend[i] or P.parg[i]:
+                    return 10
+                continue
+            if P.pend[i] == 0 or P.pend[i] >= NUM_PD:
+                return 10
+            if P.pend[i] == PD_ADVANCE and P.parg[i] > ANY:
+                return 10
+            if (P.pend[i] == PD_COMPLETE) and P.parg[i] >= NCOL:
+                return 10
+            if P.pend[i] == PD_MAX and (P.parg[i] >= cfg.nrobots or not ((P.tableau & cfg.box_robots) >> P.parg[i]) & 1):
+                return 10
+            if P.pend[i] == PD_OLYMPIA and (P.parg[i] >> 6) >= 2 and (P.parg[i] & 63) != 63:
+                return 10
+            if P.pend[i] == PD_OLYMPIA and (P.parg[i] >> 6) == 1 and not box_exists(cfg, P, P.parg[i] & 63):
+                return 10
+            if P.pend[i] == PD_RECYCLE_PLACE and (i != 0 or P.held == 0):
+                return 10
+            if P.pend[i] == PD_RECYCLE_PICK and i == 0 and P.nrc == 0:
+                return 10
+        if P.npend and s.phase != PH_ACTION:
+            return 10
+        if P.held and not (P.npend and P.pend[0] == PD_RECYCLE_PLACE):
+            return 10
+        if P.nrr and not (P.npend and P.pend[0] == PD_REROLL):
+            return 10
+        if P.silas and not (P.npend and P.pend[0] == PD_SILAS):
+            return 10
+        if P.nrc:
+            cnt = 0
+            for i in range(P.npend):
+                if P.pend[i] == PD_RECYCLE_PICK:
+                    cnt += 1
+            if cnt != 1:
+                return 10
+        for i in range(7):
+            if P.spare[i]:
+                return 10
+    for i in range(NCOL):
+        if dice[i] != cfg.dice_per_colour:
+            return 11
+    for i in range(s.nbottom):
+        card = s.bottom[i] & 63
+        if card >= cfg.nrobots or (robots >> card) & 1 or (s.bottom[i] >> 6) >= n:
+            return 12
+        robots |= (<uint64_t>1) << card
+    for i in range(s.nbottom, 64):
+        if s.bottom[i]:
+            return 12
+    if s.nbottom < 64 and (s.bpublic >> s.nbottom):
+        return 12
+    if s.pool & robots or (s.pool | robots) != allr:
+        return 12
+    for p in range(MAX_P):
+        if p >= n or s.phase != PH_DRAFT:
+            if s.dhand[p] or s.dpick[p] != NO_CARD:
+                return 13
+        else:
+            if s.dhand[p] & assist or s.dhand[p] & ~alla:
+                return 13
+            assist |= s.dhand[p]
+            if s.dpick[p] != NO_CARD and (s.dpick[p] >= cfg.nassist or not (s.dhand[p] >> s.dpick[p]) & 1):
+                return 13
+            if popcount(s.dhand[p]) != cfg.draft_deal - s.dstep or popcount(s.pl[p].hand) != s.dstep:
+                return 13
+    if s.adeck & assist or (s.adeck | assist) != alla:
+        return 13
+    if s.phase == PH_DRAFT:
+        for p in range(n):
+            if s.pl[p].played:
+                return 13
+    # whoever must act has a legal action; the other phases' sub-states are consistent
+    if s.phase == PH_TAKE:
+        if s.take_end == 0xFF and (s.taker != active_of(cfg, s) or secondary(cfg, s) or s.ntaken):
+            return 14
+        if s.take_end != 0xFF and (s.njunk == 0 or s.ntaken >= take_need(cfg, s)):
+            return 14
+        if s.take_end != 0xFF and s.taker == active_of(cfg, s) and not secondary(cfg, s):
+            return 14
+        if s.take_end < 2 and s.ntaken != 1:
+            return 14
+    if s.phase == PH_REFILL:
+        P = &s.pl[s.taker]
+        if free_slots(P) == 0 or (P.nbuf == 0 and free_slots(P) == SLOTS):
+            return 14
+        if P.nbuf and P.nbuf == 1 and free_slots(P) == 1:
+            return 14
+        for p in range(n):
+            if p != s.taker and s.pl[p].nbuf:
+                return 14
+    if s.phase != PH_ACTION:
+        for p in range(n):
+            if s.pl[p].npend:
+                return 14
+    actors = sp_actors(cfg, s)
+    if (actors == 0) != (s.phase == PH_OVER):
+        return 15
+    for p in range(n):
+        if (actors >> p) & 1:
+            legal_for(cfg, s, p, w)
+            cnt = 0
+            for i in range(cfg.mask_words):
+                cnt |= w[i] != 0
+            if not cnt:
+                return 15
+            if s.phase == PH_ACTION:
+                P = &s.pl[p]
+                if P.npend and settle_would_move(cfg, s, p):
+                    return 15
+    return 0
+
+
+cdef bint settle_would_move(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
+    """Whether ``settle`` would answer the head of the seat's queue (then the state is not one the engine
+    leaves between actions)."""
+    cdef SPState tmp
+    memcpy(&tmp, s, sizeof(SPState))
+    settle(cfg, &tmp, p)
+    return tmp.pl[p].npend != s.pl[p].npend or tmp.rng != s.rng
+
+
+# -- building a config -----------------------------------------------------------------------------------------
+
+cdef EngineSpec SPEC
+SPEC.state_size = sizeof(SPState)
+SPEC.num_actions = 1
+SPEC.num_seats = 1
+SPEC.init = sp_init
+SPEC.actors = sp_actors
+SPEC.legal_mask = sp_legal_mask
+SPEC.apply = sp_apply
+SPEC.scores = sp_scores
+SPEC.rank_keys = sp_rank_keys
+SPEC.validate = sp_validate
+SPEC.playout = sp_playout
+
+STATE_SIZE = sizeof(SPState)
+PLAYER_SIZE = sizeof(Player)
+PHASE_NAMES = ("draft", "refill", "take", "action", "over")
+PENDING_NAMES = ("", "advance", "tile", "reroll", "adjust", "silas", "recycle_pick", "recycle_place", "max",
+                 "olympia", "conrad", "complete", "free_play", "die_choice")
+
+
+def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) -> GameCore:
+    """Compile content tables (already validated by data.py) and parameters into a bound GameCore."""
+    cdef SPConfig cfg
+    cdef EngineSpec spec = SPEC
+    cdef int i, j, k
+    memset(&cfg, 0, sizeof(SPConfig))
+    if not 1 <= players <= MAX_P or not 0 <= goals <= NGOALS:
+        raise ValueError("bad players or goals")
+    robots = t["robots"]
+    assistants = t["assistants"]
+    if not 1 <= len(robots) <= MAX_ROBOTS or not 1 <= len(assistants) <= MAX_ASSIST:
+        raise ValueError("content has the wrong shape")
+    cfg.nseats = players
+    cfg.nrobots = len(robots)
+    cfg.nassist = len(assistants)
+    for i, (colour, spaces, adv, rew, box) in enumerate(robots):
+        cfg.r_colour[i] = colour
+        cfg.r_n[i] = len(spaces)
+        for j, (col, val) in enumerate(spaces):
+            cfg.r_col[i][j] = col
+            cfg.r_val[i][j] = val
+        cfg.r_adv[i] = adv
+        for j in range(3):
+            cfg.r_rew[i][j] = rew[j] if rew is not None else (SY_NONE if j == 0 else 0)
+            cfg.r_box[i][j] = box[j] if box is not None else (SY_NONE if j == 0 else 0)
+        if box is not None:
+            cfg.box_robots |= (<uint64_t>1) << i
+    for i, (kind, param, points) in enumerate(assistants):
+        cfg.a_kind[i] = kind
+        cfg.a_param[i] = param
+        cfg.a_points[i] = points
+        cfg.kind_mask[kind] |= (<uint32_t>1) << i
+    bonus = t["bonus_tiles"]
+    cfg.nbonus = len(t["bonus_after"])
+    if len(bonus) != NCOL * cfg.nbonus or not 1 <= cfg.nbonus <= MAX_BONUS:
+        raise ValueError("bonus tiles do not fit the tracks")
+    for i, sym in enumerate(bonus):
+        for j in range(3):
+            cfg.bonus_sym[i][j] = sym[j]
+    for j in range(3):
+        cfg.board_box[j] = t["board_box"][j]
+    for i in range(NTILES):
+        cfg.tile_points[i] = t["tile_points"][i]
+    cfg.ntrack = len(t["track_points"])
+    if not 1 <= cfg.ntrack <= MAX_TRACK:
+        raise ValueError("bad track")
+    for i, v in enumerate(t["track_points"]):
+        cfg.track_pts[i] = v
+    for i, v in enumerate(t["bonus_after"]):
+        cfg.bonus_after[i] = v
+    cfg.nlevels = len(t["thresholds"])
+    if not 1 <= cfg.nlevels <= MAX_LEVELS:
+        raise ValueError("bad levels")
+    for i, v in enumerate(t["thresholds"]):
+        cfg.thresholds[i] = v
+        cfg.level_tile[i] = t["level_tile"][i]
+    for i in range(NGOALS):
+        cfg.goal_target[i] = t["goal_targets"][i]
+    for v in t["frank_values"]:
+        cfg.frank_mask |= <uint8_t>(1 << v)
+    for name in ("upgrade_cap", "dice_per_colour", "junkyard", "storage", "sell_value", "sales_boost_value",
+                 "ignore_colour_cost", "change_cost", "set_points", "cogs_per_point", "goal_points", "solo_target",
+                 "hand_size", "draft_deal", "rearrange_limit", "tile_copies", "stacks_in_play"):
+        v = t[name]
+        if not 0 <= v <= 255:
+            raise ValueError(f"{name} out of range")
+    cfg.upgrade_cap = t["upgrade_cap"]
+    cfg.dice_per_colour = t["dice_per_colour"]
+    cfg.junkyard = t["junkyard"]
+    cfg.storage = t["storage"]
+    cfg.sell_value = t["sell_value"]
+    cfg.sales_boost_value = t["sales_boost_value"]
+    cfg.ignore_colour_cost = t["ignore_colour_cost"]
+    cfg.change_cost = t["change_cost"]
+    cfg.set_points = t["set_points"]
+    cfg.cogs_per_point = t["cogs_per_point"]
+    cfg.goal_points = t["goal_points"]
+    cfg.solo_target = t["solo_target"]
+    cfg.hand_size = t["hand_size"]
+    cfg.draft_deal = t["draft_deal"]
+    cfg.rearrange_limit = t["rearrange_limit"]
+    cfg.tile_copies = t["tile_copies"]
+    cfg.stacks_in_play = t["stacks_in_play"]
+    cfg.ngoals = goals
+    cfg.draft = draft
+    cfg.clockwise = clockwise
+    cfg.turns = 8 if players == 1 else 4 * players
+    if draft and players * cfg.draft_deal > cfg.nassist:
+        raise ValueError("the assistant deck is too small for the draft")
+    if not draft and players * cfg.hand_size > cfg.nassist:
+        raise ValueError("the assistant deck is too small for the hands")
+    layout = action_layout()
+    cfg.a_take = layout["take"][0]
+    cfg.a_pick = layout["pick"][0]
+    cfg.a_place = layout["place"][0]
+    cfg.a_sell = layout["sell"][0]
+    cfg.a_sell_space = layout["sell_space"][0]
+    cfg.a_up = layout["up"][0]
+    cfg.a_down = layout["down"][0]
+    cfg.a_flip = layout["flip"][0]
+    cfg.a_frank = layout["frank"][0]
+    cfg.a_silas = layout["silas"][0]
+    cfg.a_reroll1 = layout["reroll_one"][0]
+    cfg.a_reroll = layout["reroll"][0]
+    cfg.a_mark = layout["mark"][0]
+    cfg.a_roll = layout["roll"][0]
+    cfg.a_rearrange = layout["rearrange"][0]
+    cfg.a_recruit = layout["recruit"][0]
+    cfg.a_spark_box = layout["spark_box"][0]
+    cfg.a_cog_box = layout["cog_box"][0]
+    cfg.a_free_box = layout["free_box"][0]
+    cfg.a_track = layout["track"][0]
+    cfg.a_tile = layout["tile"][0]
+    cfg.a_copy = layout["copy"][0]
+    cfg.a_complete = layout["complete"][0]
+    cfg.a_die_choice = layout["die_choice"][0]
+    cfg.a_recycle = layout["recycle"][0]
+    cfg.a_skip = layout["skip"][0]
+    cfg.a_done = layout["done"][0]
+    cfg.a_discard_robot = layout["discard_robot"][0]
+    cfg.a_draw = layout["draw"][0]
+    cfg.a_assign = layout["assign"][0]
+    cfg.a_draft = layout["draft"][0]
+    cfg.a_adjust = layout["adjust"][0]
+    cfg.num_actions = layout["num_actions"]
+    cfg.mask_words = (cfg.num_actions + 63) >> 6
+    spec.num_actions = cfg.num_actions
+    spec.num_seats = players
+    spec.mask_words = cfg.mask_words
+    core = GameCore()
+    core.bind(&spec, &cfg, sizeof(SPConfig))
+    return core
+
+
+# -- helpers for Python (tests, views, bots) -------------------------------------------------------------------
+
+def seat_goals(GameCore core, const uint8_t[::1] raw, int seat) -> int:
+    """Bitset of the goal tiles (any, in play or not) the seat meets now."""
+    if raw.shape[0] != sizeof(SPState) or not 0 <= seat < (<const SPConfig*>core.cfg).nseats:
+        raise ValueError("not a Sparks state")
+    return goals_met(<const SPConfig*>core.cfg, &(<const SPState*>&raw[0]).pl[seat])
+
+
+def validate_code(GameCore core, const uint8_t[::1] raw) -> int:
+    if raw.shape[0] != sizeof(SPState):
+        raise ValueError("not a Sparks state")
+    return sp_validate(core.cfg, &raw[0])
+
+
+cdef double heuristic(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
+    cdef const Player* P = &s.pl[p]
+    cdef double v = seat_score(cfg, s, p)
+    cdef int k, j, card, filled, total, c
+    cdef double late = 1.0 - s.turn / <double>cfg.turns
+    for k in range(SLOTS):
+        card = P.line[k]
+        if card == NO_CARD:
+            continue
+        filled = 0
+        for j in range(cfg.r_n[card]):
+            if P.space[SP_ROBOT + 3 * k + j]:
+                filled += 1
+        v += 1.5 * filled * (1.0 + cfg.r_adv[card]) / cfg.r_n[card]
+    total = P.upg_bonus
+    for c in range(NCOL):
+        if P.space[c]:
+            total += dval(P.space[c])
+    if P.level < cfg.nlevels:
+        v += 3.0 * total / cfg.thresholds[P.level]
+    v += late * (0.8 * any_dice(P) + 0.5 * P.sparks + 0.4 * P.cogs + 0.8 * popcount(P.hand)
+                 + 1.5 * popcount(P.tiles))
+    v += 0.5 * P.level * late * 4
+    return v
+
+
+def evaluate(State state, int seat) -> float:
+    """A heuristic value of the seat's position minus the best other seat's (GreedyBot)."""
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    cdef const SPState* s = <const SPState*>state.data
+    cdef double mine, best = -1e9, v
+    cdef int p
+    if not 0 <= seat < cfg.nseats:
+        raise ValueError("no such seat")
+    mine = heuristic(cfg, s, seat)
+    for p in range(cfg.nseats):
+        if p != seat:
+            v = heuristic(cfg, s, p)
+            if v > best:
+                best = v
+    return mine - (best if cfg.nseats > 1 else 0.0)
+
+
+_P_SCALARS = ("tableau", "box_used", "box_cog", "hand", "played", "tiles", "cogs", "sparks", "level",
+              "prod_used", "npend", "nrr", "nbuf", "upg_bonus", "conrad", "used_frank", "used_octavia",
+              "used_adjust", "used_reroll1", "used_ignval", "used_emma", "reroll_tile", "rearranged", "held",
+              "silas", "completed", "nrc")
+_P_ARRAYS = (("avail", NTYPES), ("space", NSPACE), ("line", SLOTS), ("stile", SLOTS), ("track", NCOL),
+             ("pend", MAX_PEND), ("parg", MAX_PEND), ("rr", MAX_RR), ("rc", SPACES), ("buf", 4))
+_S_SCALARS = ("rng", "pool", "bpublic", "adeck", "goals", "stacks", "nbottom", "njunk", "phase", "turn", "first",
+              "taker", "ntaken", "take_end", "done", "dstep", "started")
+
+
+def unpack_state(const uint8_t[::1] raw) -> dict:
+    """Every field of the struct as Python values (omniscient; tests and tools). Byte arrays become lists."""
+    cdef SPState s
+    cdef int p
+    if raw.shape[0] != sizeof(SPState):
+        raise ValueError(f"a Sparks state is {sizeof(SPState)} bytes")
+    memcpy(&s, &raw[0], sizeof(SPState))
+    d = <dict>s
+    out = {k: d[k] for k in _S_SCALARS}
+    out["dhand"] = list(d["dhand"])
+    out["bottom"] = [s.bottom[p] for p in range(64)]
+    out["junk"] = [s.junk[p] for p in range(MAX_JUNK)]
+    out["bag"] = [s.bag[p] for p in range(NCOL)]
+    out["disc"] = [s.disc[p] for p in range(NCOL)]
+    out["dpick"] = [s.dpick[p] for p in range(MAX_P)]
+    out["bonus"] = [[s.bonus[p][k] for k in range(MAX_BONUS)] for p in range(NCOL)]
+    players = []
+    for p in range(MAX_P):
+        pd = d["pl"][p]
+        q = {k: pd[k] for k in _P_SCALARS}
+        raw_p = (<char*>&s.pl[p])[:sizeof(Player)]
+        for name, size in _P_ARRAYS:
+            off = _OFFSETS[name]
+            q[name] = list(raw_p[off:off + size])
+        players.append(q)
+    out["players"] = players
+    return out
+
+
+def pack_state(dict f) -> bytes:
+    """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
+    cdef SPState s
+    cdef Player P
+    cdef int p, i, k
+    memset(&s, 0, sizeof(SPState))
+    s.rng = f["rng"]
+    s.pool = f["pool"]
+    s.bpublic = f["bpublic"]
+    s.adeck = f["adeck"]
+    s.goals = f["goals"]
+    s.stacks = f["stacks"]
+    s.nbottom = f["nbottom"]
+    s.njunk = f["njunk"]
+    s.phase = f["phase"]
+    s.turn = f["turn"]
+    s.first = f["first"]
+    s.taker = f["taker"]
+    s.ntaken = f["ntaken"]
+    s.take_end = f["take_end"]
+    s.done = f["done"]
+    s.dstep = f["dstep"]
+    s.started = f["started"]
+    for i in range(MAX_P):
+        s.dhand[i] = f["dhand"][i]
+        s.dpick[i] = f["dpick"][i]
+    for i in range(64):
+        s.bottom[i] = f["bottom"][i]
+    for i in range(MAX_JUNK):
+        s.junk[i] = f["junk"][i]
+    for i in range(NCOL):
+        s.bag[i] = f["bag"][i]
+        s.disc[i] = f["disc"][i]
+        for k in range(MAX_BONUS):
+            s.bonus[i][k] = f["bonus"][i][k]
+    for p in range(MAX_P):
+        q = f["players"][p]
+        memset(&P, 0, sizeof(Player))
+        P.tableau = q["tableau"]
+        P.box_used = q["box_used"]
+        P.box_cog = q["box_cog"]
+        P.hand = q["hand"]
+        P.played = q["played"]
+        for name in _P_SCALARS[5:]:
+            pass
+        P.tiles = q["tiles"]
+        P.cogs = q["cogs"]
+        P.sparks = q["sparks"]
+        P.level = q["level"]
+        P.prod_used = q["prod_used"]
+        P.npend = q["npend"]
+        P.nrr = q["nrr"]
+        P.nbuf = q["nbuf"]
+        P.upg_bonus = q["upg_bonus"]
+        P.conrad = q["conrad"]
+        P.used_frank = q["used_frank"]
+        P.used_octavia = q["used_octavia"]
+        P.used_adjust = q["used_adjust"]
+        P.used_reroll1 = q["used_reroll1"]
+        P.used_ignval = q["used_ignval"]
+        P.used_emma = q["used_emma"]
+        P.reroll_tile = q["reroll_tile"]
+        P.rearranged = q["rearranged"]
+        P.held = q["held"]
+        P.silas = q["silas"]
+        P.completed = q["completed"]
+        P.nrc = q["nrc"]
+        for i in range(NTYPES):
+            P.avail[i] = q["avail"][i]
+        for i in range(NSPACE):
+            P.space[i] = q["space"][i]
+        for i in range(SLOTS):
+            P.line[i] = q["line"][i]
+            P.stile[i] = q["stile"][i]
+            P.rc[i] = q["rc"][i]
+        for i in range(NCOL):
+            P.track[i] = q["track"][i]
+        for i in range(MAX_PEND):
+            P.pend[i] = q["pend"][i]
+            P.parg[i] = q["parg"][i]
+        for i in range(MAX_RR):
+            P.rr[i] = q["rr"][i]
+        for i in range(4):
+            P.buf[i] = q["buf"][i]
+        s.pl[p] = P
+    return (<char*>&s)[:sizeof(SPState)]
+
+
+cdef Player _probe
+_OFFSETS = {
+    "avail": <size_t>(<char*>&_probe.avail[0] - <char*>&_probe),
+    "space": <size_t>(<char*>&_probe.space[0] - <char*>&_probe),
+    "line": <size_t>(<char*>&_probe.line[0] - <char*>&_probe),
+    "stile": <size_t>(<char*>&_probe.stile[0] - <char*>&_probe),
+    "track": <size_t>(<char*>&_probe.track[0] - <char*>&_probe),
+    "pend": <size_t>(<char*>&_probe.pend[0] - <char*>&_probe),
+    "parg": <size_t>(<char*>&_probe.parg[0] - <char*>&_probe),
+    "rr": <size_t>(<char*>&_probe.rr[0] - <char*>&_probe),
+    "rc": <size_t>(<char*>&_probe.rc[0] - <char*>&_probe),
+    "buf": <size_t>(<char*>&_probe.buf[0] - <char*>&_probe),
+}

@@ -1,0 +1,394 @@
+# cython: language_level=3
+"""What each seat may see of a Sparks state (views, observation tensors) and re-dealing what it may not
+(``resample``, the determinisation hook for ISMCTS/PIMC search).
+
+Hidden from a seat: the other seats' assistant hands (their sizes are public), in the draft variant the hands
+the others hold and their pending picks, the order of the robot deck (its shuffled part is a set everybody
+knows the size of) and the robot cards the others drew in a refill and returned under the deck, the assistant
+deck, the PRNG. Public: the junkyard, the bag and the discard pile (by colour), every board, die, line,
+tableau, track, cog, spark, tile, played assistant, the bonus tiles, the goals, the unfinished robots a seat
+discarded under the deck.
+"""
+
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
+from robotcore.core.rng cimport rng_below, rng_next, rng_seed
+from robotcore.core.state cimport State
+from robotcore.games.sparks.engine cimport colour_count, goals_met, seat_score, sp_actors, sp_validate
+from robotcore.games.sparks.state cimport *
+
+import numpy as np
+
+from robotcore.games.sparks.data import COLOURS, GOALS, TILES
+from robotcore.games.sparks.engine import PENDING_NAMES, PHASE_NAMES
+
+cnp.import_array()
+
+DIE_LETTERS = "RBGY"
+
+cdef enum:
+    PER_SEAT = 240
+    GLOBALS = 96
+    OWN = 32 + 16 + 32 + 32
+    OBS_SIZE = MAX_P * PER_SEAT + GLOBALS + OWN
+
+
+def observation_size() -> int:
+    return OBS_SIZE
+
+
+OBSERVATION_SIZE = OBS_SIZE
+
+
+cdef str die_str(int b):
+    return f"{DIE_LETTERS[(b - 1) // 6]}{(b - 1) % 6 + 1}"
+
+
+cdef list dice_list(const uint8_t* avail):
+    out = []
+    cdef int t, k
+    for t in range(NTYPES):
+        for k in range(avail[t]):
+            out.append(die_str(t + 1))
+    return out
+
+
+cdef list bits64(uint64_t bits, tuple names):
+    out = []
+    cdef int b
+    while bits:
+        b = lowest_bit(bits)
+        out.append("board" if b == BOARD_BOX else names[b])
+        bits &= bits - 1
+    return out
+
+
+cdef list bits32(uint32_t bits, tuple names):
+    out = []
+    while bits:
+        out.append(names[lowest_bit(bits)])
+        bits &= bits - 1
+    return out
+
+
+cdef dict _player(game, const SPConfig* cfg, const SPState* s, int p):
+    cdef const Player* P = &s.pl[p]
+    cdef int k, j, card, i
+    rnames = game.content.robot_names
+    anames = game.content.assistant_names
+    line = []
+    for k in range(SLOTS):
+        card = P.line[k]
+        line.append({
+            "robot": None if card == NO_CARD else rnames[card],
+            "dice": [None if card == NO_CARD or j >= cfg.r_n[card] or not P.space[SP_ROBOT + 3 * k + j]
+                     else die_str(P.space[SP_ROBOT + 3 * k + j]) for j in range(SPACES)],
+            "tile": None if P.stile[k] == NO_CARD else TILES[P.stile[k]],
+        })
+    return {
+        "colour": COLOURS[p],
+        "cogs": P.cogs,
+        "sparks": P.sparks,
+        "level": P.level,
+        "tracks": {COLOURS[c]: P.track[c] for c in range(NCOL)},
+        "dice": dice_list(P.avail),
+        "upgrade": {COLOURS[c]: (die_str(P.space[c]) if P.space[c] else None) for c in range(NCOL)},
+        "storage": die_str(P.space[SP_STORE]) if P.space[SP_STORE] else None,
+        "line": line,
+        "tiles": [TILES[t] for t in range(NTILES) if (P.tiles >> t) & 1],
+        "tableau": bits64(P.tableau, rnames),
+        "boxes_used": bits64(P.box_used, rnames),
+        "boxes_cog": bits64(P.box_cog, rnames),
+        "hand_size": popcount(P.hand),
+        "played": bits32(P.played, anames),
+        "conrad": None if P.conrad == NO_CARD else anames[P.conrad],
+        "production_used": [k for k in range(NPROD) if (P.prod_used >> k) & 1],
+        "pending": [{"type": PENDING_NAMES[P.pend[i]], "arg": P.parg[i]} for i in range(P.npend)],
+        "marked": [die_str(P.rr[i]) for i in range(P.nrr)],
+        "recycle": [die_str(P.rc[i]) for i in range(P.nrc)],
+        "held": die_str(P.held) if P.held else None,
+        "silas": P.silas,
+        "upgrade_bonus": P.upg_bonus,
+        "used": {"frank": P.used_frank, "octavia": P.used_octavia, "adjust": P.used_adjust,
+                 "reroll_one": P.used_reroll1, "ignore_value": P.used_ignval, "emma": P.used_emma},
+        "reroll_tile": bool(P.reroll_tile),
+        "rearranged": P.rearranged,
+        "completed_this_turn": P.completed,
+        "done": bool((s.done >> p) & 1) if s.phase == PH_ACTION else False,
+        "drawn": P.nbuf,
+        "draft_hand_size": popcount(s.dhand[p]),
+        "draft_committed": s.phase == PH_DRAFT and s.dpick[p] != NO_CARD,
+        "goals_met": [GOALS[g] for g in range(NGOALS) if (goals_met(cfg, P) >> g) & 1],
+    }
+
+
+cdef dict _public(game, State state, int seat):
+    cdef const SPState* s = <const SPState*>state.data
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    cdef int n = cfg.nseats, i, c, k, p
+    rnames = game.content.robot_names
+    bonus_text = [b.text() for b in game.content.bonus_tiles]
+    bottom = []
+    for i in range(s.nbottom):
+        if (s.bpublic >> i) & 1 or (s.bottom[i] >> 6) == seat:
+            bottom.append(rnames[s.bottom[i] & 63])
+        else:
+            bottom.append(None)
+    scores = [seat_score(cfg, s, p) for p in range(n)]
+    out = {
+        "game": "sparks",
+        "phase": PHASE_NAMES[s.phase],
+        "actors": state.actors,
+        "turn": s.turn,
+        "turns": cfg.turns,
+        "round": (s.turn // (2 if n == 1 else n)),
+        "first_player": s.first,
+        "active": 0 if n == 1 else (s.first + s.turn) % n,
+        "secondary_turn": bool(n == 1 and (s.turn & 1)),
+        "started": bool(s.started),
+        "terminal": s.phase == PH_OVER,
+        "scores": scores,
+        "junkyard": [die_str(s.junk[i]) for i in range(s.njunk)],
+        "bag": {COLOURS[c]: s.bag[c] for c in range(NCOL)},
+        "discard": {COLOURS[c]: s.disc[c] for c in range(NCOL)},
+        "robot_deck": {"shuffled": popcount(s.pool), "bottom": bottom},
+        "assistant_deck": popcount(s.adeck),
+        "stacks": [TILES[t] for t in range(NTILES) if (s.stacks >> t) & 1],
+        "bonus": {COLOURS[c]: [bonus_text[s.bonus[c][k]] for k in range(cfg.nbonus)] for c in range(NCOL)},
+        "goals": [GOALS[g] for g in range(NGOALS) if (s.goals >> g) & 1],
+        "taker": s.taker if s.phase in (PH_TAKE, PH_REFILL) else None,
+        "players": [_player(game, cfg, s, p) for p in range(n)],
+    }
+    if n == 1:
+        met = goals_met(cfg, &s.pl[0]) & s.goals
+        out["solo"] = {"target": cfg.solo_target, "goals_met": met == s.goals,
+                       "won": s.phase == PH_OVER and met == s.goals and scores[0] >= cfg.solo_target}
+    return out
+
+
+def view(game, State state, seat) -> dict:
+    cdef const SPState* s = <const SPState*>state.data
+    cdef int me, i
+    out = _public(game, state, -1 if seat is None else seat)
+    out["seat"] = seat
+    if seat is None:
+        return out
+    me = seat
+    anames = game.content.assistant_names
+    rnames = game.content.robot_names
+    P = &s.pl[me]
+    out["hand"] = bits32(s.pl[me].hand, anames)
+    out["drawn"] = [rnames[s.pl[me].buf[i]] for i in range(s.pl[me].nbuf)]
+    out["draft_hand"] = bits32(s.dhand[me], anames)
+    out["draft_pick"] = None if s.dpick[me] == NO_CARD else anames[s.dpick[me]]
+    return out
+
+
+def omniscient(game, State state) -> dict:
+    cdef const SPState* s = <const SPState*>state.data
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    cdef int p, i
+    out = _public(game, state, -1)
+    anames = game.content.assistant_names
+    rnames = game.content.robot_names
+    out["seat"] = "omniscient"
+    out["robot_deck"]["bottom"] = [{"robot": rnames[s.bottom[i] & 63], "seat": s.bottom[i] >> 6,
+                                    "public": bool((s.bpublic >> i) & 1)} for i in range(s.nbottom)]
+    out["robot_deck"]["pool"] = bits64(s.pool, rnames)
+    out["assistant_deck_cards"] = bits32(s.adeck, anames)
+    out["hands"] = [bits32(s.pl[p].hand, anames) for p in range(cfg.nseats)]
+    out["drawn"] = [[rnames[s.pl[p].buf[i]] for i in range(s.pl[p].nbuf)] for p in range(cfg.nseats)]
+    out["draft_hands"] = [bits32(s.dhand[p], anames) for p in range(cfg.nseats)]
+    out["draft_picks"] = [None if s.dpick[p] == NO_CARD else anames[s.dpick[p]] for p in range(cfg.nseats)]
+    return out
+
+
+# -- observation ------------------------------------------------------------------------------------------------
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def observation(State state, int seat) -> cnp.ndarray:
+    cdef const SPState* s = <const SPState*>state.data
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    cdef int n = cfg.nseats, rel, p, pos, i, t, k, j, card, b, c
+    cdef const Player* P
+    cdef cnp.ndarray arr = np.zeros(OBS_SIZE, dtype=np.float32)
+    cdef float* x = <float*>cnp.PyArray_DATA(arr)
+    for rel in range(n):
+        p = (seat + rel) % n
+        P = &s.pl[p]
+        pos = rel * PER_SEAT
+        x[pos] = P.cogs / 20.0
+        x[pos + 1] = P.sparks / 5.0
+        x[pos + 2] = P.level / 5.0
+        for c in range(NCOL):
+            x[pos + 3 + c] = P.track[c] / 12.0
+            x[pos + 7 + c] = colour_count(cfg, P, c) / 8.0
+        for k in range(NPROD):
+            x[pos + 11 + k] = (P.prod_used >> k) & 1
+        x[pos + 15] = popcount(P.played) / 10.0
+        x[pos + 16] = popcount(P.hand) / 10.0
+        x[pos + 17] = (s.done >> p) & 1 if s.phase == PH_ACTION else 0
+        x[pos + 18] = P.npend / 5.0
+        x[pos + 19] = P.upg_bonus / 5.0
+        for t in range(NTILES):
+            x[pos + 20 + t] = (P.tiles >> t) & 1
+        for t in range(NTYPES):
+            x[pos + 28 + t] = P.avail[t] / 3.0
+        for i in range(NSPACE):
+            b = P.space[i]
+            if b:
+                x[pos + 52 + i * 5 + (b - 1) // 6] = 1.0
+                x[pos + 52 + i * 5 + 4] = ((b - 1) % 6 + 1) / 6.0
+        # 52 + 70 = 122
+        for k in range(SLOTS):
+            card = P.line[k]
+            if card == NO_CARD:
+                continue
+            x[pos + 122 + k * 24 + cfg.r_colour[card]] = 1.0
+            x[pos + 122 + k * 24 + 4] = cfg.r_adv[card] / 3.0
+            x[pos + 122 + k * 24 + 5] = cfg.r_box[card][0] != SY_NONE
+            for j in range(cfg.r_n[card]):
+                x[pos + 122 + k * 24 + 6 + j * 6 + cfg.r_col[card][j]] = 1.0
+                x[pos + 122 + k * 24 + 6 + j * 6 + 5] = cfg.r_val[card][j] / 6.0
+        # 122 + 72 = 194
+        for k in range(SLOTS):
+            if P.stile[k] != NO_CARD:
+                x[pos + 194 + k * 3 + P.stile[k] - TL_BONUS_POINT] = 1.0
+        x[pos + 203] = popcount(P.box_used) / 5.0
+        x[pos + 204] = popcount(P.tableau & cfg.box_robots) / 5.0
+        x[pos + 205] = P.reroll_tile
+        x[pos + 206] = P.completed / 3.0
+        x[pos + 207] = P.nbuf / 4.0
+        for i in range(MAX_ASSIST):
+            if (P.played >> i) & 1:
+                x[pos + 208 + i] = 1.0
+    pos = MAX_P * PER_SEAT
+    for i in range(s.njunk):
+        x[pos + i * 5 + (s.junk[i] - 1) // 6] = 1.0
+        x[pos + i * 5 + 4] = ((s.junk[i] - 1) % 6 + 1) / 6.0
+    for c in range(NCOL):
+        x[pos + 40 + c] = s.bag[c] / 11.0
+        x[pos + 44 + c] = s.disc[c] / 11.0
+    x[pos + 48] = s.turn / <float>cfg.turns
+    x[pos + 49 + s.phase] = 1.0
+    x[pos + 54] = n == 1 and (s.turn & 1)
+    for t in range(NTILES):
+        x[pos + 55 + t] = (s.stacks >> t) & 1
+    for t in range(NGOALS):
+        x[pos + 63 + t] = (s.goals >> t) & 1
+    x[pos + 69] = popcount(s.pool) / 60.0
+    x[pos + 70] = popcount(s.adeck) / 30.0
+    x[pos + 71 + ((0 if n == 1 else (s.first + s.turn) % n) - seat + n) % n] = 1.0
+    if s.phase == PH_TAKE or s.phase == PH_REFILL:
+        x[pos + 75 + (s.taker - seat + n) % n] = 1.0
+    x[pos + 79] = s.nbottom / 20.0
+    pos += GLOBALS
+    P = &s.pl[seat]
+    for i in range(MAX_ASSIST):
+        x[pos + i] = (P.hand >> i) & 1
+        x[pos + 48 + i] = (s.dhand[seat] >> i) & 1
+        x[pos + 80 + i] = s.phase == PH_DRAFT and s.dpick[seat] == i
+    for i in range(P.nbuf):
+        x[pos + 32 + i * 4 + cfg.r_colour[P.buf[i]]] = 1.0
+    return arr
+
+
+# -- resampling -------------------------------------------------------------------------------------------------
+
+def resample(game, State state, int seat, uint64_t seed) -> State:
+    """A copy of ``state`` where everything ``seat`` cannot see is drawn again: the robot cards it has not seen
+    (the deck's shuffled part, the cards the others returned under the deck unseen, the cards another seat is
+    holding in a refill) are re-dealt among those places, and the assistants it has not seen (the deck, the
+    others' hands, in the draft the others' hands held and their pending picks) among theirs; the PRNG is
+    re-seeded. The pools are taken in card order before the shuffle, so the result depends only on what the seat
+    knows and the seed. In the draft, the cards the seat saw in the hands it passed are not tracked (RULES.md)."""
+    cdef State out = state.clone()
+    cdef SPState* s = <SPState*>out.data
+    cdef const SPConfig* cfg = <const SPConfig*>out.core.cfg
+    cdef uint64_t rng = rng_seed(seed)
+    cdef uint64_t rpool = s.pool
+    cdef uint32_t apool = s.adeck
+    cdef uint8_t cards[64]
+    cdef int n = cfg.nseats, p, i, k, m = 0, pos = 0, cnt
+    cdef int hsize[MAX_P]
+    cdef int dsize[MAX_P]
+    if sp_validate(cfg, s) != 0:
+        raise AssertionError("resample needs a valid state")
+    # robot cards
+    for i in range(s.nbottom):
+        if not ((s.bpublic >> i) & 1) and (s.bottom[i] >> 6) != seat:
+            rpool |= (<uint64_t>1) << (s.bottom[i] & 63)
+    for p in range(n):
+        if p != seat:
+            for i in range(s.pl[p].nbuf):
+                rpool |= (<uint64_t>1) << s.pl[p].buf[i]
+    while rpool:
+        cards[m] = <uint8_t>lowest_bit(rpool)
+        rpool &= rpool - 1
+        m += 1
+    _shuffle(&rng, cards, m)
+    for i in range(s.nbottom):
+        if not ((s.bpublic >> i) & 1) and (s.bottom[i] >> 6) != seat:
+            s.bottom[i] = <uint8_t>((s.bottom[i] & 0xC0) | cards[pos])
+            pos += 1
+    for p in range(n):
+        if p != seat:
+            for i in range(s.pl[p].nbuf):
+                s.pl[p].buf[i] = cards[pos]
+                pos += 1
+    s.pool = 0
+    while pos < m:
+        s.pool |= (<uint64_t>1) << cards[pos]
+        pos += 1
+    # assistants
+    m = 0
+    pos = 0
+    for p in range(n):
+        hsize[p] = dsize[p] = 0
+        if p != seat:
+            apool |= s.pl[p].hand | s.dhand[p]
+            hsize[p] = popcount(s.pl[p].hand)
+            dsize[p] = popcount(s.dhand[p])
+    while apool:
+        cards[m] = <uint8_t>lowest_bit(apool)
+        apool &= apool - 1
+        m += 1
+    _shuffle(&rng, cards, m)
+    s.adeck = 0
+    for p in range(n):
+        if p == seat:
+            continue
+        s.pl[p].hand = 0
+        s.dhand[p] = 0
+        for i in range(hsize[p]):
+            s.pl[p].hand |= (<uint32_t>1) << cards[pos]
+            pos += 1
+        for i in range(dsize[p]):
+            s.dhand[p] |= (<uint32_t>1) << cards[pos]
+            pos += 1
+        if s.phase == PH_DRAFT and s.dpick[p] != NO_CARD:
+            s.dpick[p] = <uint8_t>nth_set_bit(s.dhand[p], <int>rng_below(&rng, <uint32_t>dsize[p]))
+    while pos < m:
+        s.adeck |= (<uint32_t>1) << cards[pos]
+        pos += 1
+    s.rng = rng_seed(rng_next(&rng))
+    out.seed = seed
+    if sp_validate(cfg, s) != 0:
+        raise AssertionError(f"resampling broke an invariant ({sp_validate(cfg, s)})")
+    return out
+
+
+cdef void _shuffle(uint64_t* r, uint8_t* a, int n) noexcept:
+    cdef int i = n - 1, j
+    cdef uint8_t t
+    while i > 0:
+        j = <int>rng_below(r, <uint32_t>(i + 1))
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1

@@ -1,0 +1,107 @@
+"""The engine against the independent reference (reference.py), move by move: after every action the two must
+agree on who acts, on every seat's legal actions and on every field of the state, PRNG included.
+
+Uniformly random play says ``done`` early and rarely reaches deep effects, so most games use a policy that prefers
+anything but ``done`` and ``sell`` (placements, assistants, boxes, tiles): together they reach every family."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+import robotcore
+from robotcore.games.sparks import engine
+
+from . import reference as ref
+
+
+def fields(state: robotcore.State) -> dict[str, Any]:
+    return engine.unpack_state(np.frombuffer(state.state_bytes(), dtype=np.uint8))
+
+
+def choose(game: robotcore.Game, legal: list[int], rng: random.Random, biased: bool) -> int:
+    if not biased:
+        return rng.choice(legal)
+    names = [game.action_to_dict(a)["type"] for a in legal]
+    eager = [a for a, n in zip(legal, names) if n not in ("done", "sell", "sell_space", "skip", "up", "down")]
+    if eager and rng.random() < 0.9:
+        return rng.choice(eager)
+    return rng.choice(legal)
+
+
+CONFIGS = [{"players": 4}, {"players": 3, "goals": 2}, {"players": 2}, {"players": 1},
+           {"players": 3, "draft": True}, {"players": 1, "goals": 3, "draft": True}, {"players": 3, "clockwise": True}]
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=[str(c) for c in CONFIGS])
+def test_engine_matches_reference_move_by_move(params: dict[str, Any]) -> None:
+    game = robotcore.load_game("sparks", **params)
+    rng = random.Random(17)
+    seen: Counter[str] = Counter()
+    for seed in range(30):
+        state = game.new_initial_state(seed=seed)
+        model = ref.Reference(game.content, dict(game.params), fields(state))
+        assert model.num_actions == game.num_actions
+        biased = seed % 4 != 0
+        while not state.is_terminal:
+            assert state.actors == model.actors()
+            for seat in range(game.num_players):
+                assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
+            seat = rng.choice(state.actors)
+            action = choose(game, state.legal_actions(seat), rng, biased)
+            seen[game.action_to_dict(action)["type"]] += 1
+            state.apply(action, seat)
+            model.apply(seat, action)
+            assert fields(state) == model.f, (seed, game.action_to_str(action))
+        assert model.actors() == []
+    if params["players"] == 4:
+        for family in ("take", "pick", "place", "sell", "recruit", "spark_box", "track", "tile", "assign", "draw",
+                       "done"):
+            assert seen[family] > 0, family
+
+
+def stress_content() -> Any:
+    """A small, fast content that reaches the rare paths: a 20-card robot deck that runs out (draws from the cards
+    put under it), short tracks that fill up (advances elsewhere, all four full), cheap levels up to the top, a
+    small bag that runs dry, only 4 dice of a colour."""
+    from robotcore.games.sparks import SparksContent
+    from robotcore.games.sparks.data import DEFAULT_ROBOTS, Symbol
+
+    picks = [r for i, r in enumerate(DEFAULT_ROBOTS) if i % 15 in (0, 1, 5, 8, 11)]
+    return SparksContent(robots=tuple(picks), track_points=(1, 3, 6), bonus_after=(1,),
+                         bonus_tiles=(Symbol("tile"), Symbol("advance_any"), Symbol("die"), Symbol("sparks")),
+                         thresholds=(2, 3, 4), level_rewards=("tile", "tile", "spark"), dice_per_colour=6,
+                         upgrade_cap=2, rearrange_limit=3)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_engine_matches_reference_on_a_stress_content(players: int) -> None:
+    content = stress_content()
+    game = robotcore.load_game("sparks", players=players, content=content)
+    rng = random.Random(5)
+    bottom_draws = full_tracks = 0
+    for seed in range(25):
+        state = game.new_initial_state(seed=seed)
+        model = ref.Reference(game.content, dict(game.params), fields(state))
+        while not state.is_terminal:
+            assert state.actors == model.actors()
+            for seat in range(game.num_players):
+                assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
+            seat = rng.choice(state.actors)
+            action = choose(game, state.legal_actions(seat), rng, True)
+            before = fields(state)
+            state.apply(action, seat)
+            model.apply(seat, action)
+            after = fields(state)
+            assert after == model.f, (seed, game.action_to_str(action))
+            bottom_draws += after["pool"] == 0 and after["nbottom"] < before["nbottom"]
+            full_tracks += any(t == 3 for P in after["players"] for t in P["track"])
+            again = game.from_bytes(state.to_bytes())
+            assert again.state_bytes() == state.state_bytes()
+    assert full_tracks > 0
+    if players >= 2:
+        assert bottom_draws > 0
