@@ -8,41 +8,12 @@ import pytest
 
 from robotcore.core.rng import Rng
 
-MASK = (1 << 64) - 1
-
-
-def mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return z ^ (z >> 31)
-
-
-class PySplitMix:
-    """An independent SplitMix64 (Steele, Lea, Flood 2014) in plain Python."""
-
-    def __init__(self, seed: int) -> None:
-        self.s = mix(seed ^ 0x5DEECE66DA3B91F7)
-
-    def next(self) -> int:
-        self.s = (self.s + 0x9E3779B97F4A7C15) & MASK
-        return mix(self.s)
-
-    def below(self, bound: int) -> int:
-        x = self.next() >> 32
-        m = x * bound
-        low = m & 0xFFFFFFFF
-        if low < bound:
-            threshold = ((1 << 32) - bound) % bound
-            while low < threshold:
-                x = self.next() >> 32
-                m = x * bound
-                low = m & 0xFFFFFFFF
-        return m >> 32
+from ..rng_model import MASK, SplitMix64
 
 
 def test_matches_an_independent_splitmix64() -> None:
     for seed in (0, 1, 2**63, MASK, 123456789):
-        a, b = Rng(seed), PySplitMix(seed)
+        a, b = Rng(seed), SplitMix64.seeded(seed)
         assert [a.next_u64() for _ in range(100)] == [b.next() for _ in range(100)]
         assert [a.below(n) for n in range(1, 300)] == [b.below(n) for n in range(1, 300)]
 
@@ -82,7 +53,7 @@ def test_shuffles_are_uniform() -> None:
 
 
 def test_a_large_bound_uses_rejection_correctly() -> None:
-    r, ref = Rng(9), PySplitMix(9)
+    r, ref = Rng(9), SplitMix64.seeded(9)
     bound = (1 << 31) + 1          # rejection is frequent for such bounds
     assert [r.below(bound) for _ in range(2000)] == [ref.below(bound) for _ in range(2000)]
     with pytest.raises(ValueError):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-M64 = (1 << 64) - 1
+from ...rng_model import SplitMix64 as Rng
+
 NO = 0xFF
 PH = {name: i for i, name in enumerate(("main", "pick", "lose", "depollute", "offer", "answer", "event_pick",
                                         "event_discard", "event_tax", "vote", "over"))}
@@ -22,32 +23,6 @@ REFRESH = ("vote", "first_player", "automatic", "off")
 END = {"smartphone": 1, "end_event": 2, "malus_pile": 3, "events_exhausted": 4}
 TRADING, NODEP = 1, 2
 MALUS_ITEM = 32
-
-
-class Rng:
-    """SplitMix64 with Lemire's bounded draw, as core/rng.pxd defines them."""
-
-    def __init__(self, state: int) -> None:
-        self.state = state
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & M64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-        return z ^ (z >> 31)
-
-    def below(self, bound: int) -> int:
-        x = self.next() >> 32
-        m = x * bound
-        low = m & 0xFFFFFFFF
-        if low < bound:
-            threshold = ((1 << 32) - bound) % bound
-            while low < threshold:
-                x = self.next() >> 32
-                m = x * bound
-                low = m & 0xFFFFFFFF
-        return m >> 32
 
 
 class Reference:

@@ -10,7 +10,8 @@ from typing import Any
 from robotcore.games.sparks import engine
 from robotcore.games.sparks.data import ASSISTANT_KINDS, COLOURS, SYMBOLS, TILES, SparksContent
 
-M64 = (1 << 64) - 1
+from ...rng_model import bounded, step
+
 NO = 255
 ANY = 4
 BOARD = 63
@@ -20,12 +21,6 @@ TILE = {name: i for i, name in enumerate(TILES)}
 (PD_ADVANCE, PD_TILE, PD_REROLL, PD_ADJUST, PD_SILAS, PD_RECYCLE_PICK, PD_RECYCLE_PLACE, PD_MAX, PD_OLYMPIA,
  PD_CONRAD, PD_COMPLETE, PD_FREE_PLAY, PD_DIE_CHOICE) = range(1, 14)
 DRAFT, REFILL, TAKE, ACTION, OVER = range(5)
-
-
-def _mix(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
 
 
 def bits(x: int) -> list[int]:
@@ -65,20 +60,11 @@ class Reference:
     # -- chance ---------------------------------------------------------------------------------------------
 
     def _next(self) -> int:
-        self.f["rng"] = (self.f["rng"] + 0x9E3779B97F4A7C15) & M64
-        return _mix(self.f["rng"])
+        self.f["rng"], out = step(self.f["rng"])
+        return out
 
     def below(self, bound: int) -> int:
-        x = self._next() >> 32
-        m = x * bound
-        low = m & 0xFFFFFFFF
-        if low < bound:
-            t = ((-bound) & 0xFFFFFFFF) % bound
-            while low < t:
-                x = self._next() >> 32
-                m = x * bound
-                low = m & 0xFFFFFFFF
-        return m >> 32
+        return bounded(self._next, bound)
 
     def bag_die(self) -> int:
         f = self.f
