@@ -49,7 +49,7 @@ def test_openspiel_random_sim_test(name: str) -> None:
     from robotcore.adapters.openspiel import register
 
     game = pyspiel.load_game(register(name), {"seed": 1})
-    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=6, serialize=False, verbose=False)   # through Python: slow
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
@@ -165,7 +165,7 @@ def test_openspiel_explicit_chance_form_serializes(name: str) -> None:
     from robotcore.adapters.openspiel import register
 
     game = pyspiel.load_game(register(name, deals=1000))
-    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 1000
     state.apply_action(17)
