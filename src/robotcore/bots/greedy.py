@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from robotcore.bots.base import Bot, register
-from robotcore.core.state import State
+from robotcore.bots.base import Bot, Observer, register
 
 
 @register
@@ -14,12 +13,13 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
-        legal = self._legal(state, seat)
+    def act(self, observer: Observer, budget_ms: float | None = None) -> int:
+        legal = self._legal(observer)
         if len(legal) == 1:
             return int(legal[0])
-        world = state.resample_hidden(seat, self.rng.next_u64())
-        game = state.game
+        seat = observer.seat
+        world = observer.resample(self.rng.next_u64())
+        game = observer.game
         best: list[int] = []
         best_value: float | None = None
         for action in legal:

@@ -1,0 +1,144 @@
+"""The native search bots (``mcts``: UCT over determinisations, ``ismcts``): legal answers in every game and
+phase, the same decisions for the same seed, no peeking at what the seat cannot see, tree reuse, threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import robotcore
+from robotcore.bots import BOTS, Observer, _search, make_bot
+
+SEARCH = {"mcts": {"iterations": 80, "worlds": 4}, "ismcts": {"iterations": 80}}
+ALL = {**{name: {} for name in BOTS}, **SEARCH, "montecarlo": {"playouts": 3}}
+
+
+def positions(game: robotcore.Game, seed: int, every: int) -> list[robotcore.State]:
+    """States along a random game (every ``every`` moves), the end excluded."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed)
+    out = []
+    while not state.is_terminal:
+        if state.move_number % every == 0:
+            out.append(state.clone())
+        seat = state.current_player
+        legal = state.legal_actions(seat)
+        state.apply(legal[int(rng.integers(len(legal)))], seat)
+    return out
+
+
+@pytest.mark.parametrize("bot", sorted(SEARCH))
+def test_search_bots_play_whole_games_legally_in_every_game(game: robotcore.Game, bot: str) -> None:
+    """Every acting seat of every position (simultaneous phases included) gets a legal action."""
+    options = {"iterations": 24, **({"worlds": 3} if bot == "mcts" else {})}
+    players = [make_bot(bot, seed=i, **options) for i in range(game.num_players)]
+    state = game.new_initial_state(11)
+    while not state.is_terminal:
+        for seat in state.actors:
+            assert players[seat].choose(state, seat) in state.legal_actions(seat)
+        seat = state.current_player
+        state.apply(players[seat].choose(state, seat), seat)
+
+
+@pytest.mark.parametrize("bot", sorted(SEARCH))
+def test_same_seed_same_decisions(default_game: robotcore.Game, bot: str) -> None:
+    for state in positions(default_game, 5, 9)[:6]:
+        seat = state.current_player
+        a = [make_bot(bot, seed=3, **SEARCH[bot]).choose(state, seat) for _ in range(2)]
+        assert a[0] == a[1]
+
+
+@pytest.mark.parametrize("bot", sorted(ALL))
+def test_no_peeking_decisions_are_the_same_on_states_the_seat_cannot_tell_apart(
+        default_game: robotcore.Game, bot: str) -> None:
+    """A state and its re-deal for the acting seat differ only where that seat cannot see; a bot with the same
+    seed must decide the same on both (it sees the game only through its seat's observer). The states do
+    differ (otherwise the test could not fail)."""
+    differed = 0
+    for k, state in enumerate(positions(default_game, 7, 5)[:10]):
+        for seat in state.actors:
+            twin = state.resample_hidden(seat, 1000 + k)
+            differed += twin.state_bytes() != state.state_bytes()
+            a = make_bot(bot, seed=k, **ALL[bot]).choose(state, seat)
+            b = make_bot(bot, seed=k, **ALL[bot]).choose(twin, seat)
+            assert a == b, (bot, k, seat)
+    assert differed > 0
+
+
+def test_pimc_does_not_depend_on_the_thread_count() -> None:
+    for state in positions(robotcore.load_game("robotrick"), 2, 11)[:5]:
+        seat = state.current_player
+        if len(state.legal_actions(seat)) < 2:
+            continue
+        one = make_bot("mcts", seed=4, iterations=120, worlds=6, threads=1)
+        two = make_bot("mcts", seed=4, iterations=120, worlds=6, threads=2)
+        assert one.choose(state, seat) == two.choose(state, seat)
+        assert one.last["iterations"] == two.last["iterations"] == 120
+
+
+def test_ismcts_on_threads_is_deterministic_too() -> None:
+    state = robotcore.make("nicodemus", seed=4)
+    seat = state.current_player
+    runs = []
+    for _ in range(2):
+        bot = make_bot("ismcts", seed=4, iterations=300, threads=2)
+        runs.append(bot.choose(state, seat))
+        assert bot.last["iterations"] == 300
+    assert runs[0] == runs[1]
+
+
+def test_ismcts_reuses_its_subtree_when_every_action_since_was_visible() -> None:
+    """Nicodemus' moves are public: the tree kept from the last decision carries iterations over."""
+    game = robotcore.load_game("nicodemus")
+    bots = [make_bot("ismcts", seed=s, iterations=200) for s in range(2)]
+    state = game.new_initial_state(3)
+    carried = 0
+    while not state.is_terminal and state.move_number < 30:
+        seat = state.current_player
+        state.apply(bots[seat].choose(state, seat), seat)
+        carried += bots[seat].last.get("iterations", 0) > 200
+    assert carried > 0
+    fresh = make_bot("ismcts", seed=0, iterations=200, reuse=False)
+    state = game.new_initial_state(3)
+    fresh.choose(state, state.current_player)
+    assert fresh.last["iterations"] == 200
+
+
+def test_a_time_budget_is_honoured_roughly() -> None:
+    state = robotcore.make("robotrick", seed=1)
+    for name in SEARCH:
+        bot = make_bot(name, seed=1, ms=30)
+        assert bot.choose(state, 0) in state.legal_actions(0)
+        assert bot.last["iterations"] >= 1
+        assert bot.last["seconds"] < 2.0
+
+
+def test_search_checks_its_inputs() -> None:
+    game = robotcore.load_game("robotrick")
+    state = game.new_initial_state(1)
+    worlds = Observer(state, 0).worlds([1, 2])
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "alphabeta", worlds=worlds, iterations=10)
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", worlds=worlds[:, :10], iterations=10)
+    bad = worlds.copy()
+    bad[0, :] = 255
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", worlds=bad, iterations=10)
+    with pytest.raises(ValueError):                       # no native resampler: worlds are required
+        _search.search(game.core, 0, "ismcts", root=state, iterations=10)
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", worlds=worlds, iterations=0)
+    for options in ({"iterations": 0}, {"threads": 0}, {"ms": -1}, {"c": "x"}, {"worlds": 0}):
+        with pytest.raises(robotcore.InvalidParameterError):
+            make_bot("ismcts", **options)
+
+
+def test_an_observer_shows_only_the_seat() -> None:
+    state = robotcore.make("robotrick", seed=2)
+    state.apply(state.legal_actions(1)[0], 1)
+    obs = Observer(state, 0)
+    assert obs.history == [(1, None)]                      # seat 1's pass is hidden from seat 0
+    assert Observer(state, 1).history == state.history
+    assert obs.view() == state.view(0) and obs.legal_actions() == state.legal_actions(0)
+    assert not hasattr(obs, "__dict__") and not hasattr(obs, "state")
