@@ -27,22 +27,25 @@ _SCORES = (0.0, 0.5, 1.0)
 
 def _closest(freq: tuple[float, float, float], s: float) -> tuple[float, float, float]:
     """The distribution on (loss, draw, win) with mean score ``s`` closest to ``freq`` (KL(freq || p)):
-    p_i = freq_i / (1 + theta (x_i - s)), theta solving sum p_i = 1 (bisection)."""
+    p_i = freq_i / (1 + theta (x_i - s)), theta solving sum_i freq_i (x_i - s) / (1 + theta (x_i - s)) = 0."""
     xs = [x for x, f in zip(_SCORES, freq) if f > 0]
     lo = -1.0 / (max(xs) - s) if max(xs) > s else -1e12
     hi = 1.0 / (s - min(xs)) if min(xs) < s else 1e12
     lo, hi = lo * (1 - 1e-12), hi * (1 - 1e-12)
 
-    def g(theta: float) -> float:
-        return sum(f * (x - s) / (1 + theta * (x - s)) for x, f in zip(_SCORES, freq) if f > 0)
-
-    for _ in range(200):                # g decreases in theta
-        mid = 0.5 * (lo + hi)
-        if g(mid) > 0:
-            lo = mid
+    pairs = [(x - s, f) for x, f in zip(_SCORES, freq) if f > 0]
+    theta = 0.0
+    for _ in range(100):                # safeguarded Newton: g decreases in theta on (lo, hi)
+        g = sum(f * d / (1 + theta * d) for d, f in pairs)
+        if abs(g) < 1e-15:
+            break
+        if g > 0:
+            lo = theta
         else:
-            hi = mid
-    theta = 0.5 * (lo + hi)
+            hi = theta
+        dg = -sum(f * d * d / (1 + theta * d) ** 2 for d, f in pairs)
+        step = theta - g / dg if dg < 0 else 0.5 * (lo + hi)
+        theta = step if lo < step < hi else 0.5 * (lo + hi)
     return tuple(f / (1 + theta * (x - s)) for x, f in zip(_SCORES, freq))  # type: ignore[return-value]
 
 

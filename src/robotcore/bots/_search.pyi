@@ -6,6 +6,7 @@ from robotcore.core.state import GameCore, State
 
 @final
 class Forest:
+    def __init__(self, *args: object, **kwargs: object) -> None: ...
     @property
     def seat(self) -> int: ...
     @property

@@ -154,8 +154,9 @@ class Bot(abc.ABC):
         legal = observer.legal_actions()
         if not legal:
             raise InvalidParameterError(f"seat {seat} has nothing to decide now")
-        if budget_ms is not None and not budget_ms > 0:
-            raise InvalidParameterError(f"budget_ms must be positive, got {budget_ms!r}")
+        if budget_ms is not None and (isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float))
+                                      or not budget_ms >= 0):
+            raise InvalidParameterError(f"budget_ms must be a number >= 0 (0: the least effort), got {budget_ms!r}")
         action = self.act(observer, budget_ms)
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in legal:
             raise IllegalActionError(f"bot {self.name!r} answered {action!r}, not a legal action of seat {seat}")
