@@ -142,3 +142,18 @@ def test_an_observer_shows_only_the_seat() -> None:
     assert Observer(state, 1).history == state.history
     assert obs.view() == state.view(0) and obs.legal_actions() == state.legal_actions(0)
     assert not hasattr(obs, "__dict__") and not hasattr(obs, "state")
+
+
+def test_the_native_resampler_path_matches_the_pool_path_on_the_same_worlds() -> None:
+    """No game provides ``EngineSpec.resample_draw`` yet: a test double that hands back the root itself runs the
+    native path, which must give exactly what the pool path gives when every pooled world is that root."""
+    for name in robotcore.list_games():
+        state = positions(robotcore.load_game(name), 3, 4)[2]
+        seat = state.current_player
+        core, root = _search._identity_resampler_core(state)
+        assert core.native_resample and not state.game.core.native_resample
+        same = np.stack([np.frombuffer(state.state_bytes(), dtype=np.uint8)] * 5)
+        for mode, extra in (("ismcts", {}), ("pimc", {"num_worlds": 5})):
+            native = _search.search(core, seat, mode, root=root, iterations=150, seed=9, threads=2, **extra)
+            pooled = _search.search(state.game.core, seat, mode, worlds=same, iterations=150, seed=9, threads=2)
+            assert native.root_stats() == pooled.root_stats() and native.iterations == pooled.iterations > 0

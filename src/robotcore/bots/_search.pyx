@@ -38,7 +38,15 @@ from libc.string cimport memcpy
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
 from robotcore.core.rng cimport rng_below, rng_mix, rng_seed
-from robotcore.core.state cimport MAX_MASK_WORDS, MAX_SEATS, EngineSpec, GameCore, State, compute_returns
+from robotcore.core.state cimport (
+    MAX_MASK_WORDS,
+    MAX_SEATS,
+    EngineSpec,
+    GameCore,
+    State,
+    compute_returns,
+    empty_state,
+)
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -565,3 +573,36 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
         free(jobs)
     return forest
 
+
+
+# -- a test double for the native resampler path -------------------------------------------------------------------
+
+cdef size_t _identity_size = 0
+_KEEP: list = []
+
+
+cdef int _identity_draw(const void* cfg, const void* scratch, const void* st, int seat, void* out,
+                        uint64_t* rng) noexcept nogil:
+    memcpy(out, st, _identity_size)
+    return 0
+
+
+def _identity_resampler_core(State state):
+    """Tests only: ``(core, root)`` — a copy of ``state``'s engine whose native ``resample_draw`` hands back the
+    state itself (it draws nothing, so it hides nothing: never use it to play), and ``state`` bound to it. It
+    lets the tests run the native determinisation path, which no game provides yet, and compare it with the
+    pool path fed the same worlds."""
+    global _identity_size
+    cdef GameCore src = state.core
+    cdef GameCore core = GameCore.__new__(GameCore)
+    cdef State root
+    core.spec = src.spec
+    core.spec.resample_prepare = NULL
+    core.spec.resample_draw = _identity_draw
+    core.spec.resample_scratch = 0
+    core.cfg = src.cfg                     # borrowed: src is kept alive below
+    _KEEP.append(src)
+    _identity_size = src.spec.state_size
+    root = empty_state(state.game, core, state.seed, 16)
+    memcpy(root.data, state.data, src.spec.state_size)
+    return core, root
