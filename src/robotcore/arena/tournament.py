@@ -115,7 +115,11 @@ def _play_many(config: dict[str, Any], jobs: list[dict[str, Any]]) -> list[dict[
 
 
 class Tournament:
-    """``Tournament(game, bots, games, seed, ...)``; ``run()`` returns the summary (and writes the files)."""
+    """``Tournament(game, bots, games, seed, ...)``; ``run()`` returns the summary (and writes the files).
+
+    ``workers`` > 1 runs games in spawned processes: a script that runs a tournament must do it under
+    ``if __name__ == "__main__":`` (examples/tournament.py), and a user's bot class must be importable by
+    ``module:Class`` from the workers."""
 
     def __init__(self, game: str, bots: Sequence[str], games: int, seed: int = 0, *,
                  params: dict[str, Any] | None = None, budget_ms: float | None = None, out: str | Path | None = None,

@@ -14,7 +14,8 @@ implementation serves every game. Determinisations come from the engine's native
 - ``worlds``: determinisations drawn per decision through ``resample_hidden`` (PIMC: its trees; ISMCTS: the
   pool size; default ``iterations // 16`` within [32, 4096], or 12 per millisecond of a time budget);
 - ``reuse`` (ISMCTS): keep the subtree reached by the actions seen since the last decision, when every one of
-  them was visible to the seat (a hidden action of another seat starts a new tree).
+  them was visible to the seat (a hidden action of another seat starts a new tree). PIMC accepts the option
+  and ignores it: its trees belong to determinisations that the next decision draws afresh.
 """
 
 from __future__ import annotations
