@@ -79,12 +79,12 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bot_ref(bots: list[str], ref: str) -> str:
-    """A bot of the tournament by its spec or its position (0-based)."""
+def _bot_ref(bots: list[str], ref: str) -> int | str:
+    """A bot of the tournament by its position (0-based) or its spec."""
+    if ref.isdigit() and int(ref) < len(bots):
+        return int(ref)
     if ref in bots:
         return ref
-    if ref.isdigit() and int(ref) < len(bots):
-        return bots[int(ref)]
     raise robotcore.InvalidParameterError(f"--sprt names {ref!r}, which is none of the bots")
 
 

@@ -93,6 +93,15 @@ def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert "score share" in out and "mcts:iterations=40" in out
     assert main(["tournament", "--game", "nicodemus", "--bots", "nope", "random", "--games", "2"]) == 2
+    assert main(["tournament", "--game", "nicodemus", "--bots", "random", "random", "--games", "2",
+                 "--sprt", "0", "5"]) == 2
+
+
+def test_equal_bots_under_the_sprt_play_on_without_a_false_verdict() -> None:
+    """The same bot twice (told apart by position): a short tournament ends undecided, not with H1."""
+    t = Tournament("nicodemus", ["greedy", "greedy"], 24, seed=6, sprt=(0, 1), elo0=0, elo1=50)
+    summary = t.run()
+    assert summary["sprt"]["decision"] != "H1" and summary["sprt"]["a_index"] == 0
 
 
 def test_the_sprt_stops_a_tournament_on_a_strong_bot(tmp_path: Path) -> None:

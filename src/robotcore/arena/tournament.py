@@ -124,7 +124,7 @@ class Tournament:
     def __init__(self, game: str, bots: Sequence[str], games: int, seed: int = 0, *,
                  params: dict[str, Any] | None = None, budget_ms: float | None = None, out: str | Path | None = None,
                  workers: int = 1, backend: str = "local", address: str | None = None,
-                 sprt: tuple[str, str] | None = None, elo0: float = 0.0, elo1: float = 50.0,
+                 sprt: tuple[int | str, int | str] | None = None, elo0: float = 0.0, elo1: float = 50.0,
                  alpha: float = 0.05, beta: float = 0.05, progress: bool = False,
                  plot: bool = True) -> None:
         g = robotcore.load_game(game, **(params or {}))
@@ -140,15 +140,17 @@ class Tournament:
             raise InvalidParameterError(f"workers must be a positive int, got {workers!r}")
         self.sprt_pair: tuple[int, int] | None = None
         if sprt is not None:
-            a, b = sprt
-            if a not in bots or b not in bots or a == b:
+            pair = tuple(self._bot_index(list(bots), x) for x in sprt)
+            if len(pair) != 2 or pair[0] == pair[1]:
                 raise InvalidParameterError(f"the SPRT pair must be two different bots of the tournament, got {sprt}")
-            self.sprt_pair = (list(bots).index(a), list(bots).index(b))
+            self.sprt_pair = (pair[0], pair[1])
+            sprt = (bots[pair[0]], bots[pair[1]])
         self.config: dict[str, Any] = {
             "format": FORMAT, "game": game, "params": g.plain_params(), "bots": list(bots), "games": games,
             "seed": int(seed), "budget_ms": budget_ms,
-            "sprt": None if sprt is None else {"a": sprt[0], "b": sprt[1], "elo0": elo0, "elo1": elo1,
-                                               "alpha": alpha, "beta": beta},
+            "sprt": None if sprt is None or self.sprt_pair is None else {
+                "a": sprt[0], "b": sprt[1], "a_index": self.sprt_pair[0], "b_index": self.sprt_pair[1],
+                "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta},
         }
         self.num_players = g.num_players
         self.jobs = schedule(len(bots), g.num_players, games)
@@ -163,6 +165,16 @@ class Tournament:
         if self.sprt_pair is not None:
             self.sprt = SPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
         self.stopped_at: int | None = None
+
+    @staticmethod
+    def _bot_index(bots: list[str], ref: int | str) -> int:
+        """A bot of the tournament by position (an int) or by spec (its first occurrence)."""
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            if 0 <= ref < len(bots):
+                return ref
+        elif ref in bots:
+            return bots.index(ref)
+        raise InvalidParameterError(f"the SPRT names {ref!r}, which is none of the bots {bots}")
 
     # -- results file ------------------------------------------------------------------------------------------
 
