@@ -10,7 +10,8 @@ thread CPU time (``time.thread_time_ns``: another tenant's load does not count):
 
 - ours: ``mcts`` (UCT over 16 determinisations) and ``ismcts`` through ``make_bot(...).choose`` — the Python
   draws of the determinisation pool included in the time; ``ismcts worlds=sims`` draws a fresh determinisation
-  through the game's Python ``resample_hidden`` for every iteration (the cost a native resampler removes);
+  through the game's Python ``resample_hidden`` for every iteration (the cost a native resampler removes), and
+  ``worlds=sims/64`` shows how the figure moves with the pool size;
 - OpenSpiel 2.0.2's C++ ``MCTSBot`` and ``ISMCTSBot`` (``RandomRolloutEvaluator(1)``, UCT c=2) on
   ``oh_hell(players=3)`` after the deal (its C++ bots crash on Python-defined games, so they cannot run ours);
 - OpenSpiel's Python ``open_spiel.python.algorithms.mcts.MCTSBot`` playing our Robotrick through our OpenSpiel
@@ -143,7 +144,7 @@ def table(title: str, rates: dict[str, list[float]], peers: list[str]) -> None:
           + "".join(f" {'÷ ' + p:>16s}" for p in peers))
     for name, values in rates.items():
         ratios = "".join(f" {medians[name] / medians[p]:>15.2f}×" for p in peers)
-        print(f"{name:52s} {medians[name]:>14,.0f} {min(values):>10,.0f}-{max(values):<11,.0f}{ratios}")
+        print(f"{name[:52]:52s} {medians[name]:>14,.0f} {min(values):>10,.0f}-{max(values):<11,.0f}{ratios}")
 
 
 def main() -> None:
@@ -161,6 +162,7 @@ def main() -> None:
     rows: dict[str, Row] = {
         f"ours mcts (PIMC, 16 worlds) on {g}": ours(g, "mcts", sims),
         f"ours ismcts (pool of sims/16 worlds) on {g}": ours(g, "ismcts", sims),
+        f"ours ismcts worlds=sims/64 on {g}": ours(g, "ismcts", sims, worlds=max(1, sims // 64)),
         f"ours ismcts worlds=sims (a resample_hidden each) on {g}": ours(g, "ismcts", sims, worlds=sims),
     }
     peers: list[str] = []
