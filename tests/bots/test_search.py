@@ -157,3 +157,27 @@ def test_the_native_resampler_path_matches_the_pool_path_on_the_same_worlds() ->
             native = _search.search(core, seat, mode, root=root, iterations=150, seed=9, threads=2, **extra)
             pooled = _search.search(state.game.core, seat, mode, worlds=same, iterations=150, seed=9, threads=2)
             assert native.root_stats() == pooled.root_stats() and native.iterations == pooled.iterations > 0
+
+
+def test_ismcts_starts_a_new_tree_after_a_choice_hidden_from_its_seat() -> None:
+    """Robotrick's pass is hidden: after only its own pass the tree is kept; after another seat's pass too,
+    the bot cannot know which edge was taken, so it starts afresh."""
+    state = robotcore.make("robotrick", seed=8)
+    bot = make_bot("ismcts", seed=1, iterations=200)
+    state.apply(bot.choose(state, 0), 0)
+    bot.choose(state, 0)
+    assert bot.last["iterations"] > 200                    # its own action since: reused
+    other = robotcore.make("robotrick", seed=8)
+    bot = make_bot("ismcts", seed=1, iterations=200)
+    other.apply(bot.choose(other, 0), 0)
+    other.apply(other.legal_actions(1)[0], 1)
+    bot.choose(other, 0)
+    assert bot.last["iterations"] == 200
+
+
+def test_a_time_budget_on_threads() -> None:
+    state = robotcore.make("nicodemus", seed=1)
+    for name in SEARCH:
+        bot = make_bot(name, seed=1, ms=20, threads=2)
+        assert bot.choose(state, state.current_player) in state.legal_actions()
+        assert bot.last["iterations"] >= 2
