@@ -144,6 +144,18 @@ def test_an_observer_shows_only_the_seat() -> None:
     assert not hasattr(obs, "__dict__") and not hasattr(obs, "state")
 
 
+def test_a_determinisation_carries_no_history() -> None:
+    """Robotrick's resample_hidden keeps earlier rounds' passes of other seats in the copy's history; the
+    observer's determinisations drop the history, so a bot cannot read them there."""
+    game = robotcore.load_game("robotrick")
+    state = positions(game, 5, 1)[50]
+    leaked = [a for (p, a), (_, b) in zip(state.history, state.resample_hidden(0, 3).history)
+              if p == 1 and not game.is_public_action(a) and a == b]
+    assert leaked                                          # the game's copy keeps them (reported upstream)
+    world = Observer(state, 0).resample(3)
+    assert world.history == [] and world.state_bytes() == state.resample_hidden(0, 3).state_bytes()
+
+
 def test_the_native_resampler_path_matches_the_pool_path_on_the_same_worlds() -> None:
     """No game provides ``EngineSpec.resample_draw`` yet: a test double that hands back the root itself runs the
     native path, which must give exactly what the pool path gives when every pooled world is that root."""

@@ -98,8 +98,13 @@ class Observer:
         return self._state.legal_mask(self._seat)
 
     def resample(self, seed: int) -> State:
-        """A determinisation: a state consistent with all this seat knows, everything else re-drawn from ``seed``."""
-        return self._state.resample_hidden(self._seat, seed)
+        """A determinisation: a state consistent with all this seat knows, everything else re-drawn from ``seed``.
+
+        It comes without a history (``observer.history`` is the seat's one): a game's ``resample_hidden`` may
+        leave earlier hidden choices of other seats in the copy's history (Robotrick keeps earlier rounds'
+        passes), and a bot must not read them there."""
+        world = self._state.resample_hidden(self._seat, seed)
+        return self._state.game.state_from_row(np.frombuffer(world.state_bytes(), dtype=np.uint8), seed=world.seed)
 
     def worlds(self, seeds: Sequence[int]) -> npt.NDArray[np.uint8]:
         """``len(seeds)`` determinisations as an ``(N, state_size)`` batch array (rows of ``resample``)."""
