@@ -104,7 +104,9 @@ class Observer:
         leave earlier hidden choices of other seats in the copy's history (Robotrick keeps earlier rounds'
         passes), and a bot must not read them there."""
         world = self._state.resample_hidden(self._seat, seed)
-        return self._state.game.state_from_row(np.frombuffer(world.state_bytes(), dtype=np.uint8), seed=world.seed)
+        bare: State = self._state.game.state_from_row(np.frombuffer(world.state_bytes(), dtype=np.uint8),
+                                                      seed=world.seed)
+        return bare
 
     def worlds(self, seeds: Sequence[int]) -> npt.NDArray[np.uint8]:
         """``len(seeds)`` determinisations as an ``(N, state_size)`` batch array (rows of ``resample``)."""
