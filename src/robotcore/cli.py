@@ -19,13 +19,18 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from robotcore.bots import make_bot
+    from robotcore.bots import make_bot, parse_bot_spec
 
     game = robotcore.load_game(args.game, **json.loads(args.params))
-    bots = args.bots.split(",") if args.bots else ["random"] * game.num_players
+    bots = _play_specs(args.bots) or ["random"] * game.num_players
     if len(bots) == 1:
         bots = bots * game.num_players
-    players = [make_bot(b, seed=args.seed * 1000 + i) for i, b in enumerate(bots)]
+    if len(bots) != game.num_players:
+        raise robotcore.InvalidParameterError(f"{game.title} needs {game.num_players} bots, got {len(bots)}")
+    players = []
+    for i, spec in enumerate(bots):
+        name, options = parse_bot_spec(spec)
+        players.append(make_bot(name, seed=args.seed * 1000 + i, **options))
     state = game.new_initial_state(args.seed)
     print(f"{game.title}, seed {args.seed}, seats: {', '.join(f'{i}={b}' for i, b in enumerate(bots))}")
     while not state.is_terminal:
@@ -40,6 +45,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print(f"final scores {list(outcome.scores)}; winner(s): {', '.join(map(str, outcome.winners))}"
           + (" (shared)" if outcome.shared else ""))
     return 0
+
+
+def _play_specs(given: list[str]) -> list[str]:
+    """``--bots random,greedy`` (the original comma list of names) or one spec per argument
+    (``"ismcts:iterations=500" random``)."""
+    if len(given) == 1 and "," in given[0] and ":" not in given[0] and "=" not in given[0]:
+        return given[0].split(",")
+    return list(given)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -96,7 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("play", help="play one match between bots and print it")
     p.add_argument("game", choices=robotcore.list_games())
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bots", default="", help="comma-separated bot per seat: random, greedy, montecarlo, mcts, ismcts")
+    p.add_argument("--bots", nargs="+", default=[],
+                   help='a bot per seat (one for all): random,greedy,montecarlo or specs such as '
+                        '"ismcts:iterations=500" "mcts:ms=50" "module:Class:opt=1"')
     p.add_argument("--params", default="{}", help="game parameters as JSON, e.g. '{\"hangars\": 4}'")
     p.add_argument("--quiet", action="store_true", help="print only the end")
     p.set_defaults(func=_cmd_play)

@@ -162,3 +162,10 @@ def test_the_ray_backend_gives_the_local_results(ray_cluster) -> None:
     remote = Tournament("nicodemus", BOTS, 6, seed=8, workers=2, backend="ray")
     remote.run()
     assert _strip(remote.games) == _strip(local.games)
+
+
+def test_play_takes_bot_specs_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "nicodemus", "--seed", "2", "--quiet", "--bots", "mcts:iterations=30", "random"]) == 0
+    assert main(["play", "robotrick", "--seed", "2", "--quiet", "--bots", "random,greedy,random"]) == 0
+    assert main(["play", "robotrick", "--bots", "random", "random"]) == 2
+    assert "final scores" in capsys.readouterr().out
