@@ -141,6 +141,16 @@ def test_the_sprt_keeps_its_error_rates_over_many_seeded_runs() -> None:
     assert sum(d == "H0" for d, _ in at_h1) / 300 <= 0.05 + 0.04
 
 
+def test_a_tournament_checks_its_configuration_before_playing() -> None:
+    for kwargs in ({"budget_ms": -1}, {"workers": 0}, {"backend": "dask"}, {"sprt": ("random", "random")}):
+        with pytest.raises(InvalidParameterError):
+            Tournament("nicodemus", ["random", "greedy"], 2, **kwargs)
+    with pytest.raises(InvalidParameterError):
+        Tournament("nicodemus", ["random"], 2)
+    with pytest.raises(InvalidParameterError):
+        Tournament("nicodemus", ["random", "ismcts:iterations=0x"], 2)
+
+
 def test_sprt_checks_its_bounds() -> None:
     with pytest.raises(InvalidParameterError):
         SPRT(elo0=10, elo1=5)

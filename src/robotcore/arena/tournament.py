@@ -130,10 +130,14 @@ class Tournament:
         g = robotcore.load_game(game, **(params or {}))
         if len(bots) < 2:
             raise InvalidParameterError("a tournament needs at least two bots")
-        for spec in bots:
-            parse_bot_spec(spec)
+        for spec in bots:                # a bad name or option fails here, not in a worker mid-tournament
+            name, options = parse_bot_spec(spec)
+            make_bot(name, seed=0, **options)
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise InvalidParameterError(f"games must be a positive int, got {games!r}")
+        if budget_ms is not None and (isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float))
+                                      or not budget_ms >= 0):
+            raise InvalidParameterError(f"budget_ms must be a number >= 0, got {budget_ms!r}")
         if backend not in ("local", "ray"):
             raise InvalidParameterError(f"backend must be 'local' or 'ray', got {backend!r}")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
