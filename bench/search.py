@@ -161,7 +161,7 @@ def main() -> None:
     g, sims = args.game, args.sims
     rows: dict[str, Row] = {
         f"ours mcts (PIMC, 16 worlds) on {g}": ours(g, "mcts", sims),
-        f"ours ismcts (pool of sims/16 worlds) on {g}": ours(g, "ismcts", sims),
+        f"ours ismcts (pool of sims/32 worlds) on {g}": ours(g, "ismcts", sims),
         f"ours ismcts worlds=sims/64 on {g}": ours(g, "ismcts", sims, worlds=max(1, sims // 64)),
         f"ours ismcts worlds=sims (a resample_hidden each) on {g}": ours(g, "ismcts", sims, worlds=sims),
     }
