@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,13 +19,18 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from robotcore.bots import make_bot
+    from robotcore.bots import make_bot, parse_bot_spec
 
     game = robotcore.load_game(args.game, **json.loads(args.params))
-    bots = args.bots.split(",") if args.bots else ["random"] * game.num_players
+    bots = _play_specs(args.bots) or ["random"] * game.num_players
     if len(bots) == 1:
         bots = bots * game.num_players
-    players = [make_bot(b, seed=args.seed * 1000 + i) for i, b in enumerate(bots)]
+    if len(bots) != game.num_players:
+        raise robotcore.InvalidParameterError(f"{game.title} needs {game.num_players} bots, got {len(bots)}")
+    players = []
+    for i, spec in enumerate(bots):
+        name, options = parse_bot_spec(spec)
+        players.append(make_bot(name, seed=args.seed * 1000 + i, **options))
     state = game.new_initial_state(args.seed)
     print(f"{game.title}, seed {args.seed}, seats: {', '.join(f'{i}={b}' for i, b in enumerate(bots))}")
     while not state.is_terminal:
@@ -39,6 +45,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print(f"final scores {list(outcome.scores)}; winner(s): {', '.join(map(str, outcome.winners))}"
           + (" (shared)" if outcome.shared else ""))
     return 0
+
+
+def _play_specs(given: list[str]) -> list[str]:
+    """``--bots random,greedy`` (the original comma list of names) or one spec per argument
+    (``"ismcts:iterations=500" random``)."""
+    if len(given) == 1 and "," in given[0] and ":" not in given[0] and "=" not in given[0]:
+        return given[0].split(",")
+    return list(given)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -60,6 +74,33 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from robotcore.arena.tournament import Tournament, format_table
+
+    sprt = None
+    if args.sprt:
+        a, b = args.sprt
+        sprt = (_bot_ref(args.bots, a), _bot_ref(args.bots, b))
+    t = Tournament(args.game, args.bots, args.games, args.seed, params=json.loads(args.params),
+                   budget_ms=args.budget_ms, out=args.out, workers=args.workers, backend=args.backend,
+                   address=args.address, sprt=sprt, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
+                   beta=args.beta, progress=not args.quiet)
+    summary = t.run()
+    print(format_table(summary))
+    if args.out:
+        print(f"results in {args.out}/ (games.jsonl, games.json, games.csv, summary.json, summary.csv, ratings.png)")
+    return 0
+
+
+def _bot_ref(bots: list[str], ref: str) -> int | str:
+    """A bot of the tournament by its position (0-based) or its spec."""
+    if ref.isdigit() and int(ref) < len(bots):
+        return int(ref)
+    if ref in bots:
+        return ref
+    raise robotcore.InvalidParameterError(f"--sprt names {ref!r}, which is none of the bots")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="robotcore", description="robotcore games from the command line")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -68,10 +109,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("play", help="play one match between bots and print it")
     p.add_argument("game", choices=robotcore.list_games())
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bots", default="", help="comma-separated bot per seat: random, greedy, montecarlo")
+    p.add_argument("--bots", nargs="+", default=[],
+                   help='a bot per seat (one for all): random,greedy,montecarlo or specs such as '
+                        '"ismcts:iterations=500" "mcts:ms=50" "module:Class:opt=1"')
     p.add_argument("--params", default="{}", help="game parameters as JSON, e.g. '{\"hangars\": 4}'")
     p.add_argument("--quiet", action="store_true", help="print only the end")
     p.set_defaults(func=_cmd_play)
+    p = sub.add_parser("tournament", help="bots against bots: seat rotation, paired deals, ratings, SPRT")
+    p.add_argument("--game", required=True, choices=robotcore.list_games())
+    p.add_argument("--bots", nargs="+", required=True,
+                   help='bot specs: random, "ismcts:iterations=2000", "mcts:ms=50", or "module:Class:opt=1"')
+    p.add_argument("--games", type=int, default=60, help="games (rounded up to whole deals: one per bot)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--params", default="{}", help="game parameters as JSON")
+    p.add_argument("--budget-ms", type=float, default=None, help="time budget per move handed to every bot")
+    p.add_argument("--out", default=None, help="results folder (resumable: the same command continues)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--address", default=None, help="Ray cluster address (default: start a local one)")
+    p.add_argument("--sprt", nargs=2, metavar=("A", "B"), default=None,
+                   help="stop as soon as an SPRT decides whether bot A is stronger than bot B")
+    p.add_argument("--elo0", type=float, default=0.0)
+    p.add_argument("--elo1", type=float, default=50.0)
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(func=_cmd_tournament)
     p = sub.add_parser("simulate", help="many matches: score spread, win shares, game length")
     p.add_argument("game", choices=robotcore.list_games())
     p.add_argument("--bots", required=True)

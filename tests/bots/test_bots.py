@@ -9,7 +9,7 @@ import robotcore
 from robotcore.bots import BOTS, make_bot
 from robotcore.tools.match import play_match
 
-FAST = {"montecarlo": {"playouts": 4}, "ismcts": {"iterations": 30}}
+FAST = {"montecarlo": {"playouts": 4}, "ismcts": {"iterations": 60}, "mcts": {"iterations": 60, "worlds": 4}}
 
 
 @pytest.mark.parametrize("bot", sorted(BOTS))
@@ -43,7 +43,8 @@ def test_a_bot_refuses_a_seat_with_nothing_to_decide() -> None:
         make_bot("no-such-bot")
 
 
-@pytest.mark.parametrize("bot, options", [("montecarlo", {"playouts": 8}), ("ismcts", {"iterations": 120})])
+@pytest.mark.parametrize("bot, options", [("montecarlo", {"playouts": 8}), ("ismcts", {"iterations": 120}),
+                                          ("mcts", {"iterations": 200, "worlds": 8})])
 def test_search_bots_beat_random_play(bot: str, options: dict) -> None:
     """Seat 0 searches, seats 1 and 2 play at random: over 12 fixed seeds the searcher wins far more than its
     1/3 share (seeded, so the figure is exact and repeatable)."""

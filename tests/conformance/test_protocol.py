@@ -381,3 +381,17 @@ def test_unknown_names_and_parameters() -> None:
             robotcore.make(name, no_such_parameter=1)
         with pytest.raises(robotcore.InvalidParameterError):
             robotcore.make(name, players=99)
+
+
+def test_determinisations_come_without_history(game: robotcore.Game) -> None:
+    """A re-dealt world's past is not the game's: the copy's history would hold the real game's hidden
+    choices of other seats (Robotrick kept earlier rounds' passes), so resample_hidden drops it."""
+    rng = random.Random(21)
+    for g in range(5):
+        state = random_play(game.new_initial_state(seed=g), rng, steps=rng.randrange(1, 200))
+        if state.is_terminal:
+            continue
+        for seat in range(game.num_players):
+            world = state.resample_hidden(seat, g)
+            assert world.history == [] and state.history
+            assert world.view(seat) == state.view(seat)

@@ -1,33 +1,195 @@
-"""The bot interface and the table of built-in bots (the service offers exactly these)."""
+"""The bot protocol, the seat's observer a bot is handed, and the table of built-in bots.
+
+A bot implements one method, ``act(observer, budget_ms)``: it sees the game only through an ``Observer`` of its
+seat (the seat's view and observation, its legal actions, the public history, and determinisations drawn by
+the game's ``resample_hidden``), never the state itself. ``Bot.choose(state, seat, budget_ms)`` — what the
+match runner, the tournament harness, the CLI and the service call — builds that observer, asks ``act`` and
+checks the answer is legal. ``reset`` (a new game starts) and ``observe`` (an action the seat saw was played)
+are optional hooks.
+
+A user's bot is a subclass (or any object with ``act``) loaded by ``module:Class`` with options::
+
+    from robotcore.bots import Bot, Observer
+
+    class FirstLegal(Bot):
+        name = "first-legal"
+
+        def act(self, observer: Observer, budget_ms: float | None = None) -> int:
+            return observer.legal_actions()[0]
+
+    make_bot("mypackage.mybots:FirstLegal", seed=1)       # or parse_bot_spec("mypackage.mybots:FirstLegal")
+"""
 
 from __future__ import annotations
 
 import abc
-from typing import Any
+import importlib
+import json
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
 
 from robotcore.core.rng import Rng
 from robotcore.core.state import State
-from robotcore.errors import InvalidParameterError
+from robotcore.errors import IllegalActionError, InvalidParameterError
+from robotcore.types import View
+
+__all__ = ["Observer", "Bot", "BotLike", "BOTS", "register", "make_bot", "parse_bot_spec", "load_bot_class"]
+
+
+class Observer:
+    """What one seat may know of a game in progress: everything a bot is handed.
+
+    Determinisations (``resample``, ``worlds``) are full states, but random ones: consistent with what the seat
+    knows and re-drawn everywhere else, so a bot may search them freely without learning anything hidden.
+    """
+
+    __slots__ = ("_state", "_seat")
+
+    def __init__(self, state: State, seat: int) -> None:
+        if not isinstance(state, State):
+            raise InvalidParameterError(f"an observer needs a State, got {type(state).__name__}")
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < state.num_players:
+            raise InvalidParameterError(f"seat must be in [0, {state.num_players}), got {seat!r}")
+        self._state = state
+        self._seat = int(seat)
+
+    @property
+    def seat(self) -> int:
+        return self._seat
+
+    @property
+    def game(self) -> Any:
+        """The game (its immutable facts and notation)."""
+        return self._state.game
+
+    @property
+    def actors(self) -> list[int]:
+        """The seats acting now (public)."""
+        return self._state.actors
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._state.is_terminal
+
+    @property
+    def move_number(self) -> int:
+        return self._state.move_number
+
+    @property
+    def history(self) -> list[tuple[int, int | None]]:
+        """Every action so far as ``(seat, action)``; the action is None where another seat's choice is hidden
+        from this seat (``Game.is_public_action``)."""
+        public = self._state.game.is_public_action
+        return [(s, a if s == self._seat or public(a) else None) for s, a in self._state.history]
+
+    def view(self) -> View:
+        return self._state.view(self._seat)
+
+    def observation(self) -> npt.NDArray[np.float32]:
+        return self._state.observation(self._seat)
+
+    def legal_actions(self) -> list[int]:
+        return self._state.legal_actions(self._seat)
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        return self._state.legal_mask(self._seat)
+
+    def resample(self, seed: int) -> State:
+        """A determinisation: a state consistent with all this seat knows, everything else re-drawn from ``seed``.
+        It comes without a history (``resample_hidden`` drops it; ``observer.history`` is the seat's one)."""
+        return self._state.resample_hidden(self._seat, seed)
+
+    def worlds(self, seeds: Sequence[int]) -> npt.NDArray[np.uint8]:
+        """``len(seeds)`` determinisations as an ``(N, state_size)`` batch array (rows of ``resample``)."""
+        state, seat = self._state, self._seat
+        return np.stack([np.frombuffer(state.resample_hidden(seat, s).state_bytes(), dtype=np.uint8)
+                         for s in seeds])
+
+    def _native_root(self) -> State:
+        # For native resamplers only (robotcore.bots._search): the engine's resample_draw reads from it just
+        # what the seat may know, as resample_hidden does. Bots never read it.
+        return self._state
+
+    def __repr__(self) -> str:
+        return f"<Observer of seat {self._seat}: {self._state.game.name}, move {self._state.move_number}>"
+
+
+@runtime_checkable
+class BotLike(Protocol):
+    """Anything with ``act``: what the harness accepts (``Bot`` subclasses add ``choose`` and the hooks)."""
+
+    def act(self, observer: Observer, budget_ms: float | None = None) -> int: ...
 
 
 class Bot(abc.ABC):
-    """Chooses an action for a seat. Bots see the state but must only use what ``seat`` may know: they
-    work on ``state.resample_hidden(seat, ...)`` or on the legal actions alone."""
+    """Chooses an action for a seat from that seat's ``Observer``.
 
-    name: str = "bot"
+    Subclasses implement ``act``; ``reset`` and ``observe`` are optional hooks. The constructor takes a
+    ``seed`` (the bot's own random stream, ``self.rng``) and the bot's options as keyword arguments.
+    """
+
+    name: ClassVar[str] = "bot"
 
     def __init__(self, seed: int = 0) -> None:
+        self.seed = int(seed)
         self.rng = Rng(seed)
 
     @abc.abstractmethod
-    def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
-        """A legal action of ``seat`` (which must be acting)."""
+    def act(self, observer: Observer, budget_ms: float | None = None) -> int:
+        """A legal action of ``observer.seat`` (which is acting); ``budget_ms`` is a time budget or None."""
 
-    def _legal(self, state: State, seat: int) -> list[int]:
-        legal: list[int] = state.legal_actions(seat)
+    def reset(self) -> None:
+        """Hook: a new game starts (drop whatever was kept from the last one)."""
+        return None
+
+    def observe(self, observer: Observer, seat: int, action: int | None) -> None:
+        """Hook: ``seat`` played ``action`` (None when this bot's seat cannot see it)."""
+        return None
+
+    def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
+        """``act`` on ``seat``'s observer of ``state``; the action is checked to be legal."""
+        observer = Observer(state, seat)
+        legal = observer.legal_actions()
         if not legal:
             raise InvalidParameterError(f"seat {seat} has nothing to decide now")
+        if budget_ms is not None and (isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float))
+                                      or not budget_ms >= 0):
+            raise InvalidParameterError(f"budget_ms must be a number >= 0 (0: the least effort), got {budget_ms!r}")
+        action = self.act(observer, budget_ms)
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in legal:
+            raise IllegalActionError(f"bot {self.name!r} answered {action!r}, not a legal action of seat {seat}")
+        return int(action)
+
+    def _legal(self, observer: Observer) -> list[int]:
+        legal: list[int] = observer.legal_actions()
+        if not legal:
+            raise InvalidParameterError(f"seat {observer.seat} has nothing to decide now")
         return legal
+
+
+class _Wrapped(Bot):
+    """A ``BotLike`` object that is not a ``Bot`` subclass, given ``choose`` and no-op hooks."""
+
+    def __init__(self, inner: BotLike) -> None:
+        super().__init__(0)
+        self.inner = inner
+        self.name = getattr(inner, "name", type(inner).__name__)  # type: ignore[misc]
+
+    def act(self, observer: Observer, budget_ms: float | None = None) -> int:
+        return int(self.inner.act(observer, budget_ms))
+
+    def reset(self) -> None:
+        hook = getattr(self.inner, "reset", None)
+        if hook is not None:
+            hook()
+
+    def observe(self, observer: Observer, seat: int, action: int | None) -> None:
+        hook = getattr(self.inner, "observe", None)
+        if hook is not None:
+            hook(observer, seat, action)
 
 
 BOTS: dict[str, type[Bot]] = {}
@@ -38,9 +200,67 @@ def register(cls: type[Bot]) -> type[Bot]:
     return cls
 
 
-def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
+def load_bot_class(target: str) -> type[Any]:
+    """The class named by ``module:Class`` (imported), or a built-in bot's class by name."""
+    if ":" not in target:
+        try:
+            return BOTS[target]
+        except KeyError:
+            raise InvalidParameterError(
+                f"no bot named {target!r}; bots: {', '.join(sorted(BOTS))} (or module:Class)") from None
+    module_name, _, attr = target.partition(":")
     try:
-        cls = BOTS[name]
-    except KeyError:
-        raise InvalidParameterError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))}") from None
-    return cls(seed=seed, **options)
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise InvalidParameterError(f"cannot import bot module {module_name!r}: {exc}") from None
+    cls = getattr(module, attr, None)
+    if not isinstance(cls, type):
+        raise InvalidParameterError(f"module {module_name!r} has no class {attr!r}")
+    return cls
+
+
+def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
+    """A bot by built-in name (``BOTS``) or ``module:Class``, seeded, with its options as keywords."""
+    cls = load_bot_class(name)
+    try:
+        bot = cls(seed=seed, **options)
+    except TypeError as exc:
+        raise InvalidParameterError(f"bot {name!r}: {exc}") from None
+    if isinstance(bot, Bot):
+        return bot
+    if isinstance(bot, BotLike):
+        return _Wrapped(bot)
+    raise InvalidParameterError(f"{name!r} is not a bot: it has no act(observer, budget_ms) method")
+
+
+def _option_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts:iterations=2000,c=0.5"`` or ``"pkg.mod:Class:depth=2"`` → (name, options).
+
+    Options are ``key=value`` pairs separated by commas (or colons); values are read as JSON when they parse
+    (numbers, true/false, null), as text otherwise.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise InvalidParameterError(f"a bot spec is a non-empty string, got {spec!r}")
+    parts = spec.strip().split(":")
+    name = parts[0]
+    rest = parts[1:]
+    if rest and "=" not in rest[0]:
+        name = f"{name}:{rest[0]}"
+        rest = rest[1:]
+    options: dict[str, Any] = {}
+    for chunk in ",".join(rest).split(","):
+        if not chunk:
+            continue
+        key, eq, value = chunk.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise InvalidParameterError(f"bot option {chunk!r} in {spec!r} is not key=value")
+        options[key.strip()] = _option_value(value.strip())
+    load_bot_class(name)
+    return name, options

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from robotcore.bots.base import Bot, register
-from robotcore.core.state import State
+from robotcore.bots.base import Bot, Observer, register
 from robotcore.errors import InvalidParameterError
 
 
@@ -25,21 +24,23 @@ class GreedyBot(Bot):
             raise InvalidParameterError(f"prefer must be the text of an action, got {prefer!r}")
         self.prefer = prefer
 
-    def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
-        action = self._greedy(state, seat)
+    def act(self, observer: Observer, budget_ms: float | None = None) -> int:
+        action = self._greedy(observer)
         if self.prefer is not None:
-            game = state.game
+            game = observer.game
             preferred = game.parse_action(self.prefer)
-            if game.action_to_str(action).split()[0] == self.prefer.split()[0] and state.is_legal(preferred, seat):
+            if game.action_to_str(action).split()[0] == self.prefer.split()[0] \
+                    and preferred in observer.legal_actions():
                 return int(preferred)
         return action
 
-    def _greedy(self, state: State, seat: int) -> int:
-        legal = self._legal(state, seat)
+    def _greedy(self, observer: Observer) -> int:
+        legal = self._legal(observer)
         if len(legal) == 1:
             return int(legal[0])
-        world = state.resample_hidden(seat, self.rng.next_u64())
-        game = state.game
+        seat = observer.seat
+        world = observer.resample(self.rng.next_u64())
+        game = observer.game
         best: list[int] = []
         best_value: float | None = None
         for action in legal:

@@ -6,9 +6,8 @@ import time
 
 import numpy as np
 
-from robotcore.bots.base import Bot, register
+from robotcore.bots.base import Bot, Observer, register
 from robotcore.core import batch
-from robotcore.core.state import State
 
 
 @register
@@ -23,11 +22,12 @@ class MonteCarloBot(Bot):
         super().__init__(seed)
         self.playouts = max(1, int(playouts))
 
-    def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
-        legal = self._legal(state, seat)
+    def act(self, observer: Observer, budget_ms: float | None = None) -> int:
+        legal = self._legal(observer)
         if len(legal) == 1:
             return int(legal[0])
-        game = state.game
+        game = observer.game
+        seat = observer.seat
         deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
         totals = np.zeros(len(legal))
         runs = 0
@@ -35,7 +35,7 @@ class MonteCarloBot(Bot):
             rows = []
             for action in legal:
                 for _ in range(self.playouts):
-                    world = state.resample_hidden(seat, self.rng.next_u64())
+                    world = observer.resample(self.rng.next_u64())
                     world.apply(action, seat)
                     rows.append(np.frombuffer(world.state_bytes(), dtype=np.uint8))
             arr = np.stack(rows)

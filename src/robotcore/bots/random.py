@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from robotcore.bots.base import Bot, register
-from robotcore.core.state import State
+from robotcore.bots.base import Bot, Observer, register
 
 
 @register
 class RandomBot(Bot):
     name = "random"
 
-    def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
-        legal = self._legal(state, seat)
+    def act(self, observer: Observer, budget_ms: float | None = None) -> int:
+        legal = self._legal(observer)
         return int(legal[self.rng.below(len(legal))])

@@ -245,8 +245,10 @@ class Game(abc.ABC):
         return out
 
     def resample_hidden(self, state: State, seat: int, seed: int) -> State:
-        """A state consistent with all ``seat`` knows, with everything hidden from it re-drawn."""
+        """A state consistent with all ``seat`` knows, with everything hidden from it re-drawn, and no history:
+        the copy's history would be the real game's, others' hidden choices included."""
         out: State = self.view_module.resample(self, state, seat, check_seed(seed))
+        out.drop_history()
         return out
 
     def check_action_id(self, action: object) -> int:

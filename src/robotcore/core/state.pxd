@@ -14,6 +14,7 @@ cdef enum:
     MAX_SEATS = 8
     MAX_ACTIONS = 8192
     MAX_MASK_WORDS = 128          # MAX_ACTIONS / 64
+    MAX_RESAMPLE_SCRATCH = 65536  # bytes a native resampler may keep between draws of one decision
 
 # Seat bitmask of the seats that must act now (several in a simultaneous phase); 0 exactly when terminal.
 ctypedef uint32_t (*actors_fn)(const void* cfg, const void* st) noexcept nogil
@@ -32,6 +33,16 @@ ctypedef void (*rank_keys_fn)(const void* cfg, const void* st, int64_t* out) noe
 ctypedef int (*validate_fn)(const void* cfg, const void* st) noexcept nogil
 # Optional: the game's own instance of core/playout.pxd's loop (same draws, faster); NULL to use the generic one.
 ctypedef int64_t (*playout_fn)(const void* cfg, void* st, uint64_t* rng, int64_t max_len) noexcept nogil
+# Optional native determinisation for search (NULL, the default of a zeroed spec: search falls back to the game's
+# Python ``resample_hidden``, drawn in batches). ``resample_prepare`` (may be NULL) reads the information set of
+# ``seat`` in ``st`` once per decision and writes into ``scratch`` (``resample_scratch`` bytes, at most
+# MAX_RESAMPLE_SCRATCH) what every draw shares: pools of unseen cards, counts, weights; 0 or an error code > 0.
+# ``resample_draw`` then overwrites ``out`` (state_size bytes) with a fresh state consistent with all ``seat``
+# knows in ``st`` (the same contract as ``resample_hidden``: it reads only what the seat may know, and reseeds the
+# state's own PRNG from ``rng``); 0 or an error code > 0.
+ctypedef int (*resample_prepare_fn)(const void* cfg, const void* st, int seat, void* scratch) noexcept nogil
+ctypedef int (*resample_draw_fn)(const void* cfg, const void* scratch, const void* st, int seat, void* out,
+                                 uint64_t* rng) noexcept nogil
 
 
 ctypedef struct EngineSpec:
@@ -47,6 +58,9 @@ ctypedef struct EngineSpec:
     rank_keys_fn rank_keys
     validate_fn validate
     playout_fn playout
+    resample_prepare_fn resample_prepare
+    resample_draw_fn resample_draw
+    uint32_t resample_scratch
 
 
 @cython.final

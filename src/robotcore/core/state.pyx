@@ -71,6 +71,10 @@ cdef class GameCore:
         if spec.num_seats < 1 or spec.num_seats > MAX_SEATS or spec.num_actions < 1 \
                 or spec.num_actions > MAX_ACTIONS or spec.num_actions > 0xFFFF:
             raise ValueError("engine spec out of the supported range")
+        if spec.resample_scratch > MAX_RESAMPLE_SCRATCH or (spec.resample_prepare != NULL
+                                                            and spec.resample_draw == NULL):
+            raise ValueError("engine spec: a native resampler needs resample_draw and at most "
+                             "MAX_RESAMPLE_SCRATCH bytes of scratch")
         self.cfg_mem = PyMem_Malloc(cfg_size if cfg_size else 1)
         if self.cfg_mem == NULL:
             raise MemoryError()
@@ -98,6 +102,11 @@ cdef class GameCore:
     @property
     def num_seats(self) -> int:
         return self.spec.num_seats
+
+    @property
+    def native_resample(self) -> bool:
+        """Whether the engine provides a native determinisation (``resample_draw``) for search."""
+        return self.spec.resample_draw != NULL
 
     def validate_bytes(self, const uint8_t[::1] raw) -> int:
         """Run the engine's invariant check on raw struct bytes: 0 when valid, else the engine's error code."""
@@ -448,8 +457,13 @@ cdef class State:
         return self.game.observation(self, self._seat(seat))
 
     def resample_hidden(self, seat, seed) -> State:
-        """A state consistent with everything ``seat`` knows, with the rest re-dealt (ISMCTS determinisation)."""
+        """A state consistent with everything ``seat`` knows, with the rest re-dealt (ISMCTS determinisation).
+        It has no history: its past is not the game's (and the real one holds others' hidden choices)."""
         return self.game.resample_hidden(self, self._seat(seat), seed)
+
+    def drop_history(self) -> None:
+        """Forget the history (the struct stays): for determinisations, whose past is not the game's."""
+        self.hist_len = 0
 
     def __repr__(self) -> str:
         return f"<{self.game.name} State move={self.hist_len} actors={self.actors}>"

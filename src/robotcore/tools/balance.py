@@ -2,11 +2,11 @@
 
     python -m robotcore.tools.balance scrapyard --bots greedy,greedy,greedy,greedy --games 500
     python -m robotcore.tools.balance scrapyard --bots random,random,random --games 1000 --params '{"players": 3}'
-    python -m robotcore.tools.balance smartphone --rotate \
-        --bots "greedy:prefer=supply PolluPlus,greedy:prefer=supply PolluMoins,greedy:prefer=supply Recyclage,greedy"
+    python -m robotcore.tools.balance smartphone --rotate --bots "greedy:prefer=supply PolluPlus" \
+        "greedy:prefer=supply PolluMoins" "greedy:prefer=supply Recyclage" greedy
 
-A bot is ``name`` or ``name:option=value:option=value`` (``greedy:prefer=supply PolluPlus``: options of
-``make_bot``; a value that reads as an int is one). ``--rotate`` seats the bots in rotation (game g shifts them by g
+``--bots`` takes one bot spec per seat (``robotcore.bots.parse_bot_spec``: ``name``, ``name:option=value,...``
+or ``module:Class:option=value``), or one comma-separated list of plain names (``random,random,greedy``). ``--rotate`` seats the bots in rotation (game g shifts them by g
 seats, so that every bot plays every seat) and reports score and win share per bot, in the order listed.
 
 Prints one Markdown table row: the seats' bots, games, actions per game (mean, min-max), score mean / standard
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import robotcore
-from robotcore.bots import Bot, make_bot
+from robotcore.bots import Bot, make_bot, parse_bot_spec
 from robotcore.tools.match import play_match
 
 COLUMNS = ("seats", "games", "actions per game", "score mean / sd / range", "score by seat (by bot if rotated)",
@@ -33,15 +33,16 @@ COLUMNS = ("seats", "games", "actions per game", "score mean / sd / range", "sco
 
 
 def parse_bot(spec: str, seed: int) -> Bot:
-    """``name`` or ``name:option=value:...`` as a seeded bot."""
-    name, *options = spec.split(":")
-    kwargs: dict[str, Any] = {}
-    for option in options:
-        key, sep, value = option.partition("=")
-        if not sep:
-            raise robotcore.InvalidParameterError(f"bot option {option!r} of {spec!r} is not key=value")
-        kwargs[key] = int(value) if value.lstrip("-").isdigit() else value
-    return make_bot(name, seed=seed, **kwargs)
+    """A bot spec (``parse_bot_spec``) as a seeded bot."""
+    name, options = parse_bot_spec(spec)
+    return make_bot(name, seed=seed, **options)
+
+
+def bot_specs(args: Sequence[str]) -> list[str]:
+    """One spec per seat; a single comma-separated list of plain names is split."""
+    if len(args) == 1 and "," in args[0] and ":" not in args[0]:
+        return args[0].split(",")
+    return list(args)
 
 
 def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: bool = False,
@@ -120,14 +121,15 @@ def row(r: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", choices=robotcore.list_games())
-    parser.add_argument("--bots", required=True, help="one bot per seat: random, greedy, montecarlo, ismcts")
+    parser.add_argument("--bots", required=True, nargs="+",
+                        help="one bot spec per seat (random, greedy, mcts:iterations=500...), or a,b,c")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--params", default="{}", help="game parameters as JSON")
     parser.add_argument("--header", action="store_true", help="print the table header first")
     parser.add_argument("--rotate", action="store_true", help="rotate the bots over the seats; figures by bot")
     args = parser.parse_args(argv)
-    result = balance(args.game, args.bots.split(","), args.games, args.seed, args.rotate,
+    result = balance(args.game, bot_specs(args.bots), args.games, args.seed, args.rotate,
                      **json.loads(args.params))
     if args.header:
         print(header(result))

@@ -19,7 +19,7 @@ from robotcore.games.robotrick.engine cimport (
     live_round_score, next_player, replay_round, stored_rounds, to_play, trick_winner_of,
 )
 from robotcore.games.robotrick.state cimport (
-    ACTIONS_PER_ROUND, DROCO, MAX_AI_CARDS, NUM_CARDS, NUM_COLOURS, NUM_SEATS, PASS_BASE, PHASE_OVER,
+    DROCO, MAX_AI_CARDS, NUM_CARDS, NUM_COLOURS, NUM_SEATS, PHASE_OVER,
     PHASE_PASS, PHASE_PLAY, TRICKS_PER_ROUND, RTConfig, RTState, all_cards, colour_mask, colour_of,
 )
 
@@ -424,34 +424,6 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
         s.passed[a] = _random_subset(s.hand[b] | played_b, 2, &rng)
     s.rng = rng_seed(rng_next(&rng))
     out.seed = seed
-    _rewrite_hidden_passes(out, s, seat)
     return out
 
 
-cdef void _rewrite_hidden_passes(State out, const RTState* s, int seat) noexcept:
-    """Keep the history consistent with the new deal: this round's pass choices of the other seats become
-    the resampled ones (earlier rounds' entries stay; no future rule reads them)."""
-    cdef Py_ssize_t start = ACTIONS_PER_ROUND * seating_round(s), i
-    cdef uint64_t left[NUM_SEATS]
-    cdef int p, a
-    cdef int count[NUM_SEATS]
-    if out.hist_len < start:
-        return
-    for p in range(NUM_SEATS):
-        left[p] = s.passed[p]
-        count[p] = 0
-    for i in range(start, out.hist_len):
-        p = out.hist[i] >> 16
-        a = out.hist[i] & 0xFFFF
-        if a >= PASS_BASE:
-            count[p] += 1
-    for p in range(NUM_SEATS):
-        if p != seat and count[p] != popcount(s.passed[p]):
-            return          # a partial history (e.g. from a batch row): nothing consistent to rewrite
-    for i in range(start, out.hist_len):
-        p = out.hist[i] >> 16
-        a = out.hist[i] & 0xFFFF
-        if a >= PASS_BASE and p != seat:
-            a = lowest_bit(left[p])
-            left[p] &= left[p] - 1
-            out.hist[i] = ((<uint32_t>p) << 16) | <uint32_t>(PASS_BASE + a)

@@ -589,5 +589,4 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
                 k -= 1
     s.rng = rng_seed(rng_next(&rng))
     out.seed = seed
-    out.hist_len = 0
     return out

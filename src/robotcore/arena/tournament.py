@@ -1,0 +1,387 @@
+"""Tournaments: seat rotation over paired deals, local processes or Ray, live standings, resumable results.
+
+Schedule. With ``k`` bots and ``n`` seats, a *deal* is one game seed played ``k`` times, rotation ``r`` putting
+bot ``(r + s) mod k`` in seat ``s``: every bot sits in every seat once per deal and the luck of the deal cancels
+(the board-game form of engine testers' swapped colours); with more bots than seats a deal is played once for
+every ordered choice of ``n`` bots, so every pair meets. Game ``i`` is deal ``i // L``, seating ``i % L``; the
+game count is rounded up to whole deals. A game is a pure function of the configuration and its index
+(the deal seed and every bot's seed are derived from the tournament seed), so results are identical whatever
+the backend, the number of workers and the order in which games finish; only the times differ.
+
+Results. Every finished game is appended at once to ``<out>/games.jsonl`` (its first line is the
+configuration): an interrupted tournament started again with the same configuration and ``--out`` plays only
+the missing games. At the end: ``games.json`` and ``games.csv`` (seeds, seats, scores, returns, places, moves,
+time per move), ``summary.json`` and ``summary.csv``, and ``ratings.png`` (ratings with their intervals).
+
+Statistics (``robotcore.arena.stats``): score share (the game's returns: the winners share 1.0) and win rate
+with 95% intervals over deals (the deal is the independent unit: its rotations share a seed), mean official
+score, time per move, and ratings: Bradley–Terry on every pair of bots in every game (full rank-breaking,
+which estimates Plackett–Luce strengths consistently, handles shared places as half wins and does not depend
+on the order of games, unlike online raters such as openskill), on the Elo scale, with 95% intervals from a
+bootstrap over deals.
+
+With ``sprt=(A, B)`` the games are fed in index order to an SPRT on A's score against B; the tournament stops
+as soon as it decides, and its results are the games up to the deciding one (the same whatever the backend).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any
+
+import robotcore
+from robotcore.arena import stats
+from robotcore.arena.sprt import SPRT
+from robotcore.bots.base import Bot, Observer, make_bot, parse_bot_spec
+from robotcore.errors import InvalidParameterError
+
+FORMAT = 1
+
+
+def _derive(*parts: object) -> int:
+    blob = json.dumps(parts, separators=(",", ":")).encode()
+    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "little")
+
+
+def lineups(num_bots: int, num_seats: int) -> list[list[int]]:
+    """The seatings of one deal: the ``k`` rotations when there are no more bots than seats; otherwise every
+    ordered choice of ``n`` different bots (each bot meets each other one, in every seat), when there are at
+    most 720 of them, else the rotations."""
+    k, n = num_bots, num_seats
+    if k > n and math.perm(k, n) <= 720:
+        return [list(p) for p in itertools.permutations(range(k), n)]
+    return [[(r + s) % k for s in range(n)] for r in range(k)]
+
+
+def schedule(num_bots: int, num_seats: int, games: int) -> list[dict[str, Any]]:
+    """Game ``i``: deal ``i // L``, seating ``i % L`` of ``lineups`` (module docstring)."""
+    seatings = lineups(num_bots, num_seats)
+    per = len(seatings)
+    deals = -(-games // per)
+    return [{"index": d * per + r, "deal": d, "rotation": r, "lineup": seatings[r]}
+            for d in range(deals) for r in range(per)]
+
+
+def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
+    """Play one scheduled game; its record (everything but the times is a function of config and job)."""
+    game = robotcore.load_game(config["game"], **config["params"])
+    seed = _derive(config["seed"], "deal", job["deal"])
+    specs = config["bots"]
+    bots: list[Bot] = []
+    for seat, b in enumerate(job["lineup"]):
+        name, options = parse_bot_spec(specs[b])
+        bots.append(make_bot(name, seed=_derive(config["seed"], "bot", job["index"], seat), **options))
+    for bot in bots:
+        bot.reset()
+    state = game.new_initial_state(seed)
+    n = game.num_players
+    spent = [0.0] * n
+    moves = [0] * n
+    budget = config.get("budget_ms")
+    public = game.is_public_action
+    while not state.is_terminal:
+        seat = state.current_player
+        t0 = time.perf_counter()
+        action = bots[seat].choose(state, seat, budget)
+        spent[seat] += time.perf_counter() - t0
+        moves[seat] += 1
+        state.apply(action, seat)
+        for other, bot in enumerate(bots):
+            if other != seat:
+                bot.observe(Observer(state, other), seat, action if public(action) else None)
+    outcome = state.outcome()
+    assert outcome is not None
+    return {
+        "index": job["index"], "deal": job["deal"], "rotation": job["rotation"], "seed": seed,
+        "bots": list(job["lineup"]), "seats": [specs[b] for b in job["lineup"]],
+        "scores": list(outcome.scores), "places": list(outcome.places),
+        "returns": state.returns(), "moves": moves,
+        "ms_per_move": [round(1000 * t / m, 4) if m else 0.0 for t, m in zip(spent, moves)],
+    }
+
+
+def _play_many(config: dict[str, Any], jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [play_game(config, job) for job in jobs]
+
+
+class Tournament:
+    """``Tournament(game, bots, games, seed, ...)``; ``run()`` returns the summary (and writes the files).
+
+    ``workers`` > 1 runs games in spawned processes: a script that runs a tournament must do it under
+    ``if __name__ == "__main__":`` (examples/tournament.py), and a user's bot class must be importable by
+    ``module:Class`` from the workers."""
+
+    def __init__(self, game: str, bots: Sequence[str], games: int, seed: int = 0, *,
+                 params: dict[str, Any] | None = None, budget_ms: float | None = None, out: str | Path | None = None,
+                 workers: int = 1, backend: str = "local", address: str | None = None,
+                 sprt: tuple[int | str, int | str] | None = None, elo0: float = 0.0, elo1: float = 50.0,
+                 alpha: float = 0.05, beta: float = 0.05, progress: bool = False,
+                 plot: bool = True) -> None:
+        g = robotcore.load_game(game, **(params or {}))
+        if len(bots) < 2:
+            raise InvalidParameterError("a tournament needs at least two bots")
+        for spec in bots:                # a bad name or option fails here, not in a worker mid-tournament
+            name, options = parse_bot_spec(spec)
+            make_bot(name, seed=0, **options)
+        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+            raise InvalidParameterError(f"games must be a positive int, got {games!r}")
+        if budget_ms is not None and (isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float))
+                                      or not budget_ms >= 0):
+            raise InvalidParameterError(f"budget_ms must be a number >= 0, got {budget_ms!r}")
+        if backend not in ("local", "ray"):
+            raise InvalidParameterError(f"backend must be 'local' or 'ray', got {backend!r}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise InvalidParameterError(f"workers must be a positive int, got {workers!r}")
+        self.sprt_pair: tuple[int, int] | None = None
+        if sprt is not None:
+            pair = tuple(self._bot_index(list(bots), x) for x in sprt)
+            if len(pair) != 2 or pair[0] == pair[1]:
+                raise InvalidParameterError(f"the SPRT pair must be two different bots of the tournament, got {sprt}")
+            self.sprt_pair = (pair[0], pair[1])
+            sprt = (bots[pair[0]], bots[pair[1]])
+        self.config: dict[str, Any] = {
+            "format": FORMAT, "game": game, "params": g.plain_params(), "bots": list(bots), "games": games,
+            "seed": int(seed), "budget_ms": budget_ms,
+            "sprt": None if sprt is None or self.sprt_pair is None else {
+                "a": sprt[0], "b": sprt[1], "a_index": self.sprt_pair[0], "b_index": self.sprt_pair[1],
+                "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta},
+        }
+        self.num_players = g.num_players
+        self.jobs = schedule(len(bots), g.num_players, games)
+        self.out = None if out is None else Path(out)
+        self.workers = workers
+        self.backend = backend
+        self.address = address
+        self.progress = progress
+        self.plot = plot
+        self.records: dict[int, dict[str, Any]] = {}
+        self.sprt: SPRT | None = None
+        if self.sprt_pair is not None:
+            self.sprt = SPRT(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+        self.stopped_at: int | None = None
+
+    @staticmethod
+    def _bot_index(bots: list[str], ref: int | str) -> int:
+        """A bot of the tournament by position (an int) or by spec (its first occurrence)."""
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            if 0 <= ref < len(bots):
+                return ref
+        elif ref in bots:
+            return bots.index(ref)
+        raise InvalidParameterError(f"the SPRT names {ref!r}, which is none of the bots {bots}")
+
+    # -- results file ------------------------------------------------------------------------------------------
+
+    def _load(self) -> None:
+        assert self.out is not None
+        path = self.out / "games.jsonl"
+        if not path.exists():
+            return
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if not lines:
+            return
+        head = json.loads(lines[0])
+        if head.get("config") != self.config:
+            raise InvalidParameterError(
+                f"{path} holds another tournament ({head.get('config')}); use another --out to start afresh")
+        for line in lines[1:]:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue                  # a line cut short by the interruption: that game is played again
+            self.records[int(rec["index"])] = rec
+
+    def _writer(self) -> Callable[[dict[str, Any]], None]:
+        if self.out is None:
+            return lambda rec: None
+        self.out.mkdir(parents=True, exist_ok=True)
+        path = self.out / "games.jsonl"
+        if not path.exists() or path.stat().st_size == 0:
+            path.write_text(json.dumps({"config": self.config}) + "\n", encoding="utf-8")
+        else:
+            with path.open("rb+") as f:   # drop a partial last line left by an interruption
+                data = f.read()
+                if not data.endswith(b"\n"):
+                    f.truncate(data.rfind(b"\n") + 1)
+        fh = path.open("a", encoding="utf-8")
+
+        def write(rec: dict[str, Any]) -> None:
+            fh.write(json.dumps(rec) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._fh = fh
+        return write
+
+    # -- running -----------------------------------------------------------------------------------------------
+
+    def _batches(self, pending: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+        # one deal (all its rotations) per task: few tasks, and SPRT decisions come in index order anyway
+        out: dict[int, list[dict[str, Any]]] = {}
+        for job in pending:
+            out.setdefault(job["deal"], []).append(job)
+        return list(out.values())
+
+    def _results(self, pending: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+        tasks = self._batches(pending)
+        if self.backend == "ray":
+            from robotcore.arena import ray_backend
+
+            yield from ray_backend.run(self.config, tasks, self.address, self.workers)
+            return
+        if self.workers == 1:
+            for t in tasks:
+                yield _play_many(self.config, t)
+            return
+        import multiprocessing
+
+        with ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            live: set[Future[list[dict[str, Any]]]] = set()
+            queue = list(reversed(tasks))
+            try:
+                while queue or live:
+                    while queue and len(live) < 2 * self.workers:
+                        live.add(pool.submit(_play_many, self.config, queue.pop()))
+                    done, live = wait(live, return_when=FIRST_COMPLETED)
+                    for f in done:
+                        yield f.result()
+            finally:
+                for f in live:
+                    f.cancel()
+
+    def run(self) -> dict[str, Any]:
+        if self.out is not None:
+            self._load()
+        write = self._writer()
+        t0 = time.perf_counter()
+        pending = [j for j in self.jobs if j["index"] not in self.records]
+        next_index = 0
+        total = len(self.jobs)
+        decided = self._feed_sprt(next_index)
+        next_index = decided[1]
+        if decided[0] is None and pending:
+            results = self._results(pending)
+            try:
+                for batch in results:
+                    for rec in batch:
+                        self.records[rec["index"]] = rec
+                        write(rec)
+                    verdict, next_index = self._feed_sprt(next_index)
+                    if self.progress:
+                        self._show_progress(total, t0)
+                    if verdict is not None:
+                        break
+            finally:
+                close = getattr(results, "close", None)
+                if close is not None:
+                    close()
+        if getattr(self, "_fh", None) is not None:
+            self._fh.close()
+        if self.progress:
+            print(file=sys.stderr)
+        return self.finish()
+
+    def _feed_sprt(self, start: int) -> tuple[str | None, int]:
+        """Feed the SPRT the games from ``start`` on that are done and consecutive; (decision, next index)."""
+        i = start
+        if self.sprt is None or self.sprt_pair is None:
+            return None, i
+        a, b = self.sprt_pair
+        while i in self.records and self.sprt.decision is None:
+            score = stats.pair_score(self.records[i], a, b)
+            if score is not None and self.sprt.update(score) is not None:
+                self.stopped_at = i
+            i += 1
+        return self.sprt.decision, i
+
+    def _show_progress(self, total: int, t0: float) -> None:
+        done = len(self.records)
+        width = 30
+        filled = int(width * done / total)
+        shares = stats.score_shares(list(self.records.values()), len(self.config["bots"]))
+        standings = "  ".join(f"{name.split(':')[0]}[{i}] {s:.3f}" for i, (name, s)
+                              in enumerate(zip(self.config["bots"], shares)))
+        extra = ""
+        if self.sprt is not None:
+            extra = f"  SPRT llr {self.sprt.llr:+.2f} ({self.sprt.lower:.2f}, {self.sprt.upper:.2f})"
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {time.perf_counter() - t0:6.1f}s  "
+              f"{standings}{extra}", end="", file=sys.stderr, flush=True)
+
+    def finish(self) -> dict[str, Any]:
+        records = [self.records[i] for i in sorted(self.records)]
+        if self.stopped_at is not None:
+            records = [r for r in records if r["index"] <= self.stopped_at]
+        summary = stats.summarise(self.config, records, self.num_players)
+        summary["sprt"] = None if self.sprt is None else {**self.config["sprt"], **self.sprt.to_json(),
+                                                          "stopped_at_game": self.stopped_at}
+        summary["complete"] = self.stopped_at is not None or len(records) == len(self.jobs)
+        if self.out is not None:
+            write_outputs(self.out, records, summary, plot=self.plot)
+        self.summary = summary
+        self.games = records
+        return summary
+
+
+# -- outputs -----------------------------------------------------------------------------------------------------
+
+GAME_COLUMNS = ["index", "deal", "rotation", "seed", "seat", "bot", "score", "place", "return", "moves",
+                "ms_per_move"]
+
+
+def game_rows(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """One CSV row per seat of every game."""
+    for r in records:
+        for seat, spec in enumerate(r["seats"]):
+            yield {"index": r["index"], "deal": r["deal"], "rotation": r["rotation"], "seed": r["seed"],
+                   "seat": seat, "bot": spec, "score": r["scores"][seat], "place": r["places"][seat],
+                   "return": r["returns"][seat], "moves": r["moves"][seat], "ms_per_move": r["ms_per_move"][seat]}
+
+
+def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, Any], plot: bool = True) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "games.json").write_text(json.dumps(records, indent=1), encoding="utf-8")
+    with (out / "games.csv").open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, GAME_COLUMNS)
+        w.writeheader()
+        w.writerows(game_rows(records))
+    (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    with (out / "summary.csv").open("w", newline="", encoding="utf-8") as f:
+        cols = list(summary["bots"][0].keys()) if summary["bots"] else []
+        w = csv.DictWriter(f, cols)
+        w.writeheader()
+        for row in summary["bots"]:
+            w.writerow({k: (json.dumps(v) if isinstance(v, list) else v) for k, v in row.items()})
+    if plot:
+        stats.plot_ratings(summary, out / "ratings.png")
+
+
+def format_table(summary: dict[str, Any]) -> str:
+    lines = [f"{summary['game']}: {summary['games']} games over {summary['deals']} deals, "
+             f"{summary['players']} seats (chance score share {summary['chance']:.3f})"]
+    head = (f"{'bot':28s} {'games':>5s} {'score share [95%]':>22s} {'win rate [95%]':>22s} {'mean score':>10s} "
+            f"{'rating [95%]':>20s} {'ms/move':>8s}")
+    lines.append(head)
+    for b in summary["bots"]:
+        lines.append(
+            f"{b['bot'][:28]:28s} {b['games']:>5d} {b['score_share']:>7.3f} [{b['score_share_ci'][0]:.3f}, "
+            f"{b['score_share_ci'][1]:.3f}] {b['win_rate']:>7.3f} [{b['win_rate_ci'][0]:.3f}, {b['win_rate_ci'][1]:.3f}]"
+            f" {b['mean_score']:>10.2f} {b['rating']:>6.0f} [{b['rating_ci'][0]:.0f}, {b['rating_ci'][1]:.0f}]"
+            f" {b['ms_per_move']:>8.2f}")
+    lines.append(f"ratings: {summary['rating_model']}")
+    s = summary.get("sprt")
+    if s:
+        lines.append(f"SPRT {s['a']} vs {s['b']} (elo0 {s['elo0']}, elo1 {s['elo1']}, alpha {s['alpha']}, "
+                     f"beta {s['beta']}): W {s['wins']:.0f} D {s['draws']:.0f} L {s['losses']:.0f}, "
+                     f"LLR {s['llr']:.2f} in ({s['lower']:.2f}, {s['upper']:.2f}): "
+                     + ({"H1": f"{s['a']} is stronger", "H0": f"{s['a']} is not stronger by elo1"}
+                        .get(s["decision"], "undecided")))
+    return "\n".join(lines)

@@ -1,0 +1,206 @@
+"""The native search bots (``mcts``: UCT over determinisations, ``ismcts``): legal answers in every game and
+phase, the same decisions for the same seed, no peeking at what the seat cannot see, tree reuse, threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import robotcore
+from robotcore.bots import BOTS, Observer, _search, make_bot
+
+SEARCH = {"mcts": {"iterations": 80, "worlds": 4}, "ismcts": {"iterations": 80}}
+ALL = {**{name: {} for name in BOTS}, **SEARCH, "montecarlo": {"playouts": 3}}
+
+
+def positions(game: robotcore.Game, seed: int, every: int) -> list[robotcore.State]:
+    """States along a random game (every ``every`` moves), the end excluded."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(seed)
+    out = []
+    while not state.is_terminal:
+        if state.move_number % every == 0:
+            out.append(state.clone())
+        seat = state.current_player
+        legal = state.legal_actions(seat)
+        state.apply(legal[int(rng.integers(len(legal)))], seat)
+    return out
+
+
+@pytest.mark.parametrize("bot", sorted(SEARCH))
+def test_search_bots_play_whole_games_legally_in_every_game(game: robotcore.Game, bot: str) -> None:
+    """Every acting seat of every position (simultaneous phases included) gets a legal action."""
+    options = {"iterations": 24, **({"worlds": 3} if bot == "mcts" else {})}
+    players = [make_bot(bot, seed=i, **options) for i in range(game.num_players)]
+    state = game.new_initial_state(11)
+    while not state.is_terminal:
+        for seat in state.actors:
+            assert players[seat].choose(state, seat) in state.legal_actions(seat)
+        seat = state.current_player
+        state.apply(players[seat].choose(state, seat), seat)
+
+
+@pytest.mark.parametrize("bot", sorted(SEARCH))
+def test_same_seed_same_decisions(default_game: robotcore.Game, bot: str) -> None:
+    for state in positions(default_game, 5, 9)[:6]:
+        seat = state.current_player
+        a = [make_bot(bot, seed=3, **SEARCH[bot]).choose(state, seat) for _ in range(2)]
+        assert a[0] == a[1]
+
+
+@pytest.mark.parametrize("bot", sorted(ALL))
+def test_no_peeking_decisions_are_the_same_on_states_the_seat_cannot_tell_apart(
+        default_game: robotcore.Game, bot: str) -> None:
+    """A state and its re-deal for the acting seat differ only where that seat cannot see; a bot with the same
+    seed must decide the same on both (it sees the game only through its seat's observer). The states do
+    differ (otherwise the test could not fail)."""
+    differed = 0
+    for k, state in enumerate(positions(default_game, 7, 5)[:10]):
+        for seat in state.actors:
+            twin = state.resample_hidden(seat, 1000 + k)
+            differed += twin.state_bytes() != state.state_bytes()
+            a = make_bot(bot, seed=k, **ALL[bot]).choose(state, seat)
+            b = make_bot(bot, seed=k, **ALL[bot]).choose(twin, seat)
+            assert a == b, (bot, k, seat)
+    assert differed > 0
+
+
+def test_pimc_does_not_depend_on_the_thread_count() -> None:
+    for state in positions(robotcore.load_game("robotrick"), 2, 11)[:5]:
+        seat = state.current_player
+        if len(state.legal_actions(seat)) < 2:
+            continue
+        one = make_bot("mcts", seed=4, iterations=120, worlds=6, threads=1)
+        two = make_bot("mcts", seed=4, iterations=120, worlds=6, threads=2)
+        assert one.choose(state, seat) == two.choose(state, seat)
+        assert one.last["iterations"] == two.last["iterations"] == 120
+
+
+def test_ismcts_on_threads_is_deterministic_too() -> None:
+    state = robotcore.make("nicodemus", seed=4)
+    seat = state.current_player
+    runs = []
+    for _ in range(2):
+        bot = make_bot("ismcts", seed=4, iterations=300, threads=2)
+        runs.append(bot.choose(state, seat))
+        assert bot.last["iterations"] == 300
+    assert runs[0] == runs[1]
+
+
+def test_ismcts_reuses_its_subtree_when_every_action_since_was_visible() -> None:
+    """Nicodemus' moves are public: the tree kept from the last decision carries iterations over."""
+    game = robotcore.load_game("nicodemus")
+    bots = [make_bot("ismcts", seed=s, iterations=200) for s in range(2)]
+    state = game.new_initial_state(3)
+    carried = 0
+    while not state.is_terminal and state.move_number < 30:
+        seat = state.current_player
+        state.apply(bots[seat].choose(state, seat), seat)
+        carried += bots[seat].last.get("iterations", 0) > 200
+    assert carried > 0
+    fresh = make_bot("ismcts", seed=0, iterations=200, reuse=False)
+    state = game.new_initial_state(3)
+    fresh.choose(state, state.current_player)
+    assert fresh.last["iterations"] == 200
+
+
+def test_a_time_budget_is_honoured_roughly() -> None:
+    state = robotcore.make("robotrick", seed=1)
+    for name in SEARCH:
+        bot = make_bot(name, seed=1, ms=30)
+        assert bot.choose(state, 0) in state.legal_actions(0)
+        assert bot.last["iterations"] >= 1
+        assert bot.last["seconds"] < 2.0
+
+
+def test_search_checks_its_inputs() -> None:
+    game = robotcore.load_game("robotrick")
+    state = game.new_initial_state(1)
+    worlds = Observer(state, 0).worlds([1, 2])
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "alphabeta", worlds=worlds, iterations=10)
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", worlds=worlds[:, :10], iterations=10)
+    bad = worlds.copy()
+    bad[0, :] = 255
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", worlds=bad, iterations=10)
+    with pytest.raises(ValueError):                       # no native resampler: worlds are required
+        _search.search(game.core, 0, "ismcts", root=state, iterations=10)
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", worlds=worlds, iterations=0)
+    for options in ({"iterations": 0}, {"threads": 0}, {"ms": -1}, {"c": "x"}, {"worlds": 0}):
+        with pytest.raises(robotcore.InvalidParameterError):
+            make_bot("ismcts", **options)
+
+
+def test_an_observer_shows_only_the_seat() -> None:
+    state = robotcore.make("robotrick", seed=2)
+    state.apply(state.legal_actions(1)[0], 1)
+    obs = Observer(state, 0)
+    assert obs.history == [(1, None)]                      # seat 1's pass is hidden from seat 0
+    assert Observer(state, 1).history == state.history
+    assert obs.view() == state.view(0) and obs.legal_actions() == state.legal_actions(0)
+    assert not hasattr(obs, "__dict__") and not hasattr(obs, "state")
+
+
+def test_a_determinisation_carries_no_history() -> None:
+    """Robotrick's resample_hidden used to keep earlier rounds' passes of other seats in the copy's history; a
+    determinisation now has none (the conformance suite checks it for every game), and the observer's are the
+    game's."""
+    game = robotcore.load_game("robotrick")
+    state = positions(game, 5, 1)[50]
+    assert any(p == 1 and not game.is_public_action(a) for p, a in state.history)
+    assert state.resample_hidden(0, 3).history == []
+    world = Observer(state, 0).resample(3)
+    assert world.history == [] and world.state_bytes() == state.resample_hidden(0, 3).state_bytes()
+
+
+def test_the_native_resampler_path_matches_the_pool_path_on_the_same_worlds() -> None:
+    """No game provides ``EngineSpec.resample_draw`` yet: a test double that hands back the root itself runs the
+    native path, which must give exactly what the pool path gives when every pooled world is that root."""
+    for name in robotcore.list_games():
+        state = positions(robotcore.load_game(name), 3, 4)[2]
+        seat = state.current_player
+        core, root = _search._identity_resampler_core(state)
+        assert core.native_resample and not state.game.core.native_resample
+        same = np.stack([np.frombuffer(state.state_bytes(), dtype=np.uint8)] * 5)
+        for mode, extra in (("ismcts", {}), ("pimc", {"num_worlds": 5})):
+            native = _search.search(core, seat, mode, root=root, iterations=150, seed=9, threads=2, **extra)
+            pooled = _search.search(state.game.core, seat, mode, worlds=same, iterations=150, seed=9, threads=2)
+            assert native.root_stats() == pooled.root_stats() and native.iterations == pooled.iterations > 0
+
+
+def test_ismcts_starts_a_new_tree_after_a_choice_hidden_from_its_seat() -> None:
+    """Robotrick's pass is hidden: after only its own pass the tree is kept; after another seat's pass too,
+    the bot cannot know which edge was taken, so it starts afresh."""
+    state = robotcore.make("robotrick", seed=8)
+    bot = make_bot("ismcts", seed=1, iterations=200)
+    state.apply(bot.choose(state, 0), 0)
+    bot.choose(state, 0)
+    assert bot.last["iterations"] > 200                    # its own action since: reused
+    other = robotcore.make("robotrick", seed=8)
+    bot = make_bot("ismcts", seed=1, iterations=200)
+    other.apply(bot.choose(other, 0), 0)
+    other.apply(other.legal_actions(1)[0], 1)
+    bot.choose(other, 0)
+    assert bot.last["iterations"] == 200
+
+
+def test_a_time_budget_on_threads() -> None:
+    state = robotcore.make("nicodemus", seed=1)
+    for name in SEARCH:
+        bot = make_bot(name, seed=1, ms=20, threads=2)
+        assert bot.choose(state, state.current_player) in state.legal_actions()
+        assert bot.last["iterations"] >= 2
+
+
+@pytest.mark.parametrize("bot", ["ismcts:iterations=100", "mcts:iterations=100,worlds=4"])
+def test_search_bots_beat_random_play_in_every_game(default_game: robotcore.Game, bot: str) -> None:
+    """Through the harness (paired deals, seats rotated): the 95% interval of the searcher's score share lies
+    above chance. Seeded, so the figure is exact; the strength report (bench/strength.py) adds greedy."""
+    from robotcore.arena import Tournament
+
+    summary = Tournament(default_game.name, [bot, "random"], 16, seed=1).run()
+    row = summary["bots"][0]
+    assert row["score_share_ci"][0] > summary["chance"], row
