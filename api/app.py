@@ -10,13 +10,14 @@ from __future__ import annotations
 import http
 import logging
 import os
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, redirect, request, send_from_directory
+from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
 import robotcore
@@ -30,6 +31,21 @@ from .service import MatchService, Settings
 from .store import Store, default_database_url
 
 log = logging.getLogger("robotcore_api")
+
+#: The browser page's files (plain JavaScript modules, a style sheet, two HTML shells), shipped as package data.
+PAGE_DIR = Path(__file__).with_name("page")
+
+#: Sent with every answer but Swagger UI's: the page runs only its own files (no inline script or style, nothing
+#: from elsewhere), talks only to this origin, cannot be framed, and leaks no URL in a Referer.
+PAGE_SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+}
 
 API_DESCRIPTION = """\
 Matches of every robotcore game over HTTP, for bots and other clients.
@@ -93,7 +109,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     elif database_url is not None:
         raise TypeError("give database_url or settings, not both")
 
-    app = Flask("robotcore_api")
+    app = Flask("robotcore_api", static_folder=str(PAGE_DIR), static_url_path="/page")
     assets = _swagger_ui_assets()
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
@@ -131,14 +147,30 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
             return send_from_directory(assets, filename)
 
     @app.get("/")
-    def root() -> Response:
-        return redirect("/v1/docs")
+    def lobby() -> Response:
+        """The lobby: the catalogue, a form to create a match, recent listed matches."""
+        return send_from_directory(PAGE_DIR, "lobby.html")
+
+    @app.get("/play/<string:match_id>")
+    @app.get("/replay/<string:match_id>")
+    def match_page(match_id: str) -> Response:
+        """A match for a seat (its token in the URL fragment, which never reaches the server) or a spectator,
+        live or replayed: one page, which reads everything from the documented endpoints."""
+        return send_from_directory(PAGE_DIR, "match.html")
 
     @app.before_request
     def _limits() -> None:
         length = request.content_length
         if length is not None and length > settings.max_body_bytes:
             raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
+        if length is None and request.headers.get("Transfer-Encoding"):
+            # a chunked body has no length to check up front: read it (up to the limit) before the parser
+            # does, so that an oversized one is a 413, not a JSON error
+            try:
+                request.get_data(cache=True)
+            except RequestEntityTooLarge:
+                raise Problem("payload-too-large",
+                              f"request bodies are limited to {settings.max_body_bytes} bytes") from None
         if request.method == "POST" and request.url_rule is not None:
             if not (length or request.headers.get("Transfer-Encoding")):
                 raise Problem("validation", "this request needs a JSON body (at least {})",
@@ -147,10 +179,21 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
                 raise Problem("unsupported-media-type", "send the request body as application/json")
 
     @app.after_request
-    def _no_store(resp: Response) -> Response:
-        if request.path.startswith("/v1/matches"):
+    def _headers(resp: Response) -> Response:
+        path = request.path
+        if path.startswith("/v1/matches"):
             resp.headers["Cache-Control"] = "no-store"      # views and tokens are per seat
+        if request.method == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
+            resp.status_code = 204                          # Flask's automatic answer: Allow, and no body
+            del resp.headers["Content-Type"]
+        if not path.startswith("/v1/docs"):                # Swagger UI's page has inline scripts of its own
+            resp.headers.update(PAGE_SECURITY_HEADERS)
         return resp
+
+    @app.errorhandler(RecursionError)
+    def _too_deep(error: RecursionError) -> Response:
+        problem = Problem("malformed-json", "the request body is nested too deeply")
+        return payloads.send(problem.body(), problem.status, mimetype=PROBLEM_MEDIA_TYPE)
 
     @app.errorhandler(OperationalError)
     def _busy(error: OperationalError) -> Response:

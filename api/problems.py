@@ -26,6 +26,7 @@ CODES: dict[str, tuple[int, str]] = {
     "method-not-allowed": (405, "Method not allowed"),
     "not-your-turn": (409, "This seat is not among the seats that must act now"),
     "game-over": (409, "The match is over"),
+    "not-finished": (409, "The match is not over yet"),
     "stale-version": (409, "The match changed since the version you sent"),
     "idempotency-key-reuse": (409, "This Idempotency-Key was used for another request"),
     "payload-too-large": (413, "Request body too large"),

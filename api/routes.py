@@ -228,8 +228,17 @@ matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
 @problems(matches, *BODY, "not-found", "invalid-parameter")
 def create_match(body: dict[str, Any]) -> Response:
     """Create a match: one secret token per human seat, shown once; bot seats play by themselves"""
-    answer = service().create(body["game"], body["params"], body.get("seats"), body.get("seed"))
+    answer = service().create(body["game"], body["params"], body.get("seats"), body.get("seed"), body["listed"])
     return payloads.send(answer, 201, {"Location": url_for("matches.get_match", match_id=answer["match_id"])})
+
+
+@matches.route("", methods=["GET"])
+@matches.arguments(s.ListQuerySchema(), location="query")
+@matches.response(200, s.MatchListSchema)
+@problems(matches, "validation")
+def list_matches(query: dict[str, Any]) -> Response:
+    """The most recent listed matches (created with `listed: true`), newest first: anyone may watch them"""
+    return payloads.send(service().recent(query["limit"]))
 
 
 @matches.route("/<string:match_id>")
@@ -301,6 +310,16 @@ def get_events(query: dict[str, Any], match_id: str) -> Response:
 def get_log(match_id: str) -> Response:
     """The move log (others' private actions redacted until the end); after the end, the outcome and the reveal"""
     return payloads.send(service().log(match_id, bearer_token(request)))
+
+
+@matches.route("/<string:match_id>/replay")
+@matches.arguments(s.ReplayQuerySchema(), location="query")
+@matches.response(200, s.ReplayStepSchema)
+@problems(matches, "validation", "invalid-token", "not-found", "not-finished")
+@matches.doc(security=TOKEN_OPTIONAL)
+def get_replay(query: dict[str, Any], match_id: str) -> Response:
+    """A finished match step by step: the view of `seat` (default: a spectator) after the first `at` actions"""
+    return payloads.send(service().replay(match_id, bearer_token(request), query["at"], query.get("seat")))
 
 
 BLUEPRINTS = [meta, games, matches]

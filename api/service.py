@@ -163,7 +163,7 @@ class MatchService:
     # -- creating --------------------------------------------------------------------------------------------
 
     def create(self, game_name: str, params: dict[str, Any], seats: list[dict[str, Any]] | None,
-               seed: int | None) -> dict[str, Any]:
+               seed: int | None, listed: bool = False) -> dict[str, Any]:
         params = dict(params)
         if seats is not None and "players" not in params and game_name in robotcore.list_games():
             if any(p.name == "players" for p in game_class(game_name).param_specs):
@@ -195,6 +195,8 @@ class MatchService:
             created_at=now, updated_at=now,
         )
         self.store.insert_match(rec)
+        if listed:
+            self.store.list_match(rec.id, now)
         self._remember(rec, state)
         rec, state = self.drive_bots(rec, state)
         return payloads.created(rec, state, tokens)
@@ -458,6 +460,29 @@ class MatchService:
         seat = self.seat_for(rec, token, required=False)
         rows = [r for r in self.store.actions(rec.id) if r.version <= rec.version]
         return payloads.log(rec, state, rows, seat)
+
+    def recent(self, limit: int) -> dict[str, Any]:
+        """The most recent listed matches (their public headers only)."""
+        out = []
+        for rec in self.store.listed_matches(limit):
+            out.append(payloads.summary(rec, self._state(rec)))
+        return {"matches": out}
+
+    def replay(self, match_id: str, token: str | None, at: int, seat: int | None) -> dict[str, Any]:
+        """A finished match as it stood after its first ``at`` actions, as ``seat`` saw it (None: a spectator).
+        Only after the end: then the log shows every action and the seed is revealed, so a past view tells
+        nothing the log does not already."""
+        rec, state = self.load(match_id)
+        self.seat_for(rec, token, required=False)        # a token given must be one of this match
+        if not state.is_terminal:
+            raise Problem("not-finished", "a match can be replayed once it is over; follow it live with /events")
+        if at > rec.version:
+            raise Problem("validation", f"at={at} is beyond the match's {rec.version} actions",
+                          errors={"at": ["beyond the last version"]})
+        check_seat(state, seat)
+        rows = [r for r in self.store.actions(rec.id) if r.version <= rec.version]
+        past = state.game.replay(rec.seed, [(r.seat, r.action) for r in rows[:at]])
+        return payloads.replay_step(rec, past, rows[at - 1] if at else None, at, seat)
 
     # -- integrity -------------------------------------------------------------------------------------------
 
