@@ -35,7 +35,8 @@ log = logging.getLogger("robotcore_api")
 #: The browser page's files (plain JavaScript modules, a style sheet, two HTML shells), shipped as package data.
 PAGE_DIR = Path(__file__).with_name("page")
 
-#: Sent with every answer but Swagger UI's: the page runs only its own files (no inline script or style, nothing
+#: Sent with the page and its files (every path outside /v1; Swagger UI's page at /v1/docs has inline scripts of
+#: its own): the page runs only its own files (no inline script or style, nothing
 #: from elsewhere), talks only to this origin, cannot be framed, and leaks no URL in a Referer.
 PAGE_SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -186,7 +187,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         if request.method == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
             resp.status_code = 204                          # Flask's automatic answer: Allow, and no body
             del resp.headers["Content-Type"]
-        if not path.startswith("/v1/docs"):                # Swagger UI's page has inline scripts of its own
+        if not path.startswith("/v1/"):      # the page and its files (the API's JSON is no document to run)
             resp.headers.update(PAGE_SECURITY_HEADERS)
         return resp
 

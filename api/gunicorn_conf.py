@@ -4,6 +4,9 @@ Environment overrides: ``ROBOTCORE_BIND`` (default 127.0.0.1:8000), ``WEB_CONCUR
 default 2 per core up to 8), ``ROBOTCORE_THREADS`` (threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``,
 ``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout; default none).
 
+- gunicorn's own refusals (request line or headers over its limits, malformed requests) are answered as
+  problem+json too (``gunicorn_errors``).
+
 - ``gthread`` workers: a thread pool per process, keep-alive connections, and long-polls that hold a thread
   while they wait (each waits at most 25 s).
 - Workers share nothing but the database. A worker remembers the state it committed last for each match only
@@ -18,6 +21,11 @@ default 2 per core up to 8), ``ROBOTCORE_THREADS`` (threads per worker, default 
 from __future__ import annotations
 
 import os
+
+from robotcore_api import gunicorn_errors
+
+# gunicorn's own refusals (414, 431, 400 before the app is reached) answered as problem+json
+gunicorn_errors.install()
 
 wsgi_app = "robotcore_api.wsgi:app"
 bind = [os.environ.get("ROBOTCORE_BIND", "127.0.0.1:8000")]

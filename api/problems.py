@@ -30,6 +30,7 @@ CODES: dict[str, tuple[int, str]] = {
     "stale-version": (409, "The match changed since the version you sent"),
     "idempotency-key-reuse": (409, "This Idempotency-Key was used for another request"),
     "payload-too-large": (413, "Request body too large"),
+    "uri-too-long": (414, "Request line too long"),
     "unsupported-media-type": (415, "Send the body as application/json"),
     "validation": (422, "The request does not match its schema"),
     "invalid-parameter": (422, "Invalid game parameter"),
@@ -37,6 +38,7 @@ CODES: dict[str, tuple[int, str]] = {
     "illegal-action": (422, "This action is not legal now"),
     "invalid-state": (422, "Corrupted, truncated or foreign state bytes"),
     "version-required": (428, "Send expected_version in the body or an If-Match header"),
+    "headers-too-large": (431, "Request header fields too large"),
     "unavailable": (503, "The store is busy; retry shortly"),
     "internal": (500, "Internal error"),
 }
@@ -50,9 +52,11 @@ _BY_STATUS = {
     409: "stale-version",
     412: "stale-version",
     413: "payload-too-large",
+    414: "uri-too-long",
     415: "unsupported-media-type",
     422: "validation",
     428: "version-required",
+    431: "headers-too-large",
     503: "unavailable",
 }
 

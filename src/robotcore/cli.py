@@ -18,12 +18,21 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from robotcore.bots import make_bot
+    from robotcore.bots import BOTS, make_bot
 
     game = robotcore.load_game(args.game, **json.loads(args.params))
-    bots = args.bots.split(",") if args.bots else ["random"] * game.num_players
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else ["random"] * game.num_players
     if len(bots) == 1:
         bots = bots * game.num_players
+    if len(bots) != game.num_players:
+        print(f"robotcore play: error: {game.title} has {game.num_players} seats: give one bot "
+              f"(for every seat) or {game.num_players} comma-separated bots, got {len(bots)}", file=sys.stderr)
+        return 2
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        print(f"robotcore play: error: no bot named {unknown[0]!r}; bots: {', '.join(sorted(BOTS))}",
+              file=sys.stderr)
+        return 2
     players = [make_bot(b, seed=args.seed * 1000 + i) for i, b in enumerate(bots)]
     state = game.new_initial_state(args.seed)
     print(f"{game.title}, seed {args.seed}, seats: {', '.join(f'{i}={b}' for i, b in enumerate(bots))}")
@@ -51,7 +60,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
-        from robotcore_api.app import create_app  # type: ignore[import-not-found,unused-ignore]
+        from robotcore_api.app import create_app  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         print("the service needs its extra: pip install 'robotcore[service]'", file=sys.stderr)
         return 2
@@ -61,6 +70,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from robotcore.bots import BOTS
+
     parser = argparse.ArgumentParser(prog="robotcore", description="robotcore games from the command line")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="the games and their status")
@@ -68,7 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("play", help="play one match between bots and print it")
     p.add_argument("game", choices=robotcore.list_games())
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bots", default="", help="comma-separated bot per seat: random, greedy, montecarlo")
+    p.add_argument("--bots", default="",
+                   help="one bot for every seat, or a comma-separated bot per seat (as many as the game has "
+                        f"seats); bots: {', '.join(sorted(BOTS))} (default: random)")
     p.add_argument("--params", default="{}", help="game parameters as JSON, e.g. '{\"hangars\": 4}'")
     p.add_argument("--quiet", action="store_true", help="print only the end")
     p.set_defaults(func=_cmd_play)

@@ -4,9 +4,8 @@
 
 import { fragmentToken, get, idempotencyKey, post, seg } from "./api.js";
 import { h, replace } from "./dom.js";
-import { seatName } from "./games/common.js";
-import { renderGeneric } from "./games/common.js";
-import { rendererFor } from "./games/index.js";
+import { renderGeneric, seatName } from "./games/common.js";
+import { renderView } from "./games/index.js";
 
 const [, mode, rawId] = window.location.pathname.split("/");
 const matchId = decodeURIComponent(rawId || "");
@@ -53,15 +52,7 @@ function context(doc, legal) {
 
 function draw(doc, legal) {
   const ctx = context(doc, legal);
-  let board;
-  try {
-    board = rendererFor(doc.game)(doc.view, ctx);
-  } catch (err) {
-    // a view this game's renderer does not expect (a new field, a new phase): the generic one draws it all
-    console.error(err);
-    board = renderGeneric(doc.view, ctx);
-  }
-  replace(ui.board, board);
+  replace(ui.board, renderView(doc.game, doc.view, ctx));
 }
 
 function header(doc) {

@@ -62,7 +62,7 @@ function scalar(value) {
   return h("span", { class: "scalar" }, String(value));
 }
 
-const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
+const isScalar = (v) => v === null || v === undefined || ["string", "number", "boolean"].includes(typeof v);
 
 /** Any JSON value as readable DOM: scalars as text, card ids as cards, lists of scalars as rows, lists of
  * same-shaped flat objects as tables, per-seat lists ("players", "seats"...) as one panel per seat, objects as
