@@ -8,6 +8,7 @@ workers) may serve the same database: they share nothing else.
 from __future__ import annotations
 
 import http
+import io
 import logging
 import os
 from pathlib import Path
@@ -17,7 +18,7 @@ from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 import robotcore
@@ -89,6 +90,31 @@ class ProblemApi(Api):
         return payloads.send(problem.body(), problem.status, headers, mimetype=PROBLEM_MEDIA_TYPE)
 
 
+#: WSGI environ key: a chunked body went over the limit (answered 413 by the app)
+CHUNKED_TOO_LARGE = "robotcore.chunked_too_large"
+
+
+class BoundedChunkedBody:
+    """WSGI middleware: a chunked body (no Content-Length to check up front) is read here up to the limit and
+    handed on with its length, or flagged as too large. Werkzeug would quietly cut it at the limit, and the
+    truncated JSON would be answered as malformed instead of 413."""
+
+    def __init__(self, app: Any, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("HTTP_TRANSFER_ENCODING") and not environ.get("CONTENT_LENGTH"):
+            data = environ["wsgi.input"].read(self.max_body_bytes + 1)
+            if len(data) > self.max_body_bytes:
+                environ[CHUNKED_TOO_LARGE] = True
+                data = b""
+            environ["wsgi.input"] = io.BytesIO(data)
+            environ["CONTENT_LENGTH"] = str(len(data))
+            del environ["HTTP_TRANSFER_ENCODING"]
+        return self.app(environ, start_response)
+
+
 def _swagger_ui_assets() -> str | None:
     try:
         import swagger_ui_bundle
@@ -141,6 +167,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     service = app.extensions["robotcore"] = MatchService(store, settings)
     # the plain requests of the hot path (moves) are answered in front of Flask's machinery; the rest goes on
     app.wsgi_app = MoveFastPath(app.wsgi_app, service, settings.max_body_bytes)  # type: ignore[method-assign]
+    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes)  # type: ignore[method-assign]
 
     if assets:
         @app.get("/v1/docs/assets/<path:filename>")
@@ -164,14 +191,8 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         length = request.content_length
         if length is not None and length > settings.max_body_bytes:
             raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
-        if length is None and request.headers.get("Transfer-Encoding"):
-            # a chunked body has no length to check up front: read it (up to the limit) before the parser
-            # does, so that an oversized one is a 413, not a JSON error
-            try:
-                request.get_data(cache=True)
-            except RequestEntityTooLarge:
-                raise Problem("payload-too-large",
-                              f"request bodies are limited to {settings.max_body_bytes} bytes") from None
+        if request.environ.get(CHUNKED_TOO_LARGE):
+            raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
         if request.method == "POST" and request.url_rule is not None:
             if not (length or request.headers.get("Transfer-Encoding")):
                 raise Problem("validation", "this request needs a JSON body (at least {})",
