@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 
-from robotcore_api import gunicorn_errors
+from . import gunicorn_errors
 
 # gunicorn's own refusals (414, 431, 400 before the app is reached) answered as problem+json
 gunicorn_errors.install()
