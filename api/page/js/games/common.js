@@ -111,13 +111,23 @@ export function rest(view, drawn, ctx, title = "more") {
   return h("details", { class: "panel rest" }, h("summary", null, title), generic(left, "", ctx, 1));
 }
 
-/** The generic renderer: the view's scalars first, then each structure in its own panel. */
+/** The generic renderer: the view's scalars first (as a grid of fields), small flat objects as tiles, then
+ * per-seat lists (one panel per seat, the acting seats and the viewer's own marked) and every other structure
+ * in its own panel. */
 export function renderGeneric(view, ctx) {
   const flat = {};
+  const tiles = [];
+  const seats = [];
   const panels = [];
+  const flatObject = (v) => v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => isScalar(x) || (Array.isArray(x) && x.every(isScalar) && x.length <= 8));
   for (const [k, v] of Object.entries(view)) {
     if (isScalar(v) || (Array.isArray(v) && v.every(isScalar) && !v.some(isCard))) flat[k] = v;
+    else if (flatObject(v) && Object.keys(v).length <= 8) tiles.push(h("section", { class: "panel tile" }, h("h3", null, label(k)), generic(v, k, ctx, 1)));
+    else if (Array.isArray(v) && ctx && ctx.seats && v.length === ctx.seats.length && v.every((x) => x && typeof x === "object")) seats.push(section(label(k), generic(v, "players", ctx, 1)));
     else panels.push(section(label(k), generic(v, k, ctx, 1)));
   }
-  return h("div", { class: "table generic" }, section("state", generic(flat, "", ctx, 1)), panels);
+  return h("div", { class: "table generic" },
+    section("state", h("div", { class: "flat" }, generic(flat, "", ctx, 1))),
+    tiles.length ? h("div", { class: "tiles" }, tiles) : null,
+    seats, panels);
 }

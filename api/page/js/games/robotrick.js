@@ -33,7 +33,7 @@ export function render(view, ctx) {
   const seating = (view.seating || []).map((s) => {
     const droco = s === "droco";
     const i = droco ? null : s;
-    const panel = h("div", { class: "panel sub seat" + (!droco && ctx.actors.includes(i) ? " acting" : "") + (i === ctx.seat ? " mine" : ""), dataset: { seat: droco ? "droco" : String(i) } },
+    const panel = h("div", { class: "panel sub seat" + (!droco && ctx.actors.includes(i) ? " acting" : "") + (!droco && i === ctx.seat ? " mine" : ""), dataset: { seat: droco ? "droco" : String(i) } },
       h("h4", null, who(s, ctx)));
     if (droco) {
       const hand = view.droco_hand || {};
