@@ -132,6 +132,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         settings = Settings(
             database_url=database_url or default_database_url(),
             sqlite_synchronous=os.environ.get("ROBOTCORE_SQLITE_SYNCHRONOUS", "NORMAL"),
+            max_waiting_polls=int(os.environ.get("ROBOTCORE_MAX_WAITING_POLLS", "4")),
         )
     elif database_url is not None:
         raise TypeError("give database_url or settings, not both")
@@ -166,8 +167,9 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         store.create_schema()
     service = app.extensions["robotcore"] = MatchService(store, settings)
     # the plain requests of the hot path (moves) are answered in front of Flask's machinery; the rest goes on
-    app.wsgi_app = MoveFastPath(app.wsgi_app, service, settings.max_body_bytes)  # type: ignore[method-assign]
-    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes)  # type: ignore[method-assign]
+    # (a chunked body is never a plain move: the fast path hands it on, and it is bounded before Flask reads it)
+    app.wsgi_app = MoveFastPath(BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes),  # type: ignore[method-assign]
+                                service, settings.max_body_bytes)
 
     if assets:
         @app.get("/v1/docs/assets/<path:filename>")

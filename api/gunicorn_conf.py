@@ -8,7 +8,8 @@ default 2 per core up to 8), ``ROBOTCORE_THREADS`` (threads per worker, default 
   problem+json too (``gunicorn_errors``).
 
 - ``gthread`` workers: a thread pool per process, keep-alive connections, and long-polls that hold a thread
-  while they wait (each waits at most 25 s).
+  while they wait (each waits at most 25 s, and stops waiting when its client disconnects). At most half the
+  threads of a worker wait at once (``ROBOTCORE_MAX_WAITING_POLLS``); a poll beyond that answers at once.
 - Workers share nothing but the database. A worker remembers the state it committed last for each match only
   to play the next move on it without reading; the compare-and-set on the version decides, so a worker whose
   memory is behind simply reads the match (see ``MatchService._move_known``).
@@ -32,6 +33,8 @@ bind = [os.environ.get("ROBOTCORE_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", str(min(8, 2 * (os.cpu_count() or 1)))))
 worker_class = "gthread"
 threads = int(os.environ.get("ROBOTCORE_THREADS", "8"))
+# at most half of a worker's threads wait in long-polls; the others answer moves and everything else
+os.environ.setdefault("ROBOTCORE_MAX_WAITING_POLLS", str(max(1, threads // 2)))
 timeout = 60
 graceful_timeout = 10
 keepalive = 5

@@ -5,6 +5,9 @@ game, and answers with a body built by ``payloads`` (the choke point). Docstring
 from __future__ import annotations
 
 import re
+import select
+import socket
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, request, url_for
@@ -127,6 +130,26 @@ _ETAG = re.compile(r'(?:W/)?"?([0-9]{1,10})"?')
 
 def _replayed(answer: dict[str, Any], replayed: bool) -> Response:
     return payloads.send(answer, 200, {"Idempotent-Replayed": "true"} if replayed else None)
+
+
+def client_gone(environ: dict[str, Any]) -> Callable[[], bool] | None:
+    """A check that the client of this request has closed its connection (None when the server does not give
+    the socket: gunicorn and Werkzeug's server do). Readable with nothing to read means closed; a pipelined
+    next request (data waiting) is not a disconnection."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is None:
+        return None
+
+    def gone() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            if not readable:
+                return False
+            return bool(sock.recv(1, socket.MSG_PEEK) == b"")
+        except (OSError, ValueError):           # closed or reset
+            return True
+
+    return gone
 
 
 # -- meta -------------------------------------------------------------------------------------------------------
@@ -299,8 +322,10 @@ def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
 @problems(matches, "validation", "invalid-token", "not-found")
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_events(query: dict[str, Any], match_id: str) -> Response:
-    """Long-poll: the actions after version `after` (waiting up to `wait` seconds for one) and the current view"""
-    return payloads.send(service().events(match_id, bearer_token(request), query["after"], query["wait"]))
+    """Long-poll: the actions after version `after` (waiting up to `wait` seconds for one) and the current view.
+    When the server already holds its most waiting polls, it answers at once: pause a second before the next"""
+    return payloads.send(service().events(match_id, bearer_token(request), query["after"], query["wait"],
+                                          client_gone(request.environ)))
 
 
 @matches.route("/<string:match_id>/log")

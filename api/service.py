@@ -14,7 +14,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,9 @@ class Settings:
     bot_inline_s: float = 5.0
     #: PRAGMA synchronous of a SQLite store: NORMAL survives a killed process; FULL also a power cut.
     sqlite_synchronous: str = "NORMAL"
+    #: Long-polls one process lets wait at once (each holds a thread while it waits); a poll beyond that
+    #: answers at once with the current view. Keep it below the threads per worker (gunicorn_conf: half).
+    max_waiting_polls: int = 4
 
 
 def load_game(name: str, params: Mapping[str, Any]) -> Game:
@@ -132,6 +135,8 @@ class MatchService:
         self.store = store
         self.settings = settings
         self.changes = Changes()
+        #: long-polls allowed to wait at once in this process (the others answer at once)
+        self._waiting = threading.BoundedSemaphore(max(1, settings.max_waiting_polls))
         #: the last state this process committed of each match, with its record: (record, state) by match id
         self._known: dict[str, tuple[MatchRecord, State]] = {}
 
@@ -428,16 +433,35 @@ class MatchService:
 
     # -- events and log --------------------------------------------------------------------------------------
 
-    def events(self, match_id: str, token: str | None, after: int, wait: float) -> dict[str, Any]:
+    def events(self, match_id: str, token: str | None, after: int, wait: float,
+               gone: Callable[[], bool] | None = None) -> dict[str, Any]:
+        """The actions after version ``after``, waiting up to ``wait`` seconds for one. The wait ends early when
+        ``gone()`` says the client disconnected, and is skipped (the answer is the current view at once) when
+        this process already has ``Settings.max_waiting_polls`` polls waiting: a poll never takes the last
+        threads of a worker from the moves and the other requests."""
         rec, state = self.load(match_id)
         seat = self.seat_for(rec, token, required=False)
         if after > rec.version:
             raise Problem("validation", f"after={after} is beyond the match version {rec.version}",
                           errors={"after": ["beyond the current version"]})
+        if wait > 0 and rec.version <= after and not state.is_terminal:
+            if self._waiting.acquire(blocking=False):
+                try:
+                    rec, state = self._wait_for_change(rec, state, after, wait, gone)
+                finally:
+                    self._waiting.release()
+            elif rec.bots_due:
+                rec, state = self.drive_bots(rec, state)
+        rows = self.store.actions(rec.id, after)
+        return payloads.events(rec, state, [r for r in rows if r.version <= rec.version], seat)
+
+    def _wait_for_change(self, rec: MatchRecord, state: State, after: int, wait: float,
+                         gone: Callable[[], bool] | None) -> tuple[MatchRecord, State]:
         deadline = time.monotonic() + wait
+        match_id = rec.id
         while rec.version <= after and not state.is_terminal:
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or (gone is not None and gone()):
                 break
             if rec.bots_due:
                 rec, state = self.drive_bots(rec, state, budget_s=left)
@@ -445,8 +469,7 @@ class MatchService:
             self.changes.wait(min(POLL_INTERVAL_S, left))
             if self.store.get_version(match_id) != rec.version:
                 rec, state = self.load(match_id)
-        rows = self.store.actions(rec.id, after)
-        return payloads.events(rec, state, [r for r in rows if r.version <= rec.version], seat)
+        return rec, state
 
     def view(self, match_id: str, token: str | None) -> tuple[dict[str, Any], int]:
         rec, state = self.load(match_id)

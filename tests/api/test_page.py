@@ -12,6 +12,8 @@ import random
 import re
 import socket
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -226,3 +228,47 @@ if sys.platform != "win32":
         assert status == want[0] and headers["content-type"] == "application/problem+json", (status, body[:200])
         problem = json.loads(body)
         assert problem["status"] == want[0] and problem["code"] == want[1] and problem["detail"]
+
+
+    def poll_request(match_id: str, after: int, wait: float) -> bytes:
+        return (f"GET /v1/matches/{match_id}/events?after={after}&wait={wait} HTTP/1.1\r\nHost: x\r\n\r\n"
+                ).encode()
+
+    def test_waiting_polls_are_bounded_and_a_disconnected_watcher_frees_its_slot(live: Any) -> None:
+        """One worker of 4 threads lets 2 polls wait (half). A third answers at once (the current view) instead
+        of taking the threads that moves need; when the waiting clients disconnect, their slots are free again
+        at once (not after their 25 s)."""
+        from robotcore_api.client import Client
+
+        client = Client(live.url)
+        created = client.create_match("robotrick", seats=[{"type": "human"}, {"type": "bot", "bot": "random"},
+                                                          {"type": "bot", "bot": "random"}], seed=1)
+        match_id, version = created["match_id"], created["version"]
+        watchers = [socket.create_connection(("127.0.0.1", live.port), timeout=30) for _ in range(2)]
+        for sock in watchers:
+            sock.sendall(poll_request(match_id, version, 25))
+        time.sleep(0.5)                                      # both are waiting now
+        start = time.monotonic()
+        answer = client.events(match_id, version, 20)       # over the bound: answered at once, nothing new
+        assert answer["events"] == [] and time.monotonic() - start < 10
+        assert client.request("GET", "/v1/health")[0] == 200
+        for sock in watchers:
+            sock.close()                                     # the watchers go away
+        time.sleep(0.5)
+        results: list[float] = []
+
+        def timed_poll() -> None:
+            c = Client(live.url)
+            t = time.monotonic()
+            c.events(match_id, version, 2)
+            results.append(time.monotonic() - t)
+            c.close()
+
+        threads = [threading.Thread(target=timed_poll) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        # both waited their 2 s: the two slots were free again
+        assert len(results) == 2 and all(r >= 1.5 for r in results), results
+        client.close()

@@ -151,11 +151,14 @@ async function live() {
   let failures = 0;
   while (!page.stopped && page.doc.status !== "finished") {
     try {
+      const asked = Date.now();
       const ev = await get(`${base}/events?after=${page.doc.version}&wait=20`, { token });
       addEvents(ev.events);
       show(ev.match);
       failures = 0;
       showError(null);
+      // an answer at once with no news: the server's waiting slots are full; poll again a little later
+      if (!ev.events.length && Date.now() - asked < 1000) await sleep(1000);
     } catch (err) {
       failures += 1;
       showError(err);
