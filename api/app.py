@@ -26,6 +26,7 @@ import robotcore
 from . import payloads
 from .fastpath import MoveFastPath
 from .problems import PROBLEM_MEDIA_TYPE, Problem, from_http_exception
+from .ratelimit import RateLimits, parse_limits
 from .routes import BLUEPRINTS
 from .schemas import ProblemSchema
 from .service import MatchService, Settings
@@ -59,7 +60,8 @@ Matches of every robotcore game over HTTP, for bots and other clients.
 - Move (`POST /v1/matches/{match_id}/moves`) with the `expected_version` you chose at (or `If-Match`); retries
   with the same `Idempotency-Key` return the original answer.
 - Wait for others with `GET /v1/matches/{match_id}/events?after=<version>&wait=<seconds>`.
-- Errors are `application/problem+json`; branch on their `code`.
+- Errors are `application/problem+json`; branch on their `code`. Over a rate limit (when the server sets
+  them, per client address and per seat token) the answer is `429` `rate-limited` with `Retry-After`.
 """
 
 
@@ -133,6 +135,9 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
             database_url=database_url or default_database_url(),
             sqlite_synchronous=os.environ.get("ROBOTCORE_SQLITE_SYNCHRONOUS", "NORMAL"),
             max_waiting_polls=int(os.environ.get("ROBOTCORE_MAX_WAITING_POLLS", "4")),
+            rate_limit_address=os.environ.get("ROBOTCORE_RATE_LIMIT_ADDRESS", ""),
+            rate_limit_token=os.environ.get("ROBOTCORE_RATE_LIMIT_TOKEN", ""),
+            rate_limit_storage=os.environ.get("ROBOTCORE_RATE_LIMIT_STORAGE", "memory://"),
         )
     elif database_url is not None:
         raise TypeError("give database_url or settings, not both")
@@ -170,6 +175,12 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     # (a chunked body is never a plain move: the fast path hands it on, and it is bounded before Flask reads it)
     app.wsgi_app = MoveFastPath(BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes),  # type: ignore[method-assign]
                                 service, settings.max_body_bytes)
+    address_limits = parse_limits(settings.rate_limit_address, "rate_limit_address (ROBOTCORE_RATE_LIMIT_ADDRESS)")
+    token_limits = parse_limits(settings.rate_limit_token, "rate_limit_token (ROBOTCORE_RATE_LIMIT_TOKEN)")
+    if address_limits or token_limits:          # in front of everything: the fast path's moves count too
+        app.extensions["robotcore_rate_limits"] = limited = RateLimits(
+            app.wsgi_app, address_limits, token_limits, settings.rate_limit_storage)
+        app.wsgi_app = limited  # type: ignore[method-assign]
 
     if assets:
         @app.get("/v1/docs/assets/<path:filename>")

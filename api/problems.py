@@ -38,6 +38,7 @@ CODES: dict[str, tuple[int, str]] = {
     "illegal-action": (422, "This action is not legal now"),
     "invalid-state": (422, "Corrupted, truncated or foreign state bytes"),
     "version-required": (428, "Send expected_version in the body or an If-Match header"),
+    "rate-limited": (429, "Too many requests; retry after the time in Retry-After"),
     "headers-too-large": (431, "Request header fields too large"),
     "unavailable": (503, "The store is busy; retry shortly"),
     "internal": (500, "Internal error"),
@@ -56,6 +57,7 @@ _BY_STATUS = {
     415: "unsupported-media-type",
     422: "validation",
     428: "version-required",
+    429: "rate-limited",
     431: "headers-too-large",
     503: "unavailable",
 }

@@ -54,6 +54,11 @@ class Settings:
     #: Long-polls one process lets wait at once (each holds a thread while it waits); a poll beyond that
     #: answers at once with the current view. Keep it below the threads per worker (gunicorn_conf: half).
     max_waiting_polls: int = 4
+    #: Rate limits per client address and per seat token (``ratelimit``): e.g. "50/second;2000/minute";
+    #: empty: none. Counters in ``rate_limit_storage`` (memory:// per process; redis://... shared).
+    rate_limit_address: str = ""
+    rate_limit_token: str = ""
+    rate_limit_storage: str = "memory://"
 
 
 def load_game(name: str, params: Mapping[str, Any]) -> Game:
