@@ -135,6 +135,8 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
             database_url=database_url or default_database_url(),
             sqlite_synchronous=os.environ.get("ROBOTCORE_SQLITE_SYNCHRONOUS", "NORMAL"),
             max_waiting_polls=int(os.environ.get("ROBOTCORE_MAX_WAITING_POLLS", "4")),
+            max_budget_ms=int(os.environ.get("ROBOTCORE_MAX_BUDGET_MS", "10000")),
+            bot_think_slots=int(os.environ.get("ROBOTCORE_BOT_THINK_SLOTS", "2")),
             rate_limit_address=os.environ.get("ROBOTCORE_RATE_LIMIT_ADDRESS", ""),
             rate_limit_token=os.environ.get("ROBOTCORE_RATE_LIMIT_TOKEN", ""),
             rate_limit_storage=os.environ.get("ROBOTCORE_RATE_LIMIT_STORAGE", "memory://"),

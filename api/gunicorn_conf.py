@@ -3,7 +3,7 @@
 Environment overrides: ``ROBOTCORE_BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (worker processes,
 default 2 per core up to 8), ``ROBOTCORE_THREADS`` (threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``,
 ``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout; default none), ``ROBOTCORE_MAX_WAITING_POLLS``,
-``ROBOTCORE_RATE_LIMIT_ADDRESS``, ``ROBOTCORE_RATE_LIMIT_TOKEN``, ``ROBOTCORE_RATE_LIMIT_STORAGE`` (README).
+``ROBOTCORE_MAX_BUDGET_MS``, ``ROBOTCORE_BOT_THINK_SLOTS``, ``ROBOTCORE_RATE_LIMIT_ADDRESS``, ``ROBOTCORE_RATE_LIMIT_TOKEN``, ``ROBOTCORE_RATE_LIMIT_STORAGE`` (README).
 
 - gunicorn's own refusals (request line or headers over its limits, malformed requests) are answered as
   problem+json too (``gunicorn_errors``).

@@ -307,7 +307,7 @@ def post_move(match_id: str) -> Response:
 @matches.route("/<string:match_id>/bot-move", methods=["POST"])
 @matches.arguments(s.BotMoveSchema())
 @matches.response(200, s.BotMoveResultSchema)
-@problems(matches, *MOVE, if_match=True)
+@problems(matches, *MOVE, "bots-busy", if_match=True)
 @matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
     """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`)"""

@@ -56,6 +56,10 @@ class Settings:
     max_waiting_polls: int = 4
     #: Rate limits per client address and per seat token (``ratelimit``): e.g. "50/second;2000/minute";
     #: empty: none. Counters in ``rate_limit_storage`` (memory:// per process; redis://... shared).
+    #: Longest thinking time a bot may be given per move (bot seats and bot-move), at most 10 000 ms.
+    max_budget_ms: int = 10_000
+    #: Bots asked for a move (POST .../bot-move) that may think at once in one process; more: 503 bots-busy.
+    bot_think_slots: int = 2
     rate_limit_address: str = ""
     rate_limit_token: str = ""
     rate_limit_storage: str = "memory://"
@@ -142,6 +146,8 @@ class MatchService:
         self.changes = Changes()
         #: long-polls allowed to wait at once in this process (the others answer at once)
         self._waiting = threading.BoundedSemaphore(max(1, settings.max_waiting_polls))
+        #: bots asked for a move (POST .../bot-move) thinking at once in this process (the others: bots-busy)
+        self._thinking = threading.BoundedSemaphore(max(1, settings.bot_think_slots))
         #: the last state this process committed of each match, with its record: (record, state) by match id
         self._known: dict[str, tuple[MatchRecord, State]] = {}
 
@@ -194,6 +200,7 @@ class MatchService:
                 tokens[i] = new_token()
                 specs.append(SeatSpec("human", token_hash=_hash(tokens[i])))
             else:
+                self._check_budget(s.get("budget_ms"), f"seats.{i}.budget_ms")
                 specs.append(SeatSpec("bot", bot=s["bot"], budget_ms=s.get("budget_ms")))
         if seed is None:
             seed = secrets.randbits(63)
@@ -210,6 +217,12 @@ class MatchService:
         self._remember(rec, state)
         rec, state = self.drive_bots(rec, state)
         return payloads.created(rec, state, tokens)
+
+    def _check_budget(self, budget_ms: int | None, field: str) -> None:
+        top = self.settings.max_budget_ms
+        if budget_ms is not None and budget_ms > top:
+            raise Problem("validation", f"this server lets a bot think at most {top} ms per move",
+                          errors={field: [f"at most {top}"]})
 
     # -- bots ------------------------------------------------------------------------------------------------
 
@@ -427,9 +440,16 @@ class MatchService:
             raise _stale(rec, f"the match is at version {rec.version}, not {expected}", via_header)
         if seat not in state.actors:
             raise Problem("not-your-turn", f"seat {seat} has nothing to decide now")
+        self._check_budget(budget, "budget_ms")
         seed = body.get("seed")
         bot = make_bot(body["bot"], seed=secrets.randbits(63) if seed is None else seed)
-        action = bot.choose(state, seat, budget_ms=budget)
+        if not self._thinking.acquire(blocking=False):
+            raise Problem("bots-busy", f"every one of this server's {self.settings.bot_think_slots} bot thinking "
+                                       "slots is taken; retry shortly", headers={"Retry-After": "1"})
+        try:
+            action = bot.choose(state, seat, budget_ms=budget)
+        finally:
+            self._thinking.release()
         if not body["play"]:
             return payloads.proposal(rec, state, seat, action, body["bot"], budget), False
         result, replayed = self._play(rec, state, seat, {"id": action}, rec.version if expected is None else expected,
