@@ -8,11 +8,13 @@ workers) may serve the same database: they share nothing else.
 from __future__ import annotations
 
 import http
+import io
 import logging
 import os
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, redirect, request, send_from_directory
+from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from sqlalchemy.exc import OperationalError
@@ -24,12 +26,29 @@ import robotcore
 from . import payloads
 from .fastpath import MoveFastPath
 from .problems import PROBLEM_MEDIA_TYPE, Problem, from_http_exception
+from .ratelimit import RateLimits, parse_limits
 from .routes import BLUEPRINTS
 from .schemas import ProblemSchema
 from .service import MatchService, Settings
 from .store import Store, default_database_url
 
 log = logging.getLogger("robotcore_api")
+
+#: The browser page's files (plain JavaScript modules, a style sheet, two HTML shells), shipped as package data.
+PAGE_DIR = Path(__file__).with_name("page")
+
+#: Sent with the page and its files (every path outside /v1; Swagger UI's page at /v1/docs has inline scripts of
+#: its own): the page runs only its own files (no inline script or style, nothing
+#: from elsewhere), talks only to this origin, cannot be framed, and leaks no URL in a Referer.
+PAGE_SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+}
 
 API_DESCRIPTION = """\
 Matches of every robotcore game over HTTP, for bots and other clients.
@@ -41,7 +60,8 @@ Matches of every robotcore game over HTTP, for bots and other clients.
 - Move (`POST /v1/matches/{match_id}/moves`) with the `expected_version` you chose at (or `If-Match`); retries
   with the same `Idempotency-Key` return the original answer.
 - Wait for others with `GET /v1/matches/{match_id}/events?after=<version>&wait=<seconds>`.
-- Errors are `application/problem+json`; branch on their `code`.
+- Errors are `application/problem+json`; branch on their `code`. Over a rate limit (when the server sets
+  them, per client address and per seat token) the answer is `429` `rate-limited` with `Retry-After`.
 """
 
 
@@ -72,6 +92,31 @@ class ProblemApi(Api):
         return payloads.send(problem.body(), problem.status, headers, mimetype=PROBLEM_MEDIA_TYPE)
 
 
+#: WSGI environ key: a chunked body went over the limit (answered 413 by the app)
+CHUNKED_TOO_LARGE = "robotcore.chunked_too_large"
+
+
+class BoundedChunkedBody:
+    """WSGI middleware: a chunked body (no Content-Length to check up front) is read here up to the limit and
+    handed on with its length, or flagged as too large. Werkzeug would quietly cut it at the limit, and the
+    truncated JSON would be answered as malformed instead of 413."""
+
+    def __init__(self, app: Any, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("HTTP_TRANSFER_ENCODING") and not environ.get("CONTENT_LENGTH"):
+            data = environ["wsgi.input"].read(self.max_body_bytes + 1)
+            if len(data) > self.max_body_bytes:
+                environ[CHUNKED_TOO_LARGE] = True
+                data = b""
+            environ["wsgi.input"] = io.BytesIO(data)
+            environ["CONTENT_LENGTH"] = str(len(data))
+            del environ["HTTP_TRANSFER_ENCODING"]
+        return self.app(environ, start_response)
+
+
 def _swagger_ui_assets() -> str | None:
     try:
         import swagger_ui_bundle
@@ -89,11 +134,17 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         settings = Settings(
             database_url=database_url or default_database_url(),
             sqlite_synchronous=os.environ.get("ROBOTCORE_SQLITE_SYNCHRONOUS", "NORMAL"),
+            max_waiting_polls=int(os.environ.get("ROBOTCORE_MAX_WAITING_POLLS", "4")),
+            max_budget_ms=int(os.environ.get("ROBOTCORE_MAX_BUDGET_MS", "10000")),
+            bot_think_slots=int(os.environ.get("ROBOTCORE_BOT_THINK_SLOTS", "2")),
+            rate_limit_address=os.environ.get("ROBOTCORE_RATE_LIMIT_ADDRESS", ""),
+            rate_limit_token=os.environ.get("ROBOTCORE_RATE_LIMIT_TOKEN", ""),
+            rate_limit_storage=os.environ.get("ROBOTCORE_RATE_LIMIT_STORAGE", "memory://"),
         )
     elif database_url is not None:
         raise TypeError("give database_url or settings, not both")
 
-    app = Flask("robotcore_api")
+    app = Flask("robotcore_api", static_folder=str(PAGE_DIR), static_url_path="/page")
     assets = _swagger_ui_assets()
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
@@ -123,7 +174,15 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         store.create_schema()
     service = app.extensions["robotcore"] = MatchService(store, settings)
     # the plain requests of the hot path (moves) are answered in front of Flask's machinery; the rest goes on
-    app.wsgi_app = MoveFastPath(app.wsgi_app, service, settings.max_body_bytes)  # type: ignore[method-assign]
+    # (a chunked body is never a plain move: the fast path hands it on, and it is bounded before Flask reads it)
+    app.wsgi_app = MoveFastPath(BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes),  # type: ignore[method-assign]
+                                service, settings.max_body_bytes)
+    address_limits = parse_limits(settings.rate_limit_address, "rate_limit_address (ROBOTCORE_RATE_LIMIT_ADDRESS)")
+    token_limits = parse_limits(settings.rate_limit_token, "rate_limit_token (ROBOTCORE_RATE_LIMIT_TOKEN)")
+    if address_limits or token_limits:          # in front of everything: the fast path's moves count too
+        app.extensions["robotcore_rate_limits"] = limited = RateLimits(
+            app.wsgi_app, address_limits, token_limits, settings.rate_limit_storage)
+        app.wsgi_app = limited  # type: ignore[method-assign]
 
     if assets:
         @app.get("/v1/docs/assets/<path:filename>")
@@ -131,13 +190,23 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
             return send_from_directory(assets, filename)
 
     @app.get("/")
-    def root() -> Response:
-        return redirect("/v1/docs")
+    def lobby() -> Response:
+        """The lobby: the catalogue, a form to create a match, recent listed matches."""
+        return send_from_directory(PAGE_DIR, "lobby.html")
+
+    @app.get("/play/<string:match_id>")
+    @app.get("/replay/<string:match_id>")
+    def match_page(match_id: str) -> Response:
+        """A match for a seat (its token in the URL fragment, which never reaches the server) or a spectator,
+        live or replayed: one page, which reads everything from the documented endpoints."""
+        return send_from_directory(PAGE_DIR, "match.html")
 
     @app.before_request
     def _limits() -> None:
         length = request.content_length
         if length is not None and length > settings.max_body_bytes:
+            raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
+        if request.environ.get(CHUNKED_TOO_LARGE):
             raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
         if request.method == "POST" and request.url_rule is not None:
             if not (length or request.headers.get("Transfer-Encoding")):
@@ -147,10 +216,21 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
                 raise Problem("unsupported-media-type", "send the request body as application/json")
 
     @app.after_request
-    def _no_store(resp: Response) -> Response:
-        if request.path.startswith("/v1/matches"):
+    def _headers(resp: Response) -> Response:
+        path = request.path
+        if path.startswith("/v1/matches"):
             resp.headers["Cache-Control"] = "no-store"      # views and tokens are per seat
+        if request.method == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
+            resp.status_code = 204                          # Flask's automatic answer: Allow, and no body
+            del resp.headers["Content-Type"]
+        if not path.startswith("/v1/"):      # the page and its files (the API's JSON is no document to run)
+            resp.headers.update(PAGE_SECURITY_HEADERS)
         return resp
+
+    @app.errorhandler(RecursionError)
+    def _too_deep(error: RecursionError) -> Response:
+        problem = Problem("malformed-json", "the request body is nested too deeply")
+        return payloads.send(problem.body(), problem.status, mimetype=PROBLEM_MEDIA_TYPE)
 
     @app.errorhandler(OperationalError)
     def _busy(error: OperationalError) -> Response:

@@ -110,8 +110,11 @@ class Client:
         return list(self.request("GET", "/v1/games")[1]["games"])
 
     def create_match(self, game: str, *, seats: list[dict[str, Any]] | None = None,
-                     params: dict[str, Any] | None = None, seed: int | None = None) -> dict[str, Any]:
+                     params: dict[str, Any] | None = None, seed: int | None = None,
+                     listed: bool = False) -> dict[str, Any]:
         body: dict[str, Any] = {"game": game, "params": params or {}}
+        if listed:
+            body["listed"] = True
         if seats is not None:
             body["seats"] = seats
         if seed is not None:
@@ -144,6 +147,16 @@ class Client:
 
     def log(self, match_id: str, token: str | None = None) -> dict[str, Any]:
         return self.request("GET", f"/v1/matches/{match_id}/log", token=token, route="GET /v1/matches/{id}/log")[1]
+
+    def matches(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The most recent listed matches, newest first."""
+        return list(self.request("GET", f"/v1/matches?limit={limit}", route="GET /v1/matches")[1]["matches"])
+
+    def replay(self, match_id: str, at: int, seat: int | None = None, token: str | None = None) -> dict[str, Any]:
+        """A finished match after its first ``at`` actions, as ``seat`` (None: a spectator) saw it."""
+        query = urlencode({"at": at} if seat is None else {"at": at, "seat": seat})
+        return self.request("GET", f"/v1/matches/{match_id}/replay?{query}", token=token,
+                            route="GET /v1/matches/{id}/replay")[1]
 
     def engine(self, game: str, op: str, body: dict[str, Any]) -> dict[str, Any]:
         return self.request("POST", f"/v1/games/{game}/engine/{op}", body, route=f"POST engine/{op}")[1]

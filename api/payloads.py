@@ -158,6 +158,33 @@ def log(rec: MatchRecord, state: State, rows: list[ActionRow], seat: int | None)
     }
 
 
+def summary(rec: MatchRecord, state: State) -> dict[str, Any]:
+    """A match in the lobby's list: its public header, who plays each seat, whose turn."""
+    return {
+        **_match_header(rec, state),
+        "seats": seats(rec),
+        "actors": [int(s) for s in state.actors],
+        "created_at": rec.created_at,
+        "updated_at": rec.updated_at,
+    }
+
+
+def replay_step(rec: MatchRecord, past: State, row: ActionRow | None, at: int, seat: int | None) -> dict[str, Any]:
+    """A finished match after its first ``at`` actions (``past``), as ``seat`` saw it then (None: spectator).
+    Served only once the match is over, when the log shows every action and the reveal names the seed."""
+    return {
+        **_match_header(rec, past),
+        "version": rec.version,
+        "at": at,
+        "seat": seat,
+        "seats": seats(rec),
+        "actors": [int(s) for s in past.actors],
+        "entry": None if row is None else log_entry(past.game, row, seat, True),
+        "view": past.view(seat),
+        "outcome": outcome(past),
+    }
+
+
 def move_result(rec: MatchRecord, state: State, seat: int, version: int, action_id: int) -> dict[str, Any]:
     """The answer to an accepted move: what was applied, then the match as the mover sees it now."""
     return {

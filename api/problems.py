@@ -26,9 +26,11 @@ CODES: dict[str, tuple[int, str]] = {
     "method-not-allowed": (405, "Method not allowed"),
     "not-your-turn": (409, "This seat is not among the seats that must act now"),
     "game-over": (409, "The match is over"),
+    "not-finished": (409, "The match is not over yet"),
     "stale-version": (409, "The match changed since the version you sent"),
     "idempotency-key-reuse": (409, "This Idempotency-Key was used for another request"),
     "payload-too-large": (413, "Request body too large"),
+    "uri-too-long": (414, "Request line too long"),
     "unsupported-media-type": (415, "Send the body as application/json"),
     "validation": (422, "The request does not match its schema"),
     "invalid-parameter": (422, "Invalid game parameter"),
@@ -36,7 +38,10 @@ CODES: dict[str, tuple[int, str]] = {
     "illegal-action": (422, "This action is not legal now"),
     "invalid-state": (422, "Corrupted, truncated or foreign state bytes"),
     "version-required": (428, "Send expected_version in the body or an If-Match header"),
+    "rate-limited": (429, "Too many requests; retry after the time in Retry-After"),
+    "headers-too-large": (431, "Request header fields too large"),
     "unavailable": (503, "The store is busy; retry shortly"),
+    "bots-busy": (503, "Every bot thinking slot of the server is taken; retry shortly"),
     "internal": (500, "Internal error"),
 }
 
@@ -49,9 +54,12 @@ _BY_STATUS = {
     409: "stale-version",
     412: "stale-version",
     413: "payload-too-large",
+    414: "uri-too-long",
     415: "unsupported-media-type",
     422: "validation",
     428: "version-required",
+    429: "rate-limited",
+    431: "headers-too-large",
     503: "unavailable",
 }
 

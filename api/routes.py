@@ -5,6 +5,9 @@ game, and answers with a body built by ``payloads`` (the choke point). Docstring
 from __future__ import annotations
 
 import re
+import select
+import socket
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, request, url_for
@@ -129,6 +132,26 @@ def _replayed(answer: dict[str, Any], replayed: bool) -> Response:
     return payloads.send(answer, 200, {"Idempotent-Replayed": "true"} if replayed else None)
 
 
+def client_gone(environ: dict[str, Any]) -> Callable[[], bool] | None:
+    """A check that the client of this request has closed its connection (None when the server does not give
+    the socket: gunicorn and Werkzeug's server do). Readable with nothing to read means closed; a pipelined
+    next request (data waiting) is not a disconnection."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is None:
+        return None
+
+    def gone() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            if not readable:
+                return False
+            return bool(sock.recv(1, socket.MSG_PEEK) == b"")
+        except (OSError, ValueError):           # closed or reset
+            return True
+
+    return gone
+
+
 # -- meta -------------------------------------------------------------------------------------------------------
 
 meta = Blueprint("meta", __name__, url_prefix="/v1", description="Service health and the bots on offer")
@@ -228,8 +251,17 @@ matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
 @problems(matches, *BODY, "not-found", "invalid-parameter")
 def create_match(body: dict[str, Any]) -> Response:
     """Create a match: one secret token per human seat, shown once; bot seats play by themselves"""
-    answer = service().create(body["game"], body["params"], body.get("seats"), body.get("seed"))
+    answer = service().create(body["game"], body["params"], body.get("seats"), body.get("seed"), body["listed"])
     return payloads.send(answer, 201, {"Location": url_for("matches.get_match", match_id=answer["match_id"])})
+
+
+@matches.route("", methods=["GET"])
+@matches.arguments(s.ListQuerySchema(), location="query")
+@matches.response(200, s.MatchListSchema)
+@problems(matches, "validation")
+def list_matches(query: dict[str, Any]) -> Response:
+    """The most recent listed matches (created with `listed: true`), newest first: anyone may watch them"""
+    return payloads.send(service().recent(query["limit"]))
 
 
 @matches.route("/<string:match_id>")
@@ -275,7 +307,7 @@ def post_move(match_id: str) -> Response:
 @matches.route("/<string:match_id>/bot-move", methods=["POST"])
 @matches.arguments(s.BotMoveSchema())
 @matches.response(200, s.BotMoveResultSchema)
-@problems(matches, *MOVE, if_match=True)
+@problems(matches, *MOVE, "bots-busy", if_match=True)
 @matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
     """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`)"""
@@ -290,8 +322,10 @@ def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
 @problems(matches, "validation", "invalid-token", "not-found")
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_events(query: dict[str, Any], match_id: str) -> Response:
-    """Long-poll: the actions after version `after` (waiting up to `wait` seconds for one) and the current view"""
-    return payloads.send(service().events(match_id, bearer_token(request), query["after"], query["wait"]))
+    """Long-poll: the actions after version `after` (waiting up to `wait` seconds for one) and the current view.
+    When the server already holds its most waiting polls, it answers at once: pause a second before the next"""
+    return payloads.send(service().events(match_id, bearer_token(request), query["after"], query["wait"],
+                                          client_gone(request.environ)))
 
 
 @matches.route("/<string:match_id>/log")
@@ -301,6 +335,16 @@ def get_events(query: dict[str, Any], match_id: str) -> Response:
 def get_log(match_id: str) -> Response:
     """The move log (others' private actions redacted until the end); after the end, the outcome and the reveal"""
     return payloads.send(service().log(match_id, bearer_token(request)))
+
+
+@matches.route("/<string:match_id>/replay")
+@matches.arguments(s.ReplayQuerySchema(), location="query")
+@matches.response(200, s.ReplayStepSchema)
+@problems(matches, "validation", "invalid-token", "not-found", "not-finished")
+@matches.doc(security=TOKEN_OPTIONAL)
+def get_replay(query: dict[str, Any], match_id: str) -> Response:
+    """A finished match step by step: the view of `seat` (default: a spectator) after the first `at` actions"""
+    return payloads.send(service().replay(match_id, bearer_token(request), query["at"], query.get("seat")))
 
 
 BLUEPRINTS = [meta, games, matches]

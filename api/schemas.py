@@ -82,6 +82,21 @@ class CreateMatchSchema(Strict):
     seed = _strict_int(allow_none=True, validate=validate.Range(0, MAX_SEED),
                        metadata={"description": "chance seed (default: random). Whoever knows it can compute "
                                                 "every hidden card: it is revealed only after the end"})
+    listed = _bool(load_default=False,
+                   metadata={"description": "show the match in the public list (GET /v1/matches), where anyone "
+                                            "can watch it as a spectator"})
+
+
+class ListQuerySchema(Schema):
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100),
+                           metadata={"description": "how many matches, newest first"})
+
+
+class ReplayQuerySchema(Schema):
+    at = fields.Integer(load_default=0, validate=validate.Range(0, MAX_VERSION),
+                        metadata={"description": "the number of actions played (0: the start)"})
+    seat = fields.Integer(validate=validate.Range(0, MAX_SEAT),
+                          metadata={"description": "whose view (absent: a spectator's)"})
 
 
 class ActionInputSchema(Strict):
@@ -293,6 +308,29 @@ class LogSchema(MatchHeaderSchema):
     outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True)
     reveal = fields.Nested(RevealSchema, required=True, allow_none=True,
                            metadata={"description": "after the end only"})
+
+
+class MatchSummarySchema(MatchHeaderSchema):
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    actors = fields.List(fields.Integer(), required=True)
+    created_at = fields.Float(required=True, metadata={"description": "Unix time"})
+    updated_at = fields.Float(required=True, metadata={"description": "Unix time of the last action"})
+
+
+class MatchListSchema(Schema):
+    matches = fields.List(fields.Nested(MatchSummarySchema), required=True)
+
+
+class ReplayStepSchema(MatchHeaderSchema):
+    at = fields.Integer(required=True, metadata={"description": "actions played at this step"})
+    seat = fields.Integer(required=True, allow_none=True, metadata={"description": "null: spectator"})
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    actors = fields.List(fields.Integer(), required=True, metadata={"description": "who had to decide then"})
+    entry = fields.Nested(LogEntrySchema, required=True, allow_none=True,
+                          metadata={"description": "the action that led to this step (null at the start)"})
+    view = fields.Dict(required=True, metadata={"description": "the game's view for this seat at this step"})
+    outcome = fields.Nested(OutcomeSchema, required=True, allow_none=True,
+                            metadata={"description": "at the last step only"})
 
 
 class BotMoveResultSchema(Schema):

@@ -14,7 +14,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,18 @@ class Settings:
     bot_inline_s: float = 5.0
     #: PRAGMA synchronous of a SQLite store: NORMAL survives a killed process; FULL also a power cut.
     sqlite_synchronous: str = "NORMAL"
+    #: Long-polls one process lets wait at once (each holds a thread while it waits); a poll beyond that
+    #: answers at once with the current view. Keep it below the threads per worker (gunicorn_conf: half).
+    max_waiting_polls: int = 4
+    #: Rate limits per client address and per seat token (``ratelimit``): e.g. "50/second;2000/minute";
+    #: empty: none. Counters in ``rate_limit_storage`` (memory:// per process; redis://... shared).
+    #: Longest thinking time a bot may be given per move (bot seats and bot-move), at most 10 000 ms.
+    max_budget_ms: int = 10_000
+    #: Bots asked for a move (POST .../bot-move) that may think at once in one process; more: 503 bots-busy.
+    bot_think_slots: int = 2
+    rate_limit_address: str = ""
+    rate_limit_token: str = ""
+    rate_limit_storage: str = "memory://"
 
 
 def load_game(name: str, params: Mapping[str, Any]) -> Game:
@@ -132,6 +144,10 @@ class MatchService:
         self.store = store
         self.settings = settings
         self.changes = Changes()
+        #: long-polls allowed to wait at once in this process (the others answer at once)
+        self._waiting = threading.BoundedSemaphore(max(1, settings.max_waiting_polls))
+        #: bots asked for a move (POST .../bot-move) thinking at once in this process (the others: bots-busy)
+        self._thinking = threading.BoundedSemaphore(max(1, settings.bot_think_slots))
         #: the last state this process committed of each match, with its record: (record, state) by match id
         self._known: dict[str, tuple[MatchRecord, State]] = {}
 
@@ -163,7 +179,7 @@ class MatchService:
     # -- creating --------------------------------------------------------------------------------------------
 
     def create(self, game_name: str, params: dict[str, Any], seats: list[dict[str, Any]] | None,
-               seed: int | None) -> dict[str, Any]:
+               seed: int | None, listed: bool = False) -> dict[str, Any]:
         params = dict(params)
         if seats is not None and "players" not in params and game_name in robotcore.list_games():
             if any(p.name == "players" for p in game_class(game_name).param_specs):
@@ -184,6 +200,7 @@ class MatchService:
                 tokens[i] = new_token()
                 specs.append(SeatSpec("human", token_hash=_hash(tokens[i])))
             else:
+                self._check_budget(s.get("budget_ms"), f"seats.{i}.budget_ms")
                 specs.append(SeatSpec("bot", bot=s["bot"], budget_ms=s.get("budget_ms")))
         if seed is None:
             seed = secrets.randbits(63)
@@ -195,9 +212,17 @@ class MatchService:
             created_at=now, updated_at=now,
         )
         self.store.insert_match(rec)
+        if listed:
+            self.store.list_match(rec.id, now)
         self._remember(rec, state)
         rec, state = self.drive_bots(rec, state)
         return payloads.created(rec, state, tokens)
+
+    def _check_budget(self, budget_ms: int | None, field: str) -> None:
+        top = self.settings.max_budget_ms
+        if budget_ms is not None and budget_ms > top:
+            raise Problem("validation", f"this server lets a bot think at most {top} ms per move",
+                          errors={field: [f"at most {top}"]})
 
     # -- bots ------------------------------------------------------------------------------------------------
 
@@ -415,9 +440,16 @@ class MatchService:
             raise _stale(rec, f"the match is at version {rec.version}, not {expected}", via_header)
         if seat not in state.actors:
             raise Problem("not-your-turn", f"seat {seat} has nothing to decide now")
+        self._check_budget(budget, "budget_ms")
         seed = body.get("seed")
         bot = make_bot(body["bot"], seed=secrets.randbits(63) if seed is None else seed)
-        action = bot.choose(state, seat, budget_ms=budget)
+        if not self._thinking.acquire(blocking=False):
+            raise Problem("bots-busy", f"every one of this server's {self.settings.bot_think_slots} bot thinking "
+                                       "slots is taken; retry shortly", headers={"Retry-After": "1"})
+        try:
+            action = bot.choose(state, seat, budget_ms=budget)
+        finally:
+            self._thinking.release()
         if not body["play"]:
             return payloads.proposal(rec, state, seat, action, body["bot"], budget), False
         result, replayed = self._play(rec, state, seat, {"id": action}, rec.version if expected is None else expected,
@@ -426,16 +458,35 @@ class MatchService:
 
     # -- events and log --------------------------------------------------------------------------------------
 
-    def events(self, match_id: str, token: str | None, after: int, wait: float) -> dict[str, Any]:
+    def events(self, match_id: str, token: str | None, after: int, wait: float,
+               gone: Callable[[], bool] | None = None) -> dict[str, Any]:
+        """The actions after version ``after``, waiting up to ``wait`` seconds for one. The wait ends early when
+        ``gone()`` says the client disconnected, and is skipped (the answer is the current view at once) when
+        this process already has ``Settings.max_waiting_polls`` polls waiting: a poll never takes the last
+        threads of a worker from the moves and the other requests."""
         rec, state = self.load(match_id)
         seat = self.seat_for(rec, token, required=False)
         if after > rec.version:
             raise Problem("validation", f"after={after} is beyond the match version {rec.version}",
                           errors={"after": ["beyond the current version"]})
+        if wait > 0 and rec.version <= after and not state.is_terminal:
+            if self._waiting.acquire(blocking=False):
+                try:
+                    rec, state = self._wait_for_change(rec, state, after, wait, gone)
+                finally:
+                    self._waiting.release()
+            elif rec.bots_due:
+                rec, state = self.drive_bots(rec, state)
+        rows = self.store.actions(rec.id, after)
+        return payloads.events(rec, state, [r for r in rows if r.version <= rec.version], seat)
+
+    def _wait_for_change(self, rec: MatchRecord, state: State, after: int, wait: float,
+                         gone: Callable[[], bool] | None) -> tuple[MatchRecord, State]:
         deadline = time.monotonic() + wait
+        match_id = rec.id
         while rec.version <= after and not state.is_terminal:
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or (gone is not None and gone()):
                 break
             if rec.bots_due:
                 rec, state = self.drive_bots(rec, state, budget_s=left)
@@ -443,8 +494,7 @@ class MatchService:
             self.changes.wait(min(POLL_INTERVAL_S, left))
             if self.store.get_version(match_id) != rec.version:
                 rec, state = self.load(match_id)
-        rows = self.store.actions(rec.id, after)
-        return payloads.events(rec, state, [r for r in rows if r.version <= rec.version], seat)
+        return rec, state
 
     def view(self, match_id: str, token: str | None) -> tuple[dict[str, Any], int]:
         rec, state = self.load(match_id)
@@ -458,6 +508,29 @@ class MatchService:
         seat = self.seat_for(rec, token, required=False)
         rows = [r for r in self.store.actions(rec.id) if r.version <= rec.version]
         return payloads.log(rec, state, rows, seat)
+
+    def recent(self, limit: int) -> dict[str, Any]:
+        """The most recent listed matches (their public headers only)."""
+        out = []
+        for rec in self.store.listed_matches(limit):
+            out.append(payloads.summary(rec, self._state(rec)))
+        return {"matches": out}
+
+    def replay(self, match_id: str, token: str | None, at: int, seat: int | None) -> dict[str, Any]:
+        """A finished match as it stood after its first ``at`` actions, as ``seat`` saw it (None: a spectator).
+        Only after the end: then the log shows every action and the seed is revealed, so a past view tells
+        nothing the log does not already."""
+        rec, state = self.load(match_id)
+        self.seat_for(rec, token, required=False)        # a token given must be one of this match
+        if not state.is_terminal:
+            raise Problem("not-finished", "a match can be replayed once it is over; follow it live with /events")
+        if at > rec.version:
+            raise Problem("validation", f"at={at} is beyond the match's {rec.version} actions",
+                          errors={"at": ["beyond the last version"]})
+        check_seat(state, seat)
+        rows = [r for r in self.store.actions(rec.id) if r.version <= rec.version]
+        past = state.game.replay(rec.seed, [(r.seat, r.action) for r in rows[:at]])
+        return payloads.replay_step(rec, past, rows[at - 1] if at else None, at, seat)
 
     # -- integrity -------------------------------------------------------------------------------------------
 

@@ -75,6 +75,15 @@ idempotency = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
+#: Matches listed in the lobby (created with ``listed: true``): a table of its own, so that a store made before
+#: it existed gains it from ``create_schema`` without a migration of ``matches``.
+listed = sa.Table(
+    "listed",
+    metadata,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False, index=True),
+)
+
 # The hot path (read a match, read its version, look up an Idempotency-Key, commit a move, and once per match
 # create it and read its log) runs plain standard SQL on DB-API connections (see Store._dbapi): the same
 # statements on SQLite and PostgreSQL, only the placeholder differs. SQLAlchemy Core's per-statement machinery
@@ -295,6 +304,24 @@ class Store:
                 conn.commit()
             finally:
                 cur.close()
+
+    def list_match(self, match_id: str, created_at: float) -> None:
+        """Show the match in the lobby's recent public matches."""
+        with self.engine.begin() as conn:
+            conn.execute(listed.insert().values(match_id=match_id, created_at=created_at))
+
+    def listed_matches(self, limit: int) -> list[MatchRecord]:
+        """The most recently created listed matches, newest first (without their state bytes' meaning:
+        callers read only the public header)."""
+        query = (sa.select(matches).join(listed, listed.c.match_id == matches.c.id)
+                 .order_by(listed.c.created_at.desc(), matches.c.id).limit(limit))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [MatchRecord(
+            id=r.id, game=r.game, params=json.loads(r.params), seed=int(r.seed),
+            seats=[SeatSpec.from_json(x) for x in json.loads(r.seats)], version=int(r.version),
+            state=bytes(r.state), finished=bool(r.finished), bots_due=bool(r.bots_due),
+            created_at=float(r.created_at), updated_at=float(r.updated_at)) for r in rows]
 
     @contextmanager
     def _dbapi(self) -> Iterator[Any]:

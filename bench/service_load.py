@@ -16,7 +16,13 @@ server:
    acknowledged move that is missing (lost moves).
 
 It prints requests per second, p50/p99 latency and error counts for both, the ratio of the move endpoint's
-throughput to the floor's, and the lost-move count. Clients run in several processes (threads inside each),
+throughput to the floor's, and the lost-move count.
+
+With ``--watchers N`` every round also plays its matches a second time while N spectators watch (one asyncio
+process holding N keep-alive connections, each long-polling ``GET /v1/matches/{id}/events?wait=20`` on
+matches of its own and, when a poll answers at once with nothing new, pausing a second as the page does), and
+prints the moves' throughput and p99 latency with watchers against without, with the watchers' own polls,
+errors and the most connections held open at once. Clients run in several processes (threads inside each),
 so the client side is not held back by one interpreter lock; they share the machine with the server, as the
 numbers say. Nothing leaves the loopback interface; every loop is bounded in count and time.
 """
@@ -176,6 +182,82 @@ def match_client(url: str, game: str, matches: int, seed: int, start_at: float, 
             "actions": actions, "finished": finished}
 
 
+async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
+    """One watcher: long-polls its match on one keep-alive connection until cancelled."""
+    import asyncio
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    reader = writer = None
+    after = 0
+    try:
+        while True:
+            try:
+                if writer is None:
+                    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+                    out["open"] += 1
+                    out["max_open"] = max(out["max_open"], out["open"])
+                assert reader is not None
+                asked = time.time()
+                writer.write(f"GET /v1/matches/{match_id}/events?after={after}&wait=20 HTTP/1.1\r\n"
+                             f"Host: {parts.netloc}\r\n\r\n".encode())
+                await writer.drain()
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 40)
+                status = int(head.split(b" ", 2)[1])
+                length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length:"))
+                body = json.loads(await asyncio.wait_for(reader.readexactly(length), 40))
+                if status != 200:
+                    out["errors"] += 1
+                    await asyncio.sleep(1)
+                else:
+                    out["polls"] += 1
+                    after = body["version"]
+                    if not body["events"] and time.time() - asked < 1:
+                        out["answered_at_once"] += 1
+                        await asyncio.sleep(1)              # as the page does
+                if b"connection: close" in head.lower():
+                    writer.close()
+                    out["open"] -= 1
+                    reader = writer = None
+            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError, StopIteration):
+                out["errors"] += 1
+                if writer is not None:
+                    writer.close()
+                    out["open"] -= 1
+                reader = writer = None
+                await asyncio.sleep(0.5)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results: Any) -> None:
+    """N watchers in one asyncio loop (a process of their own) until ``stop`` is set; their counts go on
+    ``results``."""
+    import asyncio
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < n + 64:                                  # one socket per watcher
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, n + 256), hard))
+    out = {"polls": 0, "errors": 0, "answered_at_once": 0, "open": 0, "max_open": 0}
+
+    async def run() -> None:
+        tasks = [asyncio.create_task(_watch(url, match_ids[i % len(match_ids)], out)) for i in range(n)]
+        started = time.time()
+        while not stop.is_set():
+            await asyncio.sleep(0.2)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        out["seconds"] = round(time.time() - started, 2)
+
+    asyncio.run(run())
+    del out["open"]
+    results.put(out)
+
+
 def _floor_batch(args: tuple[str, int, float, float]) -> list[dict[str, Any]]:
     url, n, stop_at, start_at = args
     return _threads([lambda: floor_client(url, stop_at, start_at) for _ in range(n)])
@@ -239,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=300.0, help="cap on the match phase")
     parser.add_argument("--database", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--watchers", type=int, default=0,
+                        help="also play each round's matches again while this many spectators long-poll")
     args = parser.parse_args(argv)
 
     import robotcore
@@ -255,8 +339,14 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(50):
             warm.request("GET", "/v1/health")
         warm_match = warm.create_match(game)
-        warm.close()
         del warm_match
+        # the watchers' matches: one human seat that never moves, so every poll waits (or is told to pause)
+        watched = [warm.create_match(game)["match_id"] for _ in range(min(50, args.watchers))]
+        warm.close()
+        watched_results: list[dict[str, Any]] = []
+        watched_time = 0.0
+        watched_rates: list[float] = []
+        watcher_counts: list[dict[str, Any]] = []
         ctx = mp.get_context("spawn")
         floor_results: list[dict[str, Any]] = []
         match_results: list[dict[str, Any]] = []
@@ -278,16 +368,40 @@ def main(argv: list[str] | None = None) -> int:
                 per_client = split(split(args.matches, args.rounds)[r], args.clients)
                 jobs = [(m, 1000 * r + i) for i, m in enumerate(per_client) if m]
                 chunks = [jobs[i::processes] for i in range(processes)]
-                start_at = time.time() + 0.5
-                match_batches = [(url, game, chunk, start_at, args.max_seconds) for chunk in chunks if chunk]
-                cpu0 = server_cpu_seconds(proc) or 0.0
-                t0 = time.time()
-                got = [x for batch in pool.map(_match_batch, match_batches) for x in batch]
-                elapsed = time.time() - max(start_at, t0)
-                match_cpu += (server_cpu_seconds(proc) or 0.0) - cpu0
+
+                def match_phase(chunks: list[Any] = chunks) -> tuple[list[dict[str, Any]], float, float]:
+                    start_at = time.time() + 0.5
+                    match_batches = [(url, game, chunk, start_at, args.max_seconds) for chunk in chunks if chunk]
+                    cpu0 = server_cpu_seconds(proc) or 0.0
+                    t0 = time.time()
+                    got = [x for batch in pool.map(_match_batch, match_batches) for x in batch]
+                    return got, time.time() - max(start_at, t0), (server_cpu_seconds(proc) or 0.0) - cpu0
+
+                got, elapsed, cpu = match_phase()
+                match_cpu += cpu
                 match_time += elapsed
                 match_results += got
                 move_rate = sum(len(x["latencies"]) for x in got) / elapsed
+                if args.watchers:
+                    queue = ctx.Queue()
+                    stop = ctx.Event()
+                    watcher = ctx.Process(target=watchers_process,
+                                          args=(url, watched, args.watchers, stop, queue))
+                    watcher.start()
+                    time.sleep(3.0)                        # every watcher connected and polling
+                    got_w, elapsed_w, _ = match_phase()
+                    stop.set()
+                    try:
+                        watcher_counts.append(queue.get(timeout=120))
+                    except Exception:                      # noqa: BLE001 - a starved watcher process
+                        watcher_counts.append({"polls": 0, "errors": 0, "answered_at_once": 0, "max_open": 0,
+                                               "seconds": 0.0, "unreported": 1})
+                    watcher.join(30)
+                    if watcher.is_alive():
+                        watcher.terminate()
+                    watched_results += got_w
+                    watched_time += elapsed_w
+                    watched_rates.append(sum(len(x["latencies"]) for x in got_w) / elapsed_w / move_rate)
                 ratios.append(move_rate / floor_rate if floor_rate else float("nan"))
         floor = summary("GET /v1/health (floor)", floor_results, floor_time)
         moves = summary("POST /v1/matches/{id}/moves", match_results, match_time)
@@ -322,12 +436,35 @@ def main(argv: list[str] | None = None) -> int:
     cpu_ratio = floor["server_cpu_ms"] / moves["server_cpu_ms"] if moves["server_cpu_ms"] else float("nan")
     print(f"server CPU per request, floor / move: {cpu_ratio:.2f} (what the ratio would be if the server alone "
           f"used the cores)")
+    watching = None
+    if args.watchers:
+        watching = summary(f"moves, {args.watchers} watchers", watched_results, watched_time)
+        lost += sum(r["lost"] for r in watched_results)
+        polls = sum(c["polls"] for c in watcher_counts)
+        seconds = sum(c["seconds"] for c in watcher_counts)
+        watching["watcher_polls"] = polls
+        watching["watcher_polls_per_second"] = round(polls / seconds, 1) if seconds else 0.0
+        watching["watcher_answered_at_once"] = sum(c["answered_at_once"] for c in watcher_counts)
+        watching["watcher_errors"] = sum(c["errors"] for c in watcher_counts)
+        watching["watcher_max_open"] = max(c["max_open"] for c in watcher_counts)
+        watching["watcher_unreported_rounds"] = sum(c.get("unreported", 0) for c in watcher_counts)
+        print(f"{watching['name']:32s} {watching['requests']:9d} {watching['per_second']:9.1f} "
+              f"{watching['p50_ms']:8.2f} {watching['p99_ms']:8.2f} {watching['errors']:7d}")
+        print(f"with {args.watchers} watchers / without: throughput {watching['per_second'] / moves['per_second']:.2f} "
+              f"(rounds: {', '.join(f'{x:.2f}' for x in watched_rates)}), p99 "
+              f"{watching['p99_ms'] / moves['p99_ms']:.2f}x (target: throughput >= 0.67, p99 <= 1.5x); "
+              f"watchers: {polls} polls ({watching['watcher_polls_per_second']}/s), "
+              f"{watching['watcher_answered_at_once']} answered at once (server's waiting slots full), "
+              f"{watching['watcher_errors']} errors, at most {watching['watcher_max_open']} connections open")
     if args.json:
-        print(json.dumps({"floor": floor, "moves": moves, "lost": lost, "actions": actions, "finished": finished,
+        print(json.dumps({"floor": floor, "moves": moves, "watching": watching, "lost": lost, "actions": actions, "finished": finished,
                           "ratio": round(ratio, 3), "round_ratios": [round(x, 3) for x in ratios],
                           "clients": args.clients, "workers": workers,
                           "threads": args.threads, "game": game}))
     ok = moves["errors"] == 0 and floor["errors"] == 0 and lost == 0 and finished == args.matches
+    if watching is not None:
+        ok = ok and watching["errors"] == 0 and watching["watcher_errors"] == 0 \
+            and watching["watcher_unreported_rounds"] == 0
     return 0 if ok else 1
 
 

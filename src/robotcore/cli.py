@@ -19,18 +19,24 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from robotcore.bots import make_bot, parse_bot_spec
+    from robotcore.bots import BOTS, make_bot, parse_bot_spec, split_bot_specs
 
     game = robotcore.load_game(args.game, **json.loads(args.params))
-    bots = _play_specs(args.bots) or ["random"] * game.num_players
+    bots = split_bot_specs(args.bots) or ["random"] * game.num_players
     if len(bots) == 1:
         bots = bots * game.num_players
     if len(bots) != game.num_players:
-        raise robotcore.InvalidParameterError(f"{game.title} needs {game.num_players} bots, got {len(bots)}")
+        print(f"robotcore play: error: {game.title} has {game.num_players} seats: give one bot "
+              f"(for every seat) or {game.num_players} bots, got {len(bots)}", file=sys.stderr)
+        return 2
     players = []
     for i, spec in enumerate(bots):
-        name, options = parse_bot_spec(spec)
-        players.append(make_bot(name, seed=args.seed * 1000 + i, **options))
+        try:
+            name, options = parse_bot_spec(spec)
+            players.append(make_bot(name, seed=args.seed * 1000 + i, **options))
+        except robotcore.InvalidParameterError as exc:
+            print(f"robotcore play: error: {exc}; bots: {', '.join(sorted(BOTS))}", file=sys.stderr)
+            return 2
     state = game.new_initial_state(args.seed)
     print(f"{game.title}, seed {args.seed}, seats: {', '.join(f'{i}={b}' for i, b in enumerate(bots))}")
     while not state.is_terminal:
@@ -47,14 +53,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_specs(given: list[str]) -> list[str]:
-    """``--bots random,greedy`` (the original comma list of names) or one spec per argument
-    (``"ismcts:iterations=500" random``)."""
-    if len(given) == 1 and "," in given[0] and ":" not in given[0] and "=" not in given[0]:
-        return given[0].split(",")
-    return list(given)
-
-
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from robotcore.tools.match import simulate
 
@@ -65,7 +63,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
-        from robotcore_api.app import create_app  # type: ignore[import-not-found,unused-ignore]
+        from robotcore_api.app import create_app  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         print("the service needs its extra: pip install 'robotcore[service]'", file=sys.stderr)
         return 2
@@ -102,6 +100,8 @@ def _bot_ref(bots: list[str], ref: str) -> int | str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from robotcore.bots import BOTS
+
     parser = argparse.ArgumentParser(prog="robotcore", description="robotcore games from the command line")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="the games and their status")
@@ -110,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("game", choices=robotcore.list_games())
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bots", nargs="+", default=[],
-                   help='a bot per seat (one for all): random,greedy,montecarlo or specs such as '
+                   help="a bot per seat (one for all), as names or comma-separated names "
+                        f"({', '.join(sorted(BOTS))}; default: random) or specs such as "
                         '"ismcts:iterations=500" "mcts:ms=50" "module:Class:opt=1"')
     p.add_argument("--params", default="{}", help="game parameters as JSON, e.g. '{\"hangars\": 4}'")
     p.add_argument("--quiet", action="store_true", help="print only the end")

@@ -23,3 +23,21 @@ def test_robotcore_serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert cli.main(["serve", "--database", url, "--port", "8123"]) == 0
     assert seen["port"] == 8123 and seen["host"] == "127.0.0.1" and seen["health"] == {"status": "ok"}
     assert (tmp_path / "serve.db").exists()
+
+
+def test_robotcore_play_refuses_a_wrong_number_of_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "robotrick", "--bots", "random,random"]) == 2
+    err = capsys.readouterr().err
+    assert "Robotrick has 3 seats" in err and "got 2" in err and "Traceback" not in err
+    assert cli.main(["play", "robotrick", "--bots", "random,nobot,random"]) == 2
+    assert "no bot named 'nobot'" in capsys.readouterr().err
+    assert cli.main(["play", "nicodemus", "--bots", "random", "--quiet"]) == 0      # one bot for every seat
+
+
+def test_robotcore_play_help_lists_every_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    from robotcore.bots import BOTS
+
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert BOTS and all(name in out for name in BOTS) and "ismcts" in out

@@ -101,7 +101,8 @@ def test_docs_page_and_document(api: ApiClient) -> None:
     assert asset.status_code == 200 and len(asset.data) > 100_000
     doc = api.get("/v1/openapi.json").get_json()
     assert doc["openapi"].startswith("3.") and "/v1/matches/{match_id}/moves" in doc["paths"]
-    assert api.get("/").status_code == 302
+    lobby = api.get("/")                            # the lobby (tests/api/test_page.py); the docs stay here
+    assert lobby.status_code == 200 and lobby.mimetype == "text/html" and b'href="/v1/docs"' in lobby.data
 
 
 # -- creating matches ---------------------------------------------------------------------------------------------

@@ -16,11 +16,20 @@ bot's ``choose(state, seat, budget_ms=None)`` returns a legal action of ``seat``
 protocol).
 """
 
-from robotcore.bots.base import BOTS, Bot, BotLike, Observer, load_bot_class, make_bot, parse_bot_spec
+from robotcore.bots.base import (
+           BOTS,
+           Bot,
+           BotLike,
+           Observer,
+           load_bot_class,
+           make_bot,
+           parse_bot_spec,
+           split_bot_specs,
+)
 from robotcore.bots.greedy import GreedyBot
 from robotcore.bots.montecarlo import MonteCarloBot
 from robotcore.bots.native import ISMCTSBot, MCTSBot
 from robotcore.bots.random import RandomBot
 
-__all__ = ["Bot", "BotLike", "Observer", "BOTS", "make_bot", "parse_bot_spec", "load_bot_class", "RandomBot",
+__all__ = ["Bot", "BotLike", "Observer", "BOTS", "make_bot", "parse_bot_spec", "split_bot_specs", "load_bot_class", "RandomBot",
            "GreedyBot", "MonteCarloBot", "MCTSBot", "ISMCTSBot"]

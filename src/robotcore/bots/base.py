@@ -240,6 +240,14 @@ def _option_value(text: str) -> Any:
         return text
 
 
+def split_bot_specs(given: Sequence[str]) -> list[str]:
+    """Bots given on a command line: one spec per argument (``"ismcts:iterations=500" random``), or one
+    comma-separated list of plain names (``random,greedy``), as the CLI has always taken."""
+    if len(given) == 1 and "," in given[0] and ":" not in given[0] and "=" not in given[0]:
+        return given[0].split(",")
+    return list(given)
+
+
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"ismcts:iterations=2000,c=0.5"`` or ``"pkg.mod:Class:depth=2"`` → (name, options).
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import robotcore
-from robotcore.bots import Bot, make_bot, parse_bot_spec
+from robotcore.bots import Bot, make_bot, parse_bot_spec, split_bot_specs
 from robotcore.tools.match import play_match
 
 COLUMNS = ("seats", "games", "actions per game", "score mean / sd / range", "score by seat (by bot if rotated)",
@@ -38,11 +38,7 @@ def parse_bot(spec: str, seed: int) -> Bot:
     return make_bot(name, seed=seed, **options)
 
 
-def bot_specs(args: Sequence[str]) -> list[str]:
-    """One spec per seat; a single comma-separated list of plain names is split."""
-    if len(args) == 1 and "," in args[0] and ":" not in args[0]:
-        return args[0].split(",")
-    return list(args)
+
 
 
 def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: bool = False,
@@ -129,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--header", action="store_true", help="print the table header first")
     parser.add_argument("--rotate", action="store_true", help="rotate the bots over the seats; figures by bot")
     args = parser.parse_args(argv)
-    result = balance(args.game, bot_specs(args.bots), args.games, args.seed, args.rotate,
+    result = balance(args.game, split_bot_specs(args.bots), args.games, args.seed, args.rotate,
                      **json.loads(args.params))
     if args.header:
         print(header(result))

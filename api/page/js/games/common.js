@@ -1,0 +1,133 @@
+// Pieces every renderer uses, and the generic renderer: any JSON view drawn readably, so that a game without a
+// renderer of its own is watchable the day it is registered. Renderers read views only: no game rule here.
+
+import { h, label } from "../dom.js";
+
+/** Strings that read as a card or tile id ("B7", "R11", "T3", "H1", "Ab12"). */
+export const CARD_ID = /^[A-Z][A-Za-z]{0,2}[0-9]{1,3}$/;
+
+export function isCard(value) {
+  return typeof value === "string" && CARD_ID.test(value);
+}
+
+/** A card chip; when one of the seat's legal actions names it, it is clickable (ctx.pick decides). */
+export function card(text, ctx, extra = "") {
+  const actions = ctx && ctx.cardActions ? ctx.cardActions(text) : [];
+  const cls = ["card", "c-" + String(text)[0], extra, actions.length ? "playable" : ""].filter(Boolean).join(" ");
+  const attrs = { class: cls, dataset: { card: text }, title: text };
+  if (actions.length) {
+    attrs.role = "button";
+    attrs.tabindex = "0";
+    attrs.onclick = () => ctx.pick(text, actions);
+    attrs.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); ctx.pick(text, actions); } };
+  }
+  return h("span", attrs, text);
+}
+
+/** A row of cards (or a dash for none). */
+export function cards(list, ctx, extra = "") {
+  if (!list || !list.length) return h("span", { class: "none" }, "none");
+  return h("span", { class: "cards" }, list.map((c) => (isCard(c) ? card(c, ctx, extra) : generic(c, "", ctx, 1))));
+}
+
+/** Face-down cards: n backs. */
+export function backs(n) {
+  const count = Math.max(0, Math.min(Number(n) || 0, 60));
+  const out = [];
+  for (let i = 0; i < count; i += 1) out.push(h("span", { class: "card back", "aria-hidden": "true" }));
+  return h("span", { class: "cards", title: `${n} face down` }, out, h("span", { class: "count" }, `×${n}`));
+}
+
+/** Who sits there: "seat 1 (you)", "seat 2 (bot: greedy)", or an automaton's name. */
+export function seatName(seat, ctx) {
+  if (typeof seat !== "number") return String(seat);
+  const spec = ctx.seats && ctx.seats[seat];
+  let who = `seat ${seat}`;
+  if (ctx.seat === seat) who += " (you)";
+  else if (spec && spec.type === "bot") who += ` (bot: ${spec.bot})`;
+  return who;
+}
+
+export function section(title, ...body) {
+  return h("section", { class: "panel" }, h("h3", null, title), ...body);
+}
+
+export function field(name, value, ctx) {
+  return h("div", { class: "field" }, h("span", { class: "key" }, label(name)), h("span", { class: "val" }, value instanceof Node ? value : generic(value, name, ctx, 1)));
+}
+
+function scalar(value) {
+  if (value === null || value === undefined) return h("span", { class: "none" }, "—");
+  if (typeof value === "boolean") return h("span", { class: "bool" }, value ? "yes" : "no");
+  return h("span", { class: "scalar" }, String(value));
+}
+
+const isScalar = (v) => v === null || v === undefined || ["string", "number", "boolean"].includes(typeof v);
+
+/** Any JSON value as readable DOM: scalars as text, card ids as cards, lists of scalars as rows, lists of
+ * same-shaped flat objects as tables, per-seat lists ("players", "seats"...) as one panel per seat, objects as
+ * labelled fields (deep ones folded). Depth is bounded. */
+export function generic(value, key, ctx, depth = 0) {
+  if (depth > 10) return h("code", null, JSON.stringify(value));
+  if (isCard(value)) return card(value, ctx);
+  if (isScalar(value)) return scalar(value);
+  if (Array.isArray(value)) {
+    if (!value.length) return h("span", { class: "none" }, "none");
+    if (value.every(isScalar)) {
+      if (value.some(isCard)) return cards(value, ctx);
+      return h("span", { class: "list" }, value.map((v) => h("span", { class: "item" }, scalar(v))));
+    }
+    if (value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
+      const keys = Object.keys(value[0]);
+      const flat = value.every((v) => Object.keys(v).length === keys.length && keys.every((k) => k in v && (isScalar(v[k]) || (Array.isArray(v[k]) && v[k].every(isScalar)))));
+      const perSeat = /players|seats|hands|boards|robots|tableaus?/i.test(String(key)) && ctx && ctx.seats && value.length === ctx.seats.length;
+      if (flat && !perSeat && keys.length <= 8) {
+        return h("table", { class: "grid" },
+          h("thead", null, h("tr", null, keys.map((k) => h("th", null, label(k))))),
+          h("tbody", null, value.map((row) => h("tr", null, keys.map((k) => h("td", null, generic(row[k], k, ctx, depth + 1)))))));
+      }
+      return h("div", { class: perSeat ? "seats" : "objects" }, value.map((v, i) =>
+        h("div", { class: "panel sub" + (perSeat && ctx.actors && ctx.actors.includes(i) ? " acting" : "") + (perSeat && ctx.seat === i ? " mine" : ""), dataset: perSeat ? { seat: String(i) } : {} },
+          h("h4", null, perSeat ? seatName(i, ctx) : `#${i + 1}`), generic(v, "", ctx, depth + 1))));
+    }
+    return h("ol", { class: "mixed" }, value.map((v) => h("li", null, generic(v, key, ctx, depth + 1))));
+  }
+  const entries = Object.entries(value);
+  if (!entries.length) return h("span", { class: "none" }, "none");
+  const fields = entries.map(([k, v]) => {
+    const big = v && typeof v === "object" && JSON.stringify(v).length > 400 && depth > 0;
+    const inner = generic(v, k, ctx, depth + 1);
+    if (big) return h("details", { class: "field" }, h("summary", null, label(k)), inner);
+    return h("div", { class: "field" }, h("span", { class: "key" }, label(k)), h("span", { class: "val" }, inner));
+  });
+  return h("div", { class: "object" }, fields);
+}
+
+/** The keys a game renderer did not draw, drawn generically (so a new field of a view is never lost). */
+export function rest(view, drawn, ctx, title = "more") {
+  const left = {};
+  for (const [k, v] of Object.entries(view)) if (!drawn.includes(k)) left[k] = v;
+  if (!Object.keys(left).length) return null;
+  return h("details", { class: "panel rest" }, h("summary", null, title), generic(left, "", ctx, 1));
+}
+
+/** The generic renderer: the view's scalars first (as a grid of fields), small flat objects as tiles, then
+ * per-seat lists (one panel per seat, the acting seats and the viewer's own marked) and every other structure
+ * in its own panel. */
+export function renderGeneric(view, ctx) {
+  const flat = {};
+  const tiles = [];
+  const seats = [];
+  const panels = [];
+  const flatObject = (v) => v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => isScalar(x) || (Array.isArray(x) && x.every(isScalar) && x.length <= 8));
+  for (const [k, v] of Object.entries(view)) {
+    if (isScalar(v) || (Array.isArray(v) && v.every(isScalar) && !v.some(isCard))) flat[k] = v;
+    else if (flatObject(v) && Object.keys(v).length <= 8) tiles.push(h("section", { class: "panel tile" }, h("h3", null, label(k)), generic(v, k, ctx, 1)));
+    else if (Array.isArray(v) && ctx && ctx.seats && v.length === ctx.seats.length && v.every((x) => x && typeof x === "object")) seats.push(section(label(k), generic(v, "players", ctx, 1)));
+    else panels.push(section(label(k), generic(v, k, ctx, 1)));
+  }
+  return h("div", { class: "table generic" },
+    section("state", h("div", { class: "flat" }, generic(flat, "", ctx, 1))),
+    tiles.length ? h("div", { class: "tiles" }, tiles) : null,
+    seats, panels);
+}

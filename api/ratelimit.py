@@ -1,0 +1,72 @@
+"""Rate limits per client address and per seat token, answered as problem+json ``429`` with ``Retry-After``.
+
+A WSGI layer in front of everything (the move fast path included, which answers plain moves without Flask),
+counting with the ``limits`` library (the counting core of Flask-Limiter; used directly because the hot
+path never enters Flask's request machinery, where Flask-Limiter's decorators and hooks run). Limits are
+settings (``Settings.rate_limit_address``, ``Settings.rate_limit_token``, e.g. ``"50/second;2000/minute"``;
+empty: no limit) and counters live in ``Settings.rate_limit_storage`` (``memory://``: per process, so a
+server of N workers lets a client through about N times the limit; ``redis://host`` or ``memcached://host``
+share them across workers and hosts). A token is counted by its SHA-256 digest, never stored as such.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from limits import RateLimitItem, parse_many, storage, strategies
+
+from . import payloads
+from .auth import parse_bearer
+from .problems import PROBLEM_MEDIA_TYPE, Problem
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+def parse_limits(text: str, setting: str) -> list[RateLimitItem]:
+    """``"50/second;2000/minute"`` as limits (empty: none); a clear ValueError naming the setting otherwise."""
+    if not text.strip() or text.strip().lower() == "none":
+        return []
+    try:
+        return list(parse_many(text))
+    except ValueError as exc:
+        raise ValueError(f"{setting}: not a rate limit such as '50/second;2000/minute': {text!r} ({exc})") from None
+
+
+class RateLimits:
+    """WSGI middleware: each request counts against its client address's limits and, when it carries a bearer
+    token, that token's; over any of them it is answered 429 without reaching the app (nothing changes)."""
+
+    def __init__(self, app: WSGIApp, address_limits: list[RateLimitItem], token_limits: list[RateLimitItem],
+                 storage_uri: str = "memory://") -> None:
+        self.app = app
+        self.address_limits = address_limits
+        self.token_limits = token_limits
+        self.limiter = strategies.MovingWindowRateLimiter(storage.storage_from_string(storage_uri))
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        checks: list[tuple[RateLimitItem, str, str, str]] = [
+            (item, "address", environ.get("REMOTE_ADDR") or "-", "client address") for item in self.address_limits]
+        if self.token_limits:
+            try:
+                token = parse_bearer(environ.get("HTTP_AUTHORIZATION"))
+            except Problem:
+                token = None
+            if token is not None:
+                digest = hashlib.sha256(token.encode()).hexdigest()[:32]
+                checks += [(item, "token", digest, "seat token") for item in self.token_limits]
+        for item, kind, key, what in checks:
+            if not self.limiter.hit(item, kind, key):
+                reset, _ = self.limiter.get_window_stats(item, kind, key)
+                retry = max(1, math.ceil(reset - time.time()))
+                problem = Problem("rate-limited", f"more than {item} from this {what}; retry in {retry} s",
+                                  headers={"Retry-After": str(retry)})
+                body = payloads.encode(problem.body())
+                start_response("429 Too Many Requests", [
+                    ("Content-Type", PROBLEM_MEDIA_TYPE), ("Content-Length", str(len(body))),
+                    ("Retry-After", str(retry)), ("Cache-Control", "no-store")])
+                return [body]
+        return self.app(environ, start_response)

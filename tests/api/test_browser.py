@@ -1,0 +1,433 @@
+"""The browser page in a real headless Chromium (Debian's chromium and chromium-driver, driven by Selenium),
+against the service as it runs in production (gunicorn, several workers, a SQLite file).
+
+- the lobby creates a match and hands out one link per human seat, its token in the fragment;
+- a full Robotrick and a full Nicodemus match played by clicking (cards and action buttons; the other seats
+  are the server's bots), checking at every decision that the seat's page shows no card the seat cannot see
+  (the DOM's cards against that seat's view, and against every other hand, read from the store);
+- a spectator's page updating live while a seat moves (no reload);
+- the replay of a finished match step by step (slider, buttons), each step's cards against its public view;
+- view texts holding markup are shown as text, by every renderer;
+- every request the browser sent: no token in any URL, only documented endpoints of /v1, the token only in
+  the Authorization header.
+
+Skipped, with the reason, when no browser is installed (``.ci/run`` installs one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+if sys.platform == "win32":
+    pytest.skip("the live server (gunicorn) runs on POSIX only", allow_module_level=True)
+if CHROMIUM is None or CHROMEDRIVER is None:
+    pytest.skip("no browser: install Debian's chromium and chromium-driver (apt-get install chromium "
+                "chromium-driver; .ci/run does) to run the browser tests", allow_module_level=True)
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
+
+from selenium.common.exceptions import (  # noqa: E402
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+import robotcore  # noqa: E402
+from robotcore_api.client import Client  # noqa: E402
+from robotcore_api.store import Store  # noqa: E402
+
+from .conftest import OPENAPI_PATH  # noqa: E402
+from .test_live import LiveServer  # noqa: E402
+
+CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1400,1000"]
+WAIT_S = 20
+
+
+# -- fixtures -----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    workdir = tmp_path_factory.mktemp("browser")
+    srv = LiveServer(f"sqlite:///{workdir / 'browser.db'}", workdir).start()
+    yield srv
+    if srv.proc is not None and srv.proc.poll() is None:
+        # a throwaway server whose pages' long-polls may still be waiting: no graceful stop needed
+        os.killpg(srv.proc.pid, signal.SIGKILL)
+        srv.proc.wait(15)
+
+
+class Browser:
+    """One Chromium for the module; every request it sends is recorded (the performance log) and checked."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.profile = tempfile.mkdtemp(prefix="robotcore-chromium-")
+        options = webdriver.ChromeOptions()
+        for flag in CHROME_FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={self.profile}")
+        options.binary_location = CHROMIUM
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+        self.driver: WebDriver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        self.requests: list[dict[str, Any]] = []
+        self.console: list[dict[str, Any]] = []
+
+    def get(self, path: str) -> None:
+        self.driver.get(self.base_url + path)
+
+    def drain(self) -> list[dict[str, Any]]:
+        """The requests sent since the last call (url, method, headers), added to ``self.requests``."""
+        new = []
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            if message.get("method") == "Network.requestWillBeSent":
+                request = message["params"]["request"]
+                new.append({"url": request["url"], "method": request["method"],
+                            "headers": request.get("headers", {})})
+        self.requests += new
+        self.console += self.driver.get_log("browser")
+        return new
+
+    def wait(self, condition: Callable[[WebDriver], Any], timeout: float = WAIT_S) -> Any:
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+    def body(self, name: str) -> str | None:
+        value: str | None = self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-" + name)
+        return value
+
+    def quit(self) -> None:
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser(server: LiveServer) -> Iterator[Browser]:
+    try:
+        b = Browser(server.url)
+    except WebDriverException as exc:                      # pragma: no cover - a broken browser install
+        pytest.skip(f"Chromium did not start: {exc.msg}")
+    yield b
+    b.quit()
+
+
+#: every token the tests were given: none may ever appear in a URL the browser requested
+TOKENS: set[str] = set()
+
+
+def create(server: LiveServer, game: str, seats: list[dict[str, Any]], seed: int, **body: Any) -> tuple[str, str]:
+    client = Client(server.url)
+    created = client.create_match(game, seats=seats, seed=seed, **body)
+    client.close()
+    token = next(s["token"] for s in created["seats"] if s["token"])
+    TOKENS.add(token)
+    return created["match_id"], token
+
+
+def bots(n: int, bot: str = "random") -> list[dict[str, Any]]:
+    return [{"type": "bot", "bot": bot}] * n
+
+
+def strings(doc: Any) -> set[str]:
+    """Every string in a JSON document (card ids included)."""
+    if isinstance(doc, str):
+        return {doc}
+    if isinstance(doc, dict):
+        return set().union(*(strings(v) for v in doc.values())) if doc else set()
+    if isinstance(doc, list):
+        return set().union(*(strings(v) for v in doc)) if doc else set()
+    return set()
+
+
+def dom_cards(b: Browser) -> list[str]:
+    cards: list[str] = b.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#board [data-card]'), e => e.dataset.card)")
+    return cards
+
+
+def hidden_from(game: str, state_bytes: bytes, seat: int | None) -> set[str]:
+    """Strings (cards) that only other seats can see now: in their views and not in this seat's."""
+    state = robotcore.load_game(game).from_bytes(state_bytes)
+    others: set[str] = set()
+    for other in range(state.num_players):
+        if other != seat:
+            others |= strings(state.view(other))
+    return others - strings(state.view(seat))
+
+
+def check_seat_page(b: Browser, server: LiveServer, store: Store, match_id: str, token: str | None) -> int:
+    """The page shows the match at the version the service has, and no card this seat cannot see."""
+    client = Client(server.url)
+    view = client.view(match_id, token)
+    client.close()
+    b.wait(lambda d: b.body("version") == str(view["version"]))
+    shown = dom_cards(b)
+    assert shown, "the board shows no card"
+    visible = strings(view["view"]) | strings(view["legal_actions"])
+    assert set(shown) <= visible, f"cards on the page that the view does not hold: {set(shown) - visible}"
+    rec = store.get_match(match_id)
+    assert rec is not None
+    if rec.version == view["version"]:
+        leaked = set(shown) & hidden_from(rec.game, rec.state, view["seat"])
+        assert not leaked, f"seat {view['seat']} sees others' hidden cards: {leaked}"
+    return int(view["version"])
+
+
+def play_by_clicking(b: Browser, server: LiveServer, match_id: str, token: str, seed: int,
+                     max_clicks: int = 400) -> int:
+    """Play the seat's decisions by clicking its playable cards or action buttons until the end."""
+    store = Store(server.database_url)
+    rng = random.Random(seed)
+    b.get(f"/play/{match_id}#token={token}")
+    clicks = 0
+    try:
+        while clicks < max_clicks:
+            b.wait(lambda d: b.body("status") == "finished" or d.find_elements(
+                By.CSS_SELECTOR, "#board .card.playable, #actions button.action:not([disabled])"))
+            if b.body("status") == "finished":
+                break
+            if clicks % 3 == 0:
+                check_seat_page(b, server, store, match_id, token)
+            before = b.body("version")
+            targets = b.driver.find_elements(
+                By.CSS_SELECTOR, "#board .card.playable, #actions button.action:not([disabled])")
+            if not targets:
+                continue
+            target = rng.choice(targets)
+            filtering = "card" in (target.get_attribute("class") or "") and len(
+                b.driver.find_elements(By.CSS_SELECTOR, "#actions button.action")) > 1
+            try:
+                b.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+                target.click()
+            except (StaleElementReferenceException, ElementNotInteractableException):
+                continue                                   # redrawn meanwhile (a live update): look again
+            clicks += 1
+            if not filtering:
+                b.wait(lambda d, before=before: b.body("version") != before or b.body("status") == "finished")
+    finally:
+        store.dispose()
+    assert b.body("status") == "finished", f"not over after {clicks} clicks"
+    b.wait(lambda d: "The match is over" in d.find_element(By.ID, "turn").text)
+    return clicks
+
+
+# -- the tests ----------------------------------------------------------------------------------------------------
+
+
+def test_lobby_creates_a_match_and_hands_out_fragment_links(browser: Browser) -> None:
+    b = browser
+    b.get("/")
+    b.wait(lambda d: b.body("ready") == "true")
+    Select(b.driver.find_element(By.ID, "game")).select_by_value("robotrick")
+    b.wait(lambda d: d.find_elements(By.ID, "seat-2"))
+    Select(b.driver.find_element(By.ID, "seat-1")).select_by_value("random")
+    Select(b.driver.find_element(By.ID, "seat-2")).select_by_value("greedy")
+    b.driver.find_element(By.ID, "seed").send_keys("11")
+    b.driver.find_element(By.ID, "submit").click()
+    link = b.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "a.seat-link"))[0]
+    href = link.get_attribute("href")
+    assert len(b.driver.find_elements(By.CSS_SELECTOR, "a.seat-link")) == 1      # one human seat
+    match = re.fullmatch(r"http://127\.0\.0\.1:\d+/play/([A-Za-z0-9_-]+)#token=([A-Za-z0-9_-]+)", href)
+    assert match, href
+    match_id, token = match.groups()
+    TOKENS.add(token)
+    # the new match is listed, with its bots
+    b.wait(lambda d: d.find_elements(By.CSS_SELECTOR, f'#recent tr[data-match="{match_id}"]'))
+    row = b.driver.find_element(By.CSS_SELECTOR, f'#recent tr[data-match="{match_id}"]').text
+    assert "robotrick" in row and "random" in row and "greedy" in row
+    link.click()
+    b.wait(lambda d: "You play seat 0" in d.find_element(By.ID, "whoami").text)
+    b.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .card.playable"))
+    assert "Your turn" in b.driver.find_element(By.ID, "turn").text
+    b.drain()
+
+
+FINISHED: dict[str, tuple[str, str]] = {}
+
+
+@pytest.mark.parametrize("game", ["robotrick", "nicodemus"])
+def test_play_a_full_match_by_clicking(browser: Browser, server: LiveServer, game: str) -> None:
+    n = robotcore.load_game(game).num_players
+    match_id, token = create(server, game, [{"type": "human"}, *bots(n - 1)], seed=21, listed=True)
+    clicks = play_by_clicking(browser, server, match_id, token, seed=21)
+    assert clicks >= 10
+    client = Client(server.url)
+    log = client.log(match_id, token)
+    client.close()
+    assert log["status"] == "finished" and all(not e["hidden"] for e in log["entries"])
+    human = [e for e in log["entries"] if e["seat"] == 0]
+    assert human and all(e["by"] == "human" for e in human)
+    # the page shows the outcome the service computed, and offers the replay
+    turn = browser.driver.find_element(By.ID, "turn").text
+    assert " / ".join(map(str, log["outcome"]["scores"])) in turn
+    assert browser.driver.find_elements(By.ID, "replay-link")
+    FINISHED[game] = (match_id, token)
+    browser.drain()
+
+
+def test_spectator_page_updates_live(browser: Browser, server: LiveServer) -> None:
+    b = browser
+    match_id, token = create(server, "robotrick", [{"type": "human"}, *bots(2)], seed=5)
+    b.get(f"/play/{match_id}")
+    b.wait(lambda d: b.body("version") is not None)
+    assert "spectator" in b.driver.find_element(By.ID, "whoami").text
+    assert not b.driver.find_elements(By.CSS_SELECTOR, "#actions button.action, #board .card.playable")
+    b.driver.execute_script("window.robotcoreMarker = 42")          # gone if the page reloads
+    store = Store(server.database_url)
+    client = Client(server.url)
+    try:
+        for _ in range(4):
+            view = client.view(match_id, token)
+            check_seat_page(b, server, store, match_id, None)
+            action = view["legal_actions"][0]
+            answer = client.move(match_id, token, {"id": action["id"]}, view["version"])
+            version = answer["match"]["version"]
+            b.wait(lambda d, v=version: int(b.body("version") or -1) >= v)
+            events = b.driver.find_element(By.ID, "events").text
+            assert action["text"] in events or view["view"]["phase"] == "pass"   # a pass stays hidden
+    finally:
+        client.close()
+        store.dispose()
+    assert b.driver.execute_script("return window.robotcoreMarker") == 42
+    # the spectator never saw seat 0's passed cards while the round was on
+    b.drain()
+
+
+@pytest.mark.parametrize("game", ["robotrick", "nicodemus"])
+def test_replay_step_by_step(browser: Browser, server: LiveServer, game: str) -> None:
+    if game not in FINISHED:
+        pytest.skip("needs the finished match of test_play_a_full_match_by_clicking")
+    b = browser
+    match_id, token = FINISHED[game]
+    b.get(f"/replay/{match_id}")
+    b.wait(lambda d: b.body("step") == "0")
+    slider = b.driver.find_element(By.ID, "step")
+    total = int(slider.get_attribute("max"))
+    client = Client(server.url)
+    try:
+        log = client.log(match_id)
+        assert total == log["version"]
+        for at in (0, 1, 2, total // 2, total):
+            if at:
+                b.driver.execute_script("arguments[0].value = arguments[1];"
+                                        "arguments[0].dispatchEvent(new Event('input'))", slider, at)
+            b.wait(lambda d, at=at: b.body("step") == str(at))
+            step = client.replay(match_id, at)
+            shown = set(dom_cards(b))
+            assert shown <= strings(step["view"]), shown - strings(step["view"])
+            # the spectator's replay shows no hand: nothing the public view at that step does not hold
+            past = robotcore.load_game(game, **log["params"]).replay(
+                log["reveal"]["seed"], [(e["seat"], e["action"]["id"]) for e in log["entries"][:at]])
+            assert step["view"] == past.view(None)
+        b.driver.find_element(By.ID, "prev").click()
+        b.wait(lambda d: b.body("step") == str(total - 1))
+        assert "final scores" not in b.driver.find_element(By.ID, "turn").text
+        b.driver.find_element(By.ID, "next").click()
+        b.wait(lambda d: b.body("step") == str(total) and "final scores" in d.find_element(By.ID, "turn").text)
+        # a seat's viewpoint (the match is over: the log reveals everything)
+        Select(b.driver.find_element(By.ID, "viewpoint")).select_by_value("0")
+        b.wait(lambda d: "Your hand" in d.find_element(By.ID, "board").text or game == "robotrick")
+    finally:
+        client.close()
+    b.drain()
+
+
+def test_markup_in_view_texts_is_shown_as_text(browser: Browser, server: LiveServer) -> None:
+    """Every renderer, fed a real view whose every text holds markup, shows it as characters: no element,
+    no script run."""
+    b = browser
+    match_id, _ = create(server, "robotrick", [{"type": "human"}, *bots(2)], seed=3)
+    b.get(f"/play/{match_id}")
+    b.wait(lambda d: b.body("version") is not None)
+    client = Client(server.url)
+    views = {}
+    for game in robotcore.list_games():
+        n = robotcore.load_game(game).num_players
+        mid, _ = create(server, game, [{"type": "human"}, *bots(n - 1)], seed=4)
+        views[game] = client.view(mid)["view"]
+    client.close()
+    evil = "<script>window.robotcorePwned=1</script><img src=x onerror=\"window.robotcorePwned=2\">"
+
+    def poison(doc: Any, keys: bool) -> Any:
+        if isinstance(doc, str):
+            return doc + evil
+        if isinstance(doc, list):
+            return [poison(v, keys) for v in doc]
+        if isinstance(doc, dict):
+            return {(k + evil if keys else k): poison(v, keys) for k, v in doc.items()}
+        return doc
+
+    for game, view in views.items():
+        for renderer in (game, "a-game-without-renderer"):
+            out = b.driver.execute_async_script("""
+                const [game, view, done] = arguments;
+                Promise.all([import('/page/js/games/index.js'), import('/page/js/dom.js')]).then(([m, dom]) => {
+                  const ctx = {seat: 0, seats: [{type: 'human'}, {type: 'bot', bot: '<b>x</b>'}], actors: [0],
+                               legal: [], cardActions: () => [], pick: () => {}};
+                  const box = document.getElementById('board');
+                  try { dom.replace(box, m.renderView(game, view, ctx)); }
+                  catch (e) { done({error: String(e)}); return; }
+                  setTimeout(() => done({text: box.textContent,
+                    scripts: box.querySelectorAll('script').length, imgs: box.querySelectorAll('img').length,
+                    bold: box.querySelectorAll('b').length, pwned: window.robotcorePwned || 0}), 100);
+                }).catch(e => done({error: String(e)}));
+            """, renderer, poison(view, keys=renderer != game))
+            assert "error" not in out, (game, renderer, out)
+            assert out["scripts"] == out["imgs"] == out["bold"] == 0 and out["pwned"] == 0, (game, renderer)
+            assert "<script>window.robotcorePwned=1</script>" in out["text"], (game, renderer)
+    b.drain()
+
+
+def test_requests_never_carry_a_token_in_their_url(browser: Browser) -> None:
+    """Runs last: every request of this module's pages."""
+    b = browser
+    b.drain()
+    assert len(b.requests) > 50 and TOKENS
+    doc = json.loads(Path(OPENAPI_PATH).read_text(encoding="utf-8"))
+    documented = [(re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$"), set(ops))
+                  for path, ops in doc["paths"].items()]
+    api_calls = 0
+    for req in b.requests:
+        url = req["url"]
+        assert not any(t in url for t in TOKENS), f"a token in a request URL: {url}"
+        assert "token" not in url.split("#")[0].lower(), url
+        if not url.startswith(("http:", "https:", "ws:", "wss:")):
+            continue                                       # the browser's own pages (chrome://, data:)
+        assert url.startswith(b.base_url + "/"), f"a request outside the service: {url}"
+        path = url[len(b.base_url):].split("#")[0]
+        if path.startswith("/v1/"):
+            api_calls += 1
+            bare = path.split("?")[0]
+            assert any(rx.match(bare) and req["method"].lower() in ops for rx, ops in documented), \
+                f"the page called an undocumented endpoint: {req['method']} {path}"
+            auth = req["headers"].get("Authorization")
+            assert auth is None or (auth.startswith("Bearer ") and auth[7:] in TOKENS)
+        else:
+            assert path == "/" or path.startswith(("/play/", "/replay/", "/page/")), path
+    assert api_calls > 20
+    assert any(r["headers"].get("Authorization") for r in b.requests), "no request carried a seat token"
+    # the page ran under its Content-Security-Policy without a single violation
+    violations = [e for e in b.console if "Content Security Policy" in e.get("message", "")]
+    assert not violations, violations

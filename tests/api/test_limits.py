@@ -1,0 +1,107 @@
+"""The service's limits as settings: rate limits (api/ratelimit.py) per client address and per seat token, as
+problem+json 429 with Retry-After, counted on every path (the move fast path too), off unless configured; the
+longest bot think; the bots thinking at once for POST .../bot-move (503 bots-busy beyond). A refused request
+changes nothing."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from robotcore_api.app import create_app
+from robotcore_api.service import Settings
+
+from .conftest import ApiClient, database_url, make_api
+
+
+def limited(tmp_path: Path, schema: Any, **limits: str) -> ApiClient:
+    return make_api(database_url("sqlite", tmp_path), schema, **limits)
+
+
+def assert_429(resp: Any) -> None:
+    assert resp.status_code == 429 and resp.mimetype == "application/problem+json"
+    body = resp.get_json()
+    assert body["code"] == "rate-limited" and body["status"] == 429
+    assert int(resp.headers["Retry-After"]) >= 1
+
+
+def test_per_address_limit(tmp_path: Path, openapi_schema: Any) -> None:
+    api = limited(tmp_path, openapi_schema, rate_limit_address="4/minute")
+    for _ in range(4):
+        assert api.get("/v1/health").status_code == 200
+    assert_429(api.get("/v1/health"))
+    assert_429(api.get("/v1/games"))                          # every path of that address
+    other = api.client.get("/v1/health", environ_base={"REMOTE_ADDR": "10.1.2.3"})
+    assert other.status_code == 200                           # another address has its own count
+
+
+def test_per_token_limit_counts_fast_path_moves_and_a_refused_move_changes_nothing(
+        tmp_path: Path, openapi_schema: Any) -> None:
+    api = limited(tmp_path, openapi_schema, rate_limit_token="3/minute")
+    created, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=3)
+    match_id = created["match_id"]
+    actor = api.view(match_id)["actors"][0]                    # a spectator: no token to count
+    token = tokens[actor]
+    api.view(match_id, token)                                  # 1
+    view = api.view(match_id, token)                           # 2
+    action = view["legal_actions"][0]
+    assert api.move(match_id, token, {"id": action["id"]}, view["version"]).status_code == 200  # 3: fast path
+    refused = api.move(match_id, token, {"id": 0}, view["version"] + 1)
+    assert_429(refused)
+    assert api.view(match_id).get("version") == view["version"] + 1      # the refused move changed nothing
+    other = tokens[1 - actor]
+    assert api.view(match_id, other)["version"] == view["version"] + 1   # another token: its own count
+    assert api.get(f"/v1/matches/{match_id}").status_code == 200         # spectators: no token limit
+
+
+def test_no_limit_unless_configured_and_bad_limits_refused(tmp_path: Path, openapi_schema: Any) -> None:
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema)
+    assert "robotcore_rate_limits" not in api.app.extensions
+    for _ in range(50):
+        assert api.get("/v1/health").status_code == 200
+    with pytest.raises(ValueError, match="ROBOTCORE_RATE_LIMIT_TOKEN"):
+        create_app(settings=Settings(database_url=database_url("sqlite", tmp_path), rate_limit_token="lots"))
+
+
+def test_bot_budgets_over_the_setting_are_refused(tmp_path: Path, openapi_schema: Any) -> None:
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema, max_budget_ms=100)
+    resp = api.post("/v1/matches", json={"game": "nicodemus", "seats": [
+        {"type": "human"}, {"type": "bot", "bot": "montecarlo", "budget_ms": 200}]})
+    assert resp.status_code == 422 and resp.get_json()["errors"] == {"seats.1.budget_ms": ["at most 100"]}
+    created, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=1)
+    match_id = created["match_id"]
+    token = tokens[api.view(match_id)["actors"][0]]
+    resp = api.post(f"/v1/matches/{match_id}/bot-move", json={"bot": "montecarlo", "budget_ms": 101}, token=token)
+    assert resp.status_code == 422 and resp.get_json()["code"] == "validation"
+    assert api.post(f"/v1/matches/{match_id}/bot-move", json={"bot": "montecarlo", "budget_ms": 100},
+                    token=token).status_code == 200
+
+
+def test_bot_moves_beyond_the_thinking_slots_are_bots_busy(tmp_path: Path, openapi_schema: Any) -> None:
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema, bot_think_slots=1)
+    created, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=1)
+    match_id = created["match_id"]
+    token = tokens[api.view(match_id)["actors"][0]]
+    version = api.view(match_id)["version"]
+    answers: list[Any] = []
+
+    def think() -> None:
+        answers.append(api.app.test_client().post(
+            f"/v1/matches/{match_id}/bot-move", json={"bot": "montecarlo", "budget_ms": 1500, "play": True},
+            headers={"Authorization": f"Bearer {token}"}))
+
+    first = threading.Thread(target=think)
+    first.start()
+    time.sleep(0.4)                                        # the first one is thinking now
+    busy = api.post(f"/v1/matches/{match_id}/bot-move", json={"bot": "random", "play": True}, token=token)
+    first.join(30)
+    assert busy.status_code == 503 and busy.get_json()["code"] == "bots-busy" and busy.headers["Retry-After"] == "1"
+    assert answers and answers[0].status_code == 200
+    assert api.view(match_id)["version"] == version + 1    # the refused one played nothing
+    # the slot is free again
+    token = tokens[api.view(match_id)["actors"][0]]
+    assert api.post(f"/v1/matches/{match_id}/bot-move", json={"bot": "random"}, token=token).status_code == 200
