@@ -76,9 +76,12 @@ def test_page_files_are_package_data() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["robotcore_api"]
     api_dir = ROOT / "api"
-    for path in page_files():
-        rel = path.resolve().relative_to(api_dir.resolve()).as_posix()
+    source = sorted(p for p in (api_dir / "page").rglob("*") if p.is_file())
+    assert source
+    for path in source:              # the repository's files (the service under test may be an installed copy)
+        rel = path.relative_to(api_dir).as_posix()
         assert any(fnmatch.fnmatch(rel, p) and rel.count("/") == p.count("/") for p in patterns), rel
+        assert (PAGE_DIR / path.relative_to(api_dir / "page")).is_file(), f"{rel} is not served"
     manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
     assert "recursive-include api *.py *.json *.js *.css *.html" in manifest
 
