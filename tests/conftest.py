@@ -38,6 +38,12 @@ def default_game(request: pytest.FixtureRequest) -> robotcore.Game:
     return robotcore.load_game(request.param)
 
 
+def sized(game: robotcore.Game, n: int) -> int:
+    """``n`` games for a game's default configuration, two fifths of them for each of its variants (which the
+    suite also runs: the long property tests stay thousands of games per game, in a bounded suite time)."""
+    return n if game == robotcore.load_game(game.name) else max(1, n * 2 // 5)
+
+
 def random_play(state: robotcore.State, rng: random.Random, steps: int | None = None) -> robotcore.State:
     """Apply uniformly random legal actions of a random acting seat (all seats of a simultaneous phase get
     their turn in random order)."""

@@ -25,7 +25,7 @@ from robotcore.errors import (
     NotYourTurnError,
 )
 
-from ..conftest import random_play
+from ..conftest import random_play, sized
 
 
 def test_game_facts(game: robotcore.Game) -> None:
@@ -61,7 +61,7 @@ def test_thousands_of_python_games(game: robotcore.Game) -> None:
     """Random games through the Python API with the cheap invariants checked at every step."""
     rng = random.Random(1)
     lengths = []
-    for g in range(1000):
+    for g in range(sized(game, 1000)):
         state = game.new_initial_state(seed=g)
         n = 0
         while not state.is_terminal:
@@ -83,7 +83,7 @@ def test_thousands_of_python_games(game: robotcore.Game) -> None:
 def test_deep_invariants_during_play(game: robotcore.Game) -> None:
     """Fewer games, every property at every step."""
     rng = random.Random(2)
-    for g in range(40):
+    for g in range(sized(game, 40)):
         state = game.new_initial_state(seed=1000 + g)
         while not state.is_terminal:
             actors = state.actors
