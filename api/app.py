@@ -24,7 +24,6 @@ from werkzeug.wrappers import Response
 import robotcore
 
 from . import payloads
-from .fastpath import MoveFastPath
 from .problems import PROBLEM_MEDIA_TYPE, Problem, from_http_exception
 from .ratelimit import RateLimits, parse_limits
 from .routes import BLUEPRINTS
@@ -134,9 +133,10 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         settings = Settings(
             database_url=database_url or default_database_url(),
             sqlite_synchronous=os.environ.get("ROBOTCORE_SQLITE_SYNCHRONOUS", "NORMAL"),
-            max_waiting_polls=int(os.environ.get("ROBOTCORE_MAX_WAITING_POLLS", "4")),
+            max_watchers=int(os.environ.get("ROBOTCORE_MAX_WATCHERS", "64")),
             max_budget_ms=int(os.environ.get("ROBOTCORE_MAX_BUDGET_MS", "10000")),
             bot_think_slots=int(os.environ.get("ROBOTCORE_BOT_THINK_SLOTS", "2")),
+            bot_queue=int(os.environ.get("ROBOTCORE_BOT_QUEUE", "8")),
             rate_limit_address=os.environ.get("ROBOTCORE_RATE_LIMIT_ADDRESS", ""),
             rate_limit_token=os.environ.get("ROBOTCORE_RATE_LIMIT_TOKEN", ""),
             rate_limit_storage=os.environ.get("ROBOTCORE_RATE_LIMIT_STORAGE", "memory://"),
@@ -172,14 +172,12 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     if create_schema:
         store.create_schema()
-    service = app.extensions["robotcore"] = MatchService(store, settings)
-    # the plain requests of the hot path (moves) are answered in front of Flask's machinery; the rest goes on
-    # (a chunked body is never a plain move: the fast path hands it on, and it is bounded before Flask reads it)
-    app.wsgi_app = MoveFastPath(BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes),  # type: ignore[method-assign]
-                                service, settings.max_body_bytes)
+    app.extensions["robotcore"] = MatchService(store, settings)
+    # a chunked body is read (up to the limit) before Flask sees it
+    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes)  # type: ignore[method-assign]
     address_limits = parse_limits(settings.rate_limit_address, "rate_limit_address (ROBOTCORE_RATE_LIMIT_ADDRESS)")
     token_limits = parse_limits(settings.rate_limit_token, "rate_limit_token (ROBOTCORE_RATE_LIMIT_TOKEN)")
-    if address_limits or token_limits:          # in front of everything: the fast path's moves count too
+    if address_limits or token_limits:          # in front of everything
         app.extensions["robotcore_rate_limits"] = limited = RateLimits(
             app.wsgi_app, address_limits, token_limits, settings.rate_limit_storage)
         app.wsgi_app = limited  # type: ignore[method-assign]

@@ -105,7 +105,7 @@ _SQL = {
                                    "WHERE match_id = ? AND key = ?",
 }
 #: SQLite connections inherited through a fork (see ``Store._dbapi``): referenced so that they are never closed
-_INHERITED: list[tuple[Any, Any]] = []
+_INHERITED: list[tuple[int, Any, Any]] = []
 
 _UPDATE_IDEMPOTENCY_END = (
     idempotency.update()
@@ -210,11 +210,16 @@ class Store:
         # SQLite has one writer at a time; its busy handler waits by sleeping (1, 2, 5, 10... ms), so the threads
         # of one process queue on a lock instead and only other processes ever meet SQLite's wait.
         self._write_lock: threading.Lock | None = threading.Lock() if self.dialect == "sqlite" else None
-        #: on SQLite, each thread's own DB-API connection for the hot statements (see ``_dbapi``)
-        self._threads: threading.local | None = threading.local() if self.dialect == "sqlite" else None
+        #: on SQLite, idle DB-API connections of this process for the hot statements (see ``_dbapi``), as
+        #: (pid, connection, pool entry); a plain list (append and pop are atomic), so that it serves OS threads
+        #: and gevent's greenlets alike (a thread-local would open a connection per greenlet, i.e. per request)
+        self._idle: list[tuple[int, Any, Any]] | None = [] if self.dialect == "sqlite" else None
+        #: the channel committed moves are announced on (PostgreSQL NOTIFY; see ``live.ChangeFeed``)
+        self.notify_channel = "robotcore_changes"
         #: decoded parameters and seats of matches (they never change), by their stored JSON
         self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
+        self._notify = self.dialect == "postgresql"
         self._sql = {k: v.replace("?", placeholder) for k, v in _SQL.items()}
 
     # -- engine ----------------------------------------------------------------------------------------------
@@ -285,11 +290,11 @@ class Store:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
-        if self._threads is not None:
-            conn = getattr(self._threads, "conn", None)
-            if conn is not None and getattr(self._threads, "pid", None) == os.getpid():
-                conn.close()
-            self._threads = threading.local()     # other threads' connections close with the old one
+        if self._idle is not None:
+            idle, self._idle = self._idle, []
+            for pid, conn, _fairy in idle:
+                if pid == os.getpid():
+                    conn.close()
 
     # -- matches ---------------------------------------------------------------------------------------------
 
@@ -325,21 +330,31 @@ class Store:
 
     @contextmanager
     def _dbapi(self) -> Iterator[Any]:
-        """A DB-API connection; driver errors become SQLAlchemy's (as Core would raise them). On SQLite, this
-        thread's own connection: taken from the pool once and kept (a pool checkout and return cost as much as
-        a statement, on every request), a transaction left open rolled back as the pool would on return.
+        """A DB-API connection; driver errors become SQLAlchemy's (as Core would raise them). On SQLite, an idle
+        connection of this process, taken from the pool once and kept (a pool checkout and return cost as much
+        as a statement, on every request), a transaction left open rolled back as the pool would on return.
         Elsewhere a connection from the pool (whose pre-ping notices a server that went away)."""
-        if self._threads is not None:
-            mine = self._threads
-            if getattr(mine, "pid", None) != os.getpid():       # new thread, or a forked worker's first use
-                if getattr(mine, "conn", None) is not None:
-                    # a connection this thread had before a fork is the parent's: closing it here (as dropping
-                    # it would) can corrupt the database, SQLite warns; kept, never used nor closed
-                    _INHERITED.append((mine.conn, mine.fairy))
+        idle = self._idle
+        if idle is not None:
+            pid = os.getpid()
+            entry = None
+            while idle:
+                try:
+                    entry = idle.pop()
+                except IndexError:                   # another thread took the last one
+                    entry = None
+                    break
+                if entry[0] == pid:
+                    break
+                # a connection from before a fork is the parent's: closing it here (as dropping it would) can
+                # corrupt the database, SQLite warns; kept, never used nor closed
+                _INHERITED.append(entry)
+                entry = None
+            if entry is None:
                 fairy = self.engine.raw_connection()
-                fairy.detach()                                   # its own from now on, closed with the thread
-                mine.conn, mine.fairy, mine.pid = fairy.dbapi_connection, fairy, os.getpid()
-            conn = mine.conn
+                fairy.detach()                       # its own from now on
+                entry = (pid, fairy.dbapi_connection, fairy)
+            conn: Any = entry[1]
             try:
                 yield conn
             except sqlite3.Error as exc:
@@ -348,6 +363,10 @@ class Store:
             finally:
                 if conn.in_transaction:
                     conn.rollback()
+                if len(idle) < 64:
+                    idle.append(entry)
+                else:
+                    conn.close()
             return
         conn = self.engine.raw_connection()
         dbapi = self.engine.dialect.loaded_dbapi
@@ -394,6 +413,19 @@ class Store:
             cur.close()
         return None if row is None else int(row[0])
 
+    def versions(self, match_ids: list[str]) -> dict[str, int]:
+        """The versions of these matches (what the change feed compares with its watchers' versions)."""
+        out: dict[str, int] = {}
+        ph = "?" if self.dialect == "sqlite" else "%s"
+        with self._dbapi() as conn:
+            cur = conn.cursor()
+            for i in range(0, len(match_ids), 500):
+                chunk = match_ids[i:i + 500]
+                cur.execute(f"SELECT id, version FROM matches WHERE id IN ({', '.join([ph] * len(chunk))})", chunk)
+                out.update((str(r[0]), int(r[1])) for r in cur.fetchall())
+            cur.close()
+        return out
+
     def commit(self, match_id: str, expected_version: int, new: NewActions,
                idempotency_key: str | None = None, fingerprint: str | None = None) -> bool:
         """Append ``new.entries`` (versions expected+1, expected+2...) and store the state after them, with
@@ -418,6 +450,8 @@ class Store:
                     cur.execute(self._sql["insert_idempotency"], (
                         match_id, new.entries[0][0], idempotency_key, fingerprint or "", expected_version + 1,
                         end, now))
+                if self._notify:                 # delivered to every listener when (and only if) this commits
+                    cur.execute("SELECT pg_notify(%s, %s)", (self.notify_channel, match_id))
                 conn.commit()
             except dbapi.IntegrityError:
                 # the same version written by someone else (cannot happen past the CAS, but never apply
