@@ -311,8 +311,11 @@ def test_spectator_page_updates_live(browser: Browser, server: LiveServer) -> No
         client.close()
         store.dispose()
     assert b.driver.execute_script("return window.robotcoreMarker") == 42
-    # the spectator never saw seat 0's passed cards while the round was on
-    b.drain()
+    # the updates came through the event stream (EventSource), not the long-poll
+    assert b.body("live") == "stream"
+    sent = [r["url"] for r in b.drain()]
+    assert any(u.endswith(f"/v1/matches/{match_id}/stream") for u in sent), sent
+    assert not any("/events?" in u and "wait=" in u for u in sent), sent
 
 
 @pytest.mark.parametrize("game", ["robotrick", "nicodemus"])
