@@ -116,6 +116,14 @@ class BoundedChunkedBody:
         return self.app(environ, start_response)
 
 
+class ServiceFlask(Flask):
+    """Flask, for an app with no async view: each view and hook is called as it is (Flask's ``ensure_sync``
+    otherwise inspects every one on every request for being a coroutine function)."""
+
+    def ensure_sync(self, func: Any) -> Any:
+        return func
+
+
 def _swagger_ui_assets() -> str | None:
     try:
         import swagger_ui_bundle
@@ -144,7 +152,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     elif database_url is not None:
         raise TypeError("give database_url or settings, not both")
 
-    app = Flask("robotcore_api", static_folder=str(PAGE_DIR), static_url_path="/page")
+    app = ServiceFlask("robotcore_api", static_folder=str(PAGE_DIR), static_url_path="/page")
     assets = _swagger_ui_assets()
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
@@ -199,15 +207,18 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         live or replayed: one page, which reads everything from the documented endpoints."""
         return send_from_directory(PAGE_DIR, "match.html")
 
+    too_large = f"request bodies are limited to {settings.max_body_bytes} bytes"
+
     @app.before_request
     def _limits() -> None:
-        length = request.content_length
-        if length is not None and length > settings.max_body_bytes:
-            raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
-        if request.environ.get(CHUNKED_TOO_LARGE):
-            raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
-        if request.method == "POST" and request.url_rule is not None:
-            if not (length or request.headers.get("Transfer-Encoding")):
+        # (read from the WSGI environ: werkzeug's parsed properties cost more than the checks, on every request)
+        environ = request.environ
+        length_text = environ.get("CONTENT_LENGTH")
+        length = int(length_text) if length_text and length_text.isdigit() else None
+        if (length is not None and length > settings.max_body_bytes) or environ.get(CHUNKED_TOO_LARGE):
+            raise Problem("payload-too-large", too_large)
+        if environ["REQUEST_METHOD"] == "POST" and request.url_rule is not None:
+            if not (length or environ.get("HTTP_TRANSFER_ENCODING")):
                 raise Problem("validation", "this request needs a JSON body (at least {})",
                               errors={"json": ["missing body"]})
             if not request.is_json:
@@ -215,10 +226,11 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
 
     @app.after_request
     def _headers(resp: Response) -> Response:
-        path = request.path
+        environ = request.environ
+        path = environ.get("PATH_INFO", "")
         if path.startswith("/v1/matches"):
             resp.headers["Cache-Control"] = "no-store"      # views and tokens are per seat
-        if request.method == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
+        if environ["REQUEST_METHOD"] == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
             resp.status_code = 204                          # Flask's automatic answer: Allow, and no body
             del resp.headers["Content-Type"]
         if not path.startswith("/v1/"):      # the page and its files (the API's JSON is no document to run)

@@ -4,14 +4,15 @@ game, and answers with a body built by ``payloads`` (the choke point). Docstring
 
 from __future__ import annotations
 
+import io
 import re
 import socket
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint
-from webargs.core import parse_json
 
 import robotcore
 from robotcore.bots import BOTS
@@ -277,11 +278,19 @@ _MOVE_SCHEMA = s.MoveSchema()
 
 def _move_body() -> dict[str, Any]:
     """The move body, parsed as ``@matches.arguments(MoveSchema())`` would: a plain body is checked directly
-    (``schemas.plain_move``), anything else goes through webargs and the schema, which word the errors."""
-    try:
-        body = s.plain_move(parse_json(request.get_data(cache=True)))
-    except ValueError:                     # not JSON (or not UTF-8): webargs answers malformed-json
-        body = None
+    (``schemas.plain_move``, on orjson's parse), anything else goes through webargs and the schema, which word
+    the errors. The body is read from the WSGI input once (its length was checked by the app's before-request
+    hook; a chunked one was bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
+    environ = request.environ
+    length = environ.get("CONTENT_LENGTH") or ""
+    body = None
+    if length.isdigit():
+        data = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(data)
+        try:
+            body = s.plain_move(orjson.loads(data))
+        except ValueError:                 # not JSON (or not UTF-8): webargs answers malformed-json
+            body = None
     if body is None:
         body = matches.ARGUMENTS_PARSER.parse(_MOVE_SCHEMA, request, location="json")
     return body
