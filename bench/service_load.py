@@ -55,8 +55,59 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: gunicorn configuration of ``--profile``: the service's, with every worker under cProfile (CPU time)
+PROFILE_CONF = """\
+from robotcore_api.gunicorn_conf import *  # noqa: F403
+import cProfile, time
+def post_worker_init(worker):
+    worker.profile = cProfile.Profile(time.process_time)
+    worker.profile.enable()
+def worker_exit(server, worker):
+    worker.profile.disable()
+    worker.profile.dump_stats(f"{DIR}/worker-{worker.pid}.prof")
+"""
+
+#: Where a function's CPU time is counted in ``--profile``'s breakdown: the first prefix of its file that matches.
+PARTS = [
+    ("gunicorn + gevent (HTTP parsing, sockets, event loop)", ("gunicorn/", "gevent/", "greenlet", "socket")),
+    ("Flask + werkzeug (request and response objects, routing, hooks)", ("flask/", "werkzeug/", "flask_smorest/",
+                                                                           "webargs/", "marshmallow/")),
+    ("store (SQL statements, SQLite, compare-and-set)", ("robotcore_api/store.py", "sqlite3", "sqlalchemy/",
+                                                         "psycopg")),
+    ("answer (payloads: view, legal actions; JSON encoding)", ("robotcore_api/payloads.py", "orjson")),
+    ("engine and bots (robotcore: apply, legal actions, views, bot choices)", ("robotcore/",)),
+    ("service, routes, auth (robotcore_api)", ("robotcore_api/",)),
+]
+
+
+def profile_breakdown(paths: list[Path]) -> list[tuple[str, float]]:
+    """The workers' CPU time (cProfile with process_time) by part of the stack, as fractions. A built-in
+    function (len, isinstance, dict.get...) counts for the parts of its callers, in proportion."""
+    import pstats
+
+    stats = pstats.Stats(*[str(p) for p in paths]).stats  # type: ignore[attr-defined]
+
+    def part_of(key: tuple[str, int, str]) -> str | None:
+        filename, _line, name = key
+        where = filename if filename != "~" else name
+        found = next((label for label, keys in PARTS if any(k in where for k in keys)), None)
+        return found if found is not None or filename != "~" else None
+
+    totals: dict[str, float] = {}
+    for key, (_cc, _nc, tottime, _ct, callers) in stats.items():
+        part = part_of(key)
+        if part is not None:
+            totals[part] = totals.get(part, 0.0) + tottime
+            continue
+        for caller, entry in callers.items():                 # a built-in: its callers' parts
+            owner = part_of(caller) or "other (Python itself)"
+            totals[owner] = totals.get(owner, 0.0) + entry[2]
+    whole = sum(totals.values()) or 1.0
+    return sorted(((k, v / whole) for k, v in totals.items()), key=lambda kv: -kv[1])
+
+
 def start_server(database_url: str, workers: int, threads: int, workdir: Path, worker_class: str,
-                 hello: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+                 hello: bool = False, profile: bool = False) -> tuple[subprocess.Popen[bytes], str]:
     """gunicorn with the service's configuration, serving the service (or, ``hello``, the bare Flask
     hello-world app of ``bench/flask_hello.py`` on that same configuration)."""
     port = free_port()
@@ -64,6 +115,10 @@ def start_server(database_url: str, workers: int, threads: int, workdir: Path, w
                WEB_CONCURRENCY=str(workers), ROBOTCORE_THREADS=str(threads), ROBOTCORE_LOG_LEVEL="warning",
                ROBOTCORE_WORKER_CLASS=worker_class)
     command = [sys.executable, "-m", "gunicorn", "-c", "python:robotcore_api.gunicorn_conf"]
+    if profile:
+        conf = workdir / "profile_conf.py"
+        conf.write_text(PROFILE_CONF.replace("{DIR}", str(workdir)))
+        command[-1] = str(conf)
     if hello:
         env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent), env.get("PYTHONPATH", "")])
         command.append("flask_hello:app")
@@ -362,6 +417,30 @@ def _phase_cpu(proc: subprocess.Popen[bytes], run: Any) -> tuple[Any, float]:
     return got, (server_cpu_seconds(proc) or 0.0) - cpu0
 
 
+def profile_moves(args: Any) -> int:
+    """Where a move's server CPU goes: the matches played against one worker profiled by cProfile."""
+    import robotcore
+
+    game = args.game or robotcore.list_games()[0]
+    workdir = Path(tempfile.mkdtemp(prefix="robotcore-profile-"))
+    proc, url = start_server(args.database or f"sqlite:///{workdir / 'bench.db'}", 1, args.threads, workdir,
+                             args.worker_class, profile=True)
+    try:
+        Client(url).create_match(game)
+        per_client = split(args.matches, args.clients)
+        jobs = [(m, i) for i, m in enumerate(per_client) if m]
+        got = _threads([lambda m=m, i=i: match_client(url, game, m, i, time.time(), args.max_seconds)
+                        for m, i in jobs])
+    finally:
+        stop_server(proc)
+    moves = sum(len(r["latencies"]) for r in got)
+    print(f"where a move's server CPU goes: {game}, {moves} moves (with each match's creation and log) against "
+          f"one {args.worker_class} worker under cProfile (CPU time; profiling inflates every call alike)")
+    for part, share in profile_breakdown(sorted(workdir.glob("worker-*.prof"))):
+        print(f"  {share * 100:5.1f}%  {part}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=32)
@@ -381,7 +460,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="also play each round's matches again while this many spectators watch")
     parser.add_argument("--watch", default="stream", choices=["stream", "poll"],
                         help="how the watchers watch: event streams (as the page) or long-polls")
+    parser.add_argument("--profile", action="store_true",
+                        help="only: play the matches against one worker under cProfile (CPU time) and print "
+                             "where a move's server CPU goes")
     args = parser.parse_args(argv)
+    if args.profile:
+        return profile_moves(args)
 
     import robotcore
 
