@@ -306,3 +306,38 @@ if sys.platform != "win32":
         for sock in streams[150:] + more:
             sock.close()
         client.close()
+
+    @pytest.fixture(params=DATABASES)
+    def two_workers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
+        from .test_live import live_database_url
+
+        srv = LiveServer(live_database_url(request.param, tmp_path), tmp_path, workers=2).start()
+        yield srv
+        srv.stop()
+
+    def test_streams_on_every_worker_see_a_move_made_on_any(two_workers: LiveServer) -> None:
+        """Two gevent workers: streams held by both (the kernel hands connections to either) all get each move,
+        whichever worker committed it, through the database (LISTEN/NOTIFY on PostgreSQL, data_version on
+        SQLite), never through process memory."""
+        from robotcore_api.client import Client
+
+        client = Client(two_workers.url)
+        created = client.create_match("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=2)
+        match_id = created["match_id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        streams = [open_stream(two_workers.port, match_id) for _ in range(12)]
+        for sock in streams:
+            assert b"200 OK" in read_until(sock, b"event: match")
+        for _ in range(3):
+            movers = [Client(two_workers.url) for _ in range(2)]      # new connections: either worker
+            seat = client.view(match_id)["actors"][0]
+            view = movers[0].view(match_id, tokens[seat])
+            movers[1].move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+            want = f"id: {view['version'] + 1}".encode()
+            for sock in streams:
+                assert want in read_until(sock, want)
+            for c in movers:
+                c.close()
+        for sock in streams:
+            sock.close()
+        client.close()
