@@ -80,8 +80,8 @@ PARTS = [
 ]
 
 
-def profile_breakdown(paths: list[Path]) -> list[tuple[str, float]]:
-    """The workers' CPU time (cProfile with process_time) by part of the stack, as fractions. A built-in
+def profile_breakdown(paths: list[Path]) -> dict[str, float]:
+    """The workers' CPU time (cProfile with process_time) by part of the stack, in seconds. A built-in
     function (len, isinstance, dict.get...) counts for the parts of its callers, in proportion."""
     import pstats
 
@@ -102,8 +102,7 @@ def profile_breakdown(paths: list[Path]) -> list[tuple[str, float]]:
         for caller, entry in callers.items():                 # a built-in: its callers' parts
             owner = part_of(caller) or "other (Python itself)"
             totals[owner] = totals.get(owner, 0.0) + entry[2]
-    whole = sum(totals.values()) or 1.0
-    return sorted(((k, v / whole) for k, v in totals.items()), key=lambda kv: -kv[1])
+    return totals
 
 
 def start_server(database_url: str, workers: int, threads: int, workdir: Path, worker_class: str,
@@ -418,26 +417,40 @@ def _phase_cpu(proc: subprocess.Popen[bytes], run: Any) -> tuple[Any, float]:
 
 
 def profile_moves(args: Any) -> int:
-    """Where a move's server CPU goes: the matches played against one worker profiled by cProfile."""
+    """Where a move's server CPU goes: the matches played against one worker profiled by cProfile, then the
+    bare Flask hello-world floor against one profiled worker of the same configuration, part by part."""
     import robotcore
 
     game = args.game or robotcore.list_games()[0]
-    workdir = Path(tempfile.mkdtemp(prefix="robotcore-profile-"))
-    proc, url = start_server(args.database or f"sqlite:///{workdir / 'bench.db'}", 1, args.threads, workdir,
-                             args.worker_class, profile=True)
-    try:
-        Client(url).create_match(game)
-        per_client = split(args.matches, args.clients)
-        jobs = [(m, i) for i, m in enumerate(per_client) if m]
-        got = _threads([lambda m=m, i=i: match_client(url, game, m, i, time.time(), args.max_seconds)
-                        for m, i in jobs])
-    finally:
-        stop_server(proc)
-    moves = sum(len(r["latencies"]) for r in got)
-    print(f"where a move's server CPU goes: {game}, {moves} moves (with each match's creation and log) against "
-          f"one {args.worker_class} worker under cProfile (CPU time; profiling inflates every call alike)")
-    for part, share in profile_breakdown(sorted(workdir.glob("worker-*.prof"))):
-        print(f"  {share * 100:5.1f}%  {part}")
+    parts: dict[str, tuple[dict[str, float], int]] = {}
+    for hello in (False, True):
+        workdir = Path(tempfile.mkdtemp(prefix="robotcore-profile-"))
+        proc, url = start_server(args.database or f"sqlite:///{workdir / 'bench.db'}", 1, args.threads, workdir,
+                                 args.worker_class, hello=hello, profile=True)
+        try:
+            if hello:
+                stop_at = time.time() + 4
+                got = _threads([lambda u=url, t=stop_at: floor_client(u, t, time.time(), "/")
+                                for _ in range(args.clients)])
+            else:
+                Client(url).create_match(game)
+                jobs = [(m, i) for i, m in enumerate(split(args.matches, args.clients)) if m]
+                got = _threads([lambda m=m, i=i, u=url: match_client(u, game, m, i, time.time(), args.max_seconds)
+                                for m, i in jobs])
+        finally:
+            stop_server(proc)
+        parts["hello" if hello else "move"] = (profile_breakdown(sorted(workdir.glob("worker-*.prof"))),
+                                               sum(len(r["latencies"]) for r in got))
+    (move, moves), (floor, floors) = parts["move"], parts["hello"]
+    print(f"where a move's server CPU goes: {game}, {moves} moves (each match's creation and log counted in) "
+          f"and {floors} bare Flask hello-worlds, each against one {args.worker_class} worker under cProfile "
+          "(CPU time per request; profiling inflates Python calls more than C ones)")
+    print(f"{'part':72s} {'move ms':>8s} {'share':>6s} {'hello ms':>9s}")
+    whole = sum(move.values())
+    for part in sorted(move, key=lambda k: -move[k]):
+        print(f"{part:72s} {move[part] * 1000 / moves:8.3f} {move[part] / whole * 100:5.1f}% "
+              f"{floor.get(part, 0.0) * 1000 / max(1, floors):9.3f}")
+    print(f"{'all':72s} {whole * 1000 / moves:8.3f} {100:5.1f}% {sum(floor.values()) * 1000 / max(1, floors):9.3f}")
     return 0
 
 
