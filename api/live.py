@@ -165,6 +165,10 @@ class ChangeFeed:
             conn.close()
 
     def _listen_postgres(self) -> None:
+        """One connection that LISTENs on the channel of each match watched here (``store.channel``: the
+        database's trigger NOTIFYs it when the match's version changes), so that a process hears only of the
+        matches it serves. After each new LISTEN the versions of those matches are read once: a commit made
+        before it took effect wakes its watchers too."""
         import psycopg
         import sqlalchemy as sa
 
@@ -175,16 +179,28 @@ class ChangeFeed:
         while True:
             try:
                 with psycopg.connect(conninfo, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {self.store.notify_channel}")
+                    listened: dict[str, float] = {}           # match id -> when it last had a watcher here
+                    prefix = self.store.channel("")
                     self.listening = True
                     failures = 0
-                    self._wake_all()          # anything committed before we listened: watchers look again
                     while True:
-                        for note in conn.notifies(timeout=1.0):
-                            for sub in list(self._subs.get(note.payload, ())):
+                        now = time.monotonic()
+                        watched = list(self._subs)
+                        fresh = [m for m in watched if m not in listened]
+                        for match_id in fresh:
+                            conn.execute(f'LISTEN "{self.store.channel(match_id)}"')
+                        for match_id in watched:
+                            listened[match_id] = now
+                        for match_id in [m for m, t in listened.items() if now - t > 10.0]:
+                            conn.execute(f'UNLISTEN "{self.store.channel(match_id)}"')
+                            del listened[match_id]
+                        if fresh:
+                            self._wake_behind(self.store.versions(fresh))
+                        for note in conn.notifies(timeout=0.25, stop_after=64):
+                            for sub in list(self._subs.get(note.channel[len(prefix):], ())):
                                 sub.event.set()
-                        if self._subs:
-                            idle_since = time.monotonic()
+                        if watched:
+                            idle_since = now
                         elif self._idle_for(idle_since):
                             return
             except psycopg.Error as exc:

@@ -127,6 +127,13 @@ _POSTGRES_TRIGGERS = [
     "DROP TRIGGER IF EXISTS actions_append_only ON actions",
     "CREATE TRIGGER actions_append_only BEFORE UPDATE OR DELETE ON actions "
     "FOR EACH ROW EXECUTE FUNCTION robotcore_append_only()",
+    # every change of a match's version is announced on its own channel (live.ChangeFeed LISTENs to the matches
+    # it watches), by the database itself, in the transaction that makes it: delivered if and when it commits
+    "CREATE OR REPLACE FUNCTION robotcore_notify() RETURNS trigger AS $$ "
+    "BEGIN PERFORM pg_notify('robotcore_' || NEW.id, NEW.version::text); RETURN NULL; END; $$ LANGUAGE plpgsql",
+    "DROP TRIGGER IF EXISTS matches_notify ON matches",
+    "CREATE TRIGGER matches_notify AFTER UPDATE OF version ON matches "
+    "FOR EACH ROW EXECUTE FUNCTION robotcore_notify()",
 ]
 
 
@@ -214,12 +221,10 @@ class Store:
         #: (pid, connection, pool entry); a plain list (append and pop are atomic), so that it serves OS threads
         #: and gevent's greenlets alike (a thread-local would open a connection per greenlet, i.e. per request)
         self._idle: list[tuple[int, Any, Any]] | None = [] if self.dialect == "sqlite" else None
-        #: the channel committed moves are announced on (PostgreSQL NOTIFY; see ``live.ChangeFeed``)
-        self.notify_channel = "robotcore_changes"
         #: decoded parameters and seats of matches (they never change), by their stored JSON
         self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
-        self._notify = self.dialect == "postgresql"
+        self._inserts: dict[int, str] = {}
         self._sql = {k: v.replace("?", placeholder) for k, v in _SQL.items()}
 
     # -- engine ----------------------------------------------------------------------------------------------
@@ -413,6 +418,22 @@ class Store:
             cur.close()
         return None if row is None else int(row[0])
 
+    def _insert_actions(self, rows: int) -> str:
+        """INSERT of ``rows`` action rows in one statement (cached per row count)."""
+        sql = self._inserts.get(rows)
+        if sql is None:
+            ph = "?" if self.dialect == "sqlite" else "%s"
+            one = "(" + ", ".join([ph] * 6) + ")"
+            sql = self._inserts[rows] = (
+                "INSERT INTO actions (match_id, version, seat, action, by_bot, created_at) VALUES "
+                + ", ".join([one] * rows))
+        return sql
+
+    @staticmethod
+    def channel(match_id: str) -> str:
+        """The PostgreSQL channel a match's changes are announced on (by the trigger ``matches_notify``)."""
+        return "robotcore_" + match_id
+
     def versions(self, match_ids: list[str]) -> dict[str, int]:
         """The versions of these matches (what the change feed compares with its watchers' versions)."""
         out: dict[str, int] = {}
@@ -442,16 +463,14 @@ class Store:
                 if cur.rowcount != 1:
                     conn.rollback()
                     return False
-                cur.executemany(self._sql["insert_action"], [
-                    (match_id, expected_version + 1 + i, seat, action, by_bot, now)
-                    for i, (seat, action, by_bot) in enumerate(new.entries)
-                ])
+                # one statement for all the rows (a round trip on a server; executemany pipelines several)
+                cur.execute(self._insert_actions(len(new.entries)), [
+                    x for i, (seat, action, by_bot) in enumerate(new.entries)
+                    for x in (match_id, expected_version + 1 + i, seat, action, by_bot, now)])
                 if idempotency_key is not None:
                     cur.execute(self._sql["insert_idempotency"], (
                         match_id, new.entries[0][0], idempotency_key, fingerprint or "", expected_version + 1,
                         end, now))
-                if self._notify:                 # delivered to every listener when (and only if) this commits
-                    cur.execute("SELECT pg_notify(%s, %s)", (self.notify_channel, match_id))
                 conn.commit()
             except dbapi.IntegrityError:
                 # the same version written by someone else (cannot happen past the CAS, but never apply
