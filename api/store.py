@@ -137,6 +137,13 @@ _POSTGRES_TRIGGERS = [
 ]
 
 
+def _close_quietly(conn: Any) -> None:
+    try:
+        conn.close()
+    except Exception:                                  # noqa: BLE001 - closing a connection already broken
+        pass
+
+
 def default_database_url() -> str:
     """``ROBOTCORE_DATABASE_URL`` if set, else the SQLite file ``robotcore.db`` in the working directory."""
     return os.environ.get("ROBOTCORE_DATABASE_URL") or "sqlite:///robotcore.db"
@@ -217,10 +224,11 @@ class Store:
         # SQLite has one writer at a time; its busy handler waits by sleeping (1, 2, 5, 10... ms), so the threads
         # of one process queue on a lock instead and only other processes ever meet SQLite's wait.
         self._write_lock: threading.Lock | None = threading.Lock() if self.dialect == "sqlite" else None
-        #: on SQLite, idle DB-API connections of this process for the hot statements (see ``_dbapi``), as
+        #: idle DB-API connections of this process for the hot statements (see ``_dbapi``), as
         #: (pid, connection, pool entry); a plain list (append and pop are atomic), so that it serves OS threads
         #: and gevent's greenlets alike (a thread-local would open a connection per greenlet, i.e. per request)
-        self._idle: list[tuple[int, Any, Any]] | None = [] if self.dialect == "sqlite" else None
+        self._idle: list[tuple[int, Any, Any]] = []
+        self._sqlite = self.dialect == "sqlite"
         #: decoded parameters and seats of matches (they never change), by their stored JSON
         self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
@@ -295,11 +303,10 @@ class Store:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
-        if self._idle is not None:
-            idle, self._idle = self._idle, []
-            for pid, conn, _fairy in idle:
-                if pid == os.getpid():
-                    conn.close()
+        idle, self._idle = self._idle, []
+        for pid, conn, _fairy in idle:
+            if pid == os.getpid():
+                _close_quietly(conn)
 
     # -- matches ---------------------------------------------------------------------------------------------
 
@@ -335,53 +342,60 @@ class Store:
 
     @contextmanager
     def _dbapi(self) -> Iterator[Any]:
-        """A DB-API connection; driver errors become SQLAlchemy's (as Core would raise them). On SQLite, an idle
-        connection of this process, taken from the pool once and kept (a pool checkout and return cost as much
-        as a statement, on every request), a transaction left open rolled back as the pool would on return.
-        Elsewhere a connection from the pool (whose pre-ping notices a server that went away)."""
+        """A DB-API connection for the hot statements; driver errors become SQLAlchemy's (as Core would raise
+        them). An idle connection of this process, taken from the engine's pool once and kept: a pool checkout
+        and return cost as much as a statement on SQLite, and on a server the pool's pre-ping is one more round
+        trip on every request. A transaction left open is rolled back, as the pool would on return. A
+        connection the server broke (it restarted, it went away) is dropped with every other idle one, so the
+        request that meets it fails (503 unavailable, Retry-After) and the next ones connect anew."""
         idle = self._idle
-        if idle is not None:
-            pid = os.getpid()
-            entry = None
-            while idle:
-                try:
-                    entry = idle.pop()
-                except IndexError:                   # another thread took the last one
-                    entry = None
-                    break
-                if entry[0] == pid:
-                    break
-                # a connection from before a fork is the parent's: closing it here (as dropping it would) can
-                # corrupt the database, SQLite warns; kept, never used nor closed
-                _INHERITED.append(entry)
-                entry = None
-            if entry is None:
-                fairy = self.engine.raw_connection()
-                fairy.detach()                       # its own from now on
-                entry = (pid, fairy.dbapi_connection, fairy)
-            conn: Any = entry[1]
+        pid = os.getpid()
+        entry = None
+        while idle:
             try:
-                yield conn
-            except sqlite3.Error as exc:
-                conn.rollback()
-                raise sa.exc.DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
-            finally:
-                if conn.in_transaction:
-                    conn.rollback()
-                if len(idle) < 64:
-                    idle.append(entry)
-                else:
-                    conn.close()
-            return
-        conn = self.engine.raw_connection()
-        dbapi = self.engine.dialect.loaded_dbapi
+                entry = idle.pop()
+            except IndexError:                   # another thread took the last one
+                entry = None
+                break
+            if entry[0] == pid:
+                break
+            # a connection from before a fork is the parent's: closing it here (as dropping it would) can
+            # corrupt a SQLite database, SQLite warns; kept, never used nor closed
+            _INHERITED.append(entry)
+            entry = None
+        if entry is None:
+            fairy = self.engine.raw_connection()
+            fairy.detach()                       # its own from now on
+            entry = (pid, fairy.dbapi_connection, fairy)
+        conn: Any = entry[1]
+        error = sqlite3.Error if self._sqlite else self.engine.dialect.loaded_dbapi.Error
+        keep = True
         try:
             yield conn
-        except dbapi.Error as exc:
-            conn.rollback()
-            raise sa.exc.DBAPIError.instance(None, None, exc, dbapi.Error) from exc
+        except error as exc:
+            try:
+                conn.rollback()
+            except error:
+                keep = False
+            raise sa.exc.DBAPIError.instance(None, None, exc, error) from exc
         finally:
-            conn.close()
+            if self._sqlite:
+                if conn.in_transaction:
+                    conn.rollback()
+            elif keep and not (conn.closed or conn.broken):
+                try:
+                    conn.rollback()              # (psycopg: nothing sent when no transaction is open)
+                except error:
+                    keep = False
+            keep = keep and not (not self._sqlite and (conn.closed or conn.broken))
+            if keep and len(idle) < 64:
+                idle.append(entry)
+            else:
+                if not keep:                     # the server went away: the other idle ones are stale too
+                    stale = [idle.pop() for _ in range(len(idle))]
+                    for _pid, other, _fairy in stale:
+                        _close_quietly(other)
+                _close_quietly(conn)
 
     def get_match(self, match_id: str, idempotency_key: str | None = None) -> MatchRecord | None:
         """The match, and (on the same connection) the moves already made with ``idempotency_key``."""
