@@ -229,6 +229,9 @@ class Store:
         #: and gevent's greenlets alike (a thread-local would open a connection per greenlet, i.e. per request)
         self._idle: list[tuple[int, Any, Any]] = []
         self._sqlite = self.dialect == "sqlite"
+        #: connections of the hot path in use at once by this process (a server has a connection limit: four
+        #: workers of 16 stay under PostgreSQL's default 100); more wait for one (a parked greenlet under gevent)
+        self._in_use = threading.BoundedSemaphore(64 if self._sqlite else 16)
         #: decoded parameters and seats of matches (they never change), by their stored JSON
         self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
@@ -348,6 +351,12 @@ class Store:
         trip on every request. A transaction left open is rolled back, as the pool would on return. A
         connection the server broke (it restarted, it went away) is dropped with every other idle one, so the
         request that meets it fails (503 unavailable, Retry-After) and the next ones connect anew."""
+        with self._in_use:
+            with self._connection() as conn:
+                yield conn
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
         idle = self._idle
         pid = os.getpid()
         entry = None
