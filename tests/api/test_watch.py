@@ -341,3 +341,33 @@ if sys.platform != "win32":
         for sock in streams:
             sock.close()
         client.close()
+
+    def test_slow_bots_think_on_gevents_thread_pool(evented: LiveServer) -> None:
+        """Under the gevent worker the bot pool is gevent's pool of native threads: a bot seat with a budget
+        and a bot-move both play there."""
+        from robotcore_api.client import Client
+
+        client = Client(evented.url)
+        created = client.create_match("nicodemus", seats=[
+            {"type": "human"}, {"type": "bot", "bot": "montecarlo", "budget_ms": 300}], seed=3)
+        match_id, token = created["match_id"], created["seats"][0]["token"]
+        played = 0
+        deadline = time.monotonic() + 60
+        while played < 3 and time.monotonic() < deadline:
+            view = client.view(match_id, token)
+            if view["status"] == "finished":
+                break
+            if not view["to_act"]:
+                client.events(match_id, view["version"], 5, token=token)
+                continue
+            if played == 1:
+                answer = client.bot_move(match_id, token, bot="montecarlo", budget_ms=300, play=True)
+                assert answer["played"]
+            else:
+                answer = client.move(match_id, token, {"id": view["legal_actions"][0]["id"]}, view["version"])
+                assert answer["match"]["version"] > view["version"]
+            played += 1
+        assert played == 3
+        log = client.log(match_id, token)
+        assert any(e["by"] == "bot" for e in log["entries"])
+        client.close()
