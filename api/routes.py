@@ -92,11 +92,11 @@ def service() -> MatchService:
 
 
 def _idempotency_key() -> str | None:
-    return parse_idempotency_key(request.headers.get("Idempotency-Key"))
+    return parse_idempotency_key(request.environ.get("HTTP_IDEMPOTENCY_KEY"))
 
 
 def _if_match() -> int | None:
-    return parse_if_match(request.headers.get("If-Match"))
+    return parse_if_match(request.environ.get("HTTP_IF_MATCH"))
 
 
 def parse_idempotency_key(key: str | None) -> str | None:

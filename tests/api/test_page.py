@@ -239,8 +239,8 @@ if sys.platform != "win32":
 
     def test_waiting_polls_are_bounded_and_a_disconnected_watcher_frees_its_slot(live: Any) -> None:
         """One worker that may hold 2 watchers (ROBOTCORE_MAX_WATCHERS) lets 2 polls wait. A third answers at
-        once (the current view); when the waiting clients disconnect, their slots are free again at once (not
-        after their 25 s)."""
+        once (the current view); when the waiting clients disconnect, their slots are free again within a second
+        or two (not after their 25 s)."""
         from robotcore_api.client import Client
 
         client = Client(live.url)
@@ -257,7 +257,7 @@ if sys.platform != "win32":
         assert client.request("GET", "/v1/health")[0] == 200
         for sock in watchers:
             sock.close()                                     # the watchers go away
-        time.sleep(0.5)
+        time.sleep(2.5)                      # a waiting watcher looks at its client every second (WATCH_TICK_S)
         results: list[float] = []
 
         def timed_poll() -> None:
