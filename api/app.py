@@ -24,7 +24,6 @@ from werkzeug.wrappers import Response
 import robotcore
 
 from . import payloads
-from .fastpath import MoveFastPath
 from .problems import PROBLEM_MEDIA_TYPE, Problem, from_http_exception
 from .ratelimit import RateLimits, parse_limits
 from .routes import BLUEPRINTS
@@ -117,6 +116,14 @@ class BoundedChunkedBody:
         return self.app(environ, start_response)
 
 
+class ServiceFlask(Flask):
+    """Flask, for an app with no async view: each view and hook is called as it is (Flask's ``ensure_sync``
+    otherwise inspects every one on every request for being a coroutine function)."""
+
+    def ensure_sync(self, func: Any) -> Any:
+        return func
+
+
 def _swagger_ui_assets() -> str | None:
     try:
         import swagger_ui_bundle
@@ -134,9 +141,10 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         settings = Settings(
             database_url=database_url or default_database_url(),
             sqlite_synchronous=os.environ.get("ROBOTCORE_SQLITE_SYNCHRONOUS", "NORMAL"),
-            max_waiting_polls=int(os.environ.get("ROBOTCORE_MAX_WAITING_POLLS", "4")),
+            max_watchers=int(os.environ.get("ROBOTCORE_MAX_WATCHERS", "64")),
             max_budget_ms=int(os.environ.get("ROBOTCORE_MAX_BUDGET_MS", "10000")),
             bot_think_slots=int(os.environ.get("ROBOTCORE_BOT_THINK_SLOTS", "2")),
+            bot_queue=int(os.environ.get("ROBOTCORE_BOT_QUEUE", "8")),
             rate_limit_address=os.environ.get("ROBOTCORE_RATE_LIMIT_ADDRESS", ""),
             rate_limit_token=os.environ.get("ROBOTCORE_RATE_LIMIT_TOKEN", ""),
             rate_limit_storage=os.environ.get("ROBOTCORE_RATE_LIMIT_STORAGE", "memory://"),
@@ -144,7 +152,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     elif database_url is not None:
         raise TypeError("give database_url or settings, not both")
 
-    app = Flask("robotcore_api", static_folder=str(PAGE_DIR), static_url_path="/page")
+    app = ServiceFlask("robotcore_api", static_folder=str(PAGE_DIR), static_url_path="/page")
     assets = _swagger_ui_assets()
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
@@ -172,14 +180,12 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     if create_schema:
         store.create_schema()
-    service = app.extensions["robotcore"] = MatchService(store, settings)
-    # the plain requests of the hot path (moves) are answered in front of Flask's machinery; the rest goes on
-    # (a chunked body is never a plain move: the fast path hands it on, and it is bounded before Flask reads it)
-    app.wsgi_app = MoveFastPath(BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes),  # type: ignore[method-assign]
-                                service, settings.max_body_bytes)
+    app.extensions["robotcore"] = MatchService(store, settings)
+    # a chunked body is read (up to the limit) before Flask sees it
+    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, settings.max_body_bytes)  # type: ignore[method-assign]
     address_limits = parse_limits(settings.rate_limit_address, "rate_limit_address (ROBOTCORE_RATE_LIMIT_ADDRESS)")
     token_limits = parse_limits(settings.rate_limit_token, "rate_limit_token (ROBOTCORE_RATE_LIMIT_TOKEN)")
-    if address_limits or token_limits:          # in front of everything: the fast path's moves count too
+    if address_limits or token_limits:          # in front of everything
         app.extensions["robotcore_rate_limits"] = limited = RateLimits(
             app.wsgi_app, address_limits, token_limits, settings.rate_limit_storage)
         app.wsgi_app = limited  # type: ignore[method-assign]
@@ -201,26 +207,32 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         live or replayed: one page, which reads everything from the documented endpoints."""
         return send_from_directory(PAGE_DIR, "match.html")
 
+    too_large = f"request bodies are limited to {settings.max_body_bytes} bytes"
+
     @app.before_request
     def _limits() -> None:
-        length = request.content_length
-        if length is not None and length > settings.max_body_bytes:
-            raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
-        if request.environ.get(CHUNKED_TOO_LARGE):
-            raise Problem("payload-too-large", f"request bodies are limited to {settings.max_body_bytes} bytes")
-        if request.method == "POST" and request.url_rule is not None:
-            if not (length or request.headers.get("Transfer-Encoding")):
+        # (read from the WSGI environ: werkzeug's parsed properties cost more than the checks, on every request)
+        environ = request.environ
+        length_text = environ.get("CONTENT_LENGTH")
+        length = int(length_text) if length_text and length_text.isdigit() else None
+        if (length is not None and length > settings.max_body_bytes) or environ.get(CHUNKED_TOO_LARGE):
+            raise Problem("payload-too-large", too_large)
+        if environ["REQUEST_METHOD"] == "POST" and request.url_rule is not None:
+            if not (length or environ.get("HTTP_TRANSFER_ENCODING")):
                 raise Problem("validation", "this request needs a JSON body (at least {})",
                               errors={"json": ["missing body"]})
-            if not request.is_json:
+            mimetype = environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower()
+            if not (mimetype == "application/json"          # werkzeug's is_json, without its parsing
+                    or (mimetype.startswith("application/") and mimetype.endswith("+json"))):
                 raise Problem("unsupported-media-type", "send the request body as application/json")
 
     @app.after_request
     def _headers(resp: Response) -> Response:
-        path = request.path
+        environ = request.environ
+        path = environ.get("PATH_INFO", "")
         if path.startswith("/v1/matches"):
             resp.headers["Cache-Control"] = "no-store"      # views and tokens are per seat
-        if request.method == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
+        if environ["REQUEST_METHOD"] == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
             resp.status_code = 204                          # Flask's automatic answer: Allow, and no body
             del resp.headers["Content-Type"]
         if not path.startswith("/v1/"):      # the page and its files (the API's JSON is no document to run)

@@ -1,30 +1,41 @@
 """gunicorn configuration of the service: ``gunicorn -c python:robotcore_api.gunicorn_conf``.
 
 Environment overrides: ``ROBOTCORE_BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (worker processes,
-default 2 per core up to 8), ``ROBOTCORE_THREADS`` (threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``,
-``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout; default none), ``ROBOTCORE_MAX_WAITING_POLLS``,
-``ROBOTCORE_MAX_BUDGET_MS``, ``ROBOTCORE_BOT_THINK_SLOTS``, ``ROBOTCORE_RATE_LIMIT_ADDRESS``, ``ROBOTCORE_RATE_LIMIT_TOKEN``, ``ROBOTCORE_RATE_LIMIT_STORAGE`` (README).
+default 2 per core up to 8), ``ROBOTCORE_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
+``ROBOTCORE_WORKER_CONNECTIONS`` (gevent: connections per worker, default 4096), ``ROBOTCORE_THREADS`` (gthread:
+threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``, ``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout;
+default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_MAX_BUDGET_MS``, ``ROBOTCORE_BOT_THINK_SLOTS``,
+``ROBOTCORE_BOT_QUEUE``, ``ROBOTCORE_RATE_LIMIT_ADDRESS``, ``ROBOTCORE_RATE_LIMIT_TOKEN``,
+``ROBOTCORE_RATE_LIMIT_STORAGE`` (README).
 
+- ``gevent`` workers (the default): each worker serves its connections on one event loop, a request per
+  greenlet. A watcher (a long-poll waiting, an event stream held open) is a parked greenlet and a socket, not
+  a thread: a worker holds up to ``ROBOTCORE_MAX_WATCHERS`` (default 2000) of them while it goes on answering
+  moves. Bots think on a small pool of native threads (``live.ThinkPool``), never on the loop. The standard
+  library is monkey-patched here, first, so that the app preloaded below (its locks, events, threads, sockets)
+  is made of gevent's cooperative pieces; psycopg 3 cooperates with gevent by itself.
+- ``gthread`` workers: a thread pool per process; each watcher then holds a thread, so at most half of a
+  worker's threads watch at once (``ROBOTCORE_MAX_WATCHERS`` defaults to that).
 - gunicorn's own refusals (request line or headers over its limits, malformed requests) are answered as
   problem+json too (``gunicorn_errors``).
-
-- ``gthread`` workers: a thread pool per process, keep-alive connections, and long-polls that hold a thread
-  while they wait (each waits at most 25 s, and stops waiting when its client disconnects). At most half the
-  threads of a worker wait at once (``ROBOTCORE_MAX_WAITING_POLLS``); a poll beyond that answers at once.
-- Workers share nothing but the database. A worker remembers the state it committed last for each match only
-  to play the next move on it without reading; the compare-and-set on the version decides, so a worker whose
-  memory is behind simply reads the match (see ``MatchService._move_known``).
+- Workers share nothing but the database: watchers learn of moves through it (``live.ChangeFeed``).
 - ``preload_app``: the app (and the database schema) is made once in the master; each worker opens its own
   database connections after the fork.
-- ``timeout`` 60 s: above the longest request the service makes on purpose (a 25 s long-poll, a 10 s bot
-  budget, 5 s of inline bot play).
+- ``timeout`` 60 s: above the longest request the service makes on purpose (a 25 s long-poll; event streams
+  write a keep-alive line every 15 s).
 """
 
 from __future__ import annotations
 
 import os
 
-from . import gunicorn_errors
+worker_class = os.environ.get("ROBOTCORE_WORKER_CLASS", "gevent")
+if worker_class == "gevent":
+    from gevent import monkey
+
+    monkey.patch_all()
+
+from . import gunicorn_errors  # noqa: E402 - after the monkey-patching
 
 # gunicorn's own refusals (414, 431, 400 before the app is reached) answered as problem+json
 gunicorn_errors.install()
@@ -32,10 +43,13 @@ gunicorn_errors.install()
 wsgi_app = "robotcore_api.wsgi:app"
 bind = [os.environ.get("ROBOTCORE_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", str(min(8, 2 * (os.cpu_count() or 1)))))
-worker_class = "gthread"
 threads = int(os.environ.get("ROBOTCORE_THREADS", "8"))
-# at most half of a worker's threads wait in long-polls; the others answer moves and everything else
-os.environ.setdefault("ROBOTCORE_MAX_WAITING_POLLS", str(max(1, threads // 2)))
+worker_connections = int(os.environ.get("ROBOTCORE_WORKER_CONNECTIONS", "4096"))
+if worker_class == "gevent":
+    os.environ.setdefault("ROBOTCORE_MAX_WATCHERS", "2000")
+else:
+    # at most half of a worker's threads wait for news; the others answer moves and everything else
+    os.environ.setdefault("ROBOTCORE_MAX_WATCHERS", str(max(1, threads // 2)))
 timeout = 60
 graceful_timeout = 10
 keepalive = 5

@@ -41,7 +41,8 @@ CODES: dict[str, tuple[int, str]] = {
     "rate-limited": (429, "Too many requests; retry after the time in Retry-After"),
     "headers-too-large": (431, "Request header fields too large"),
     "unavailable": (503, "The store is busy; retry shortly"),
-    "bots-busy": (503, "Every bot thinking slot of the server is taken; retry shortly"),
+    "bots-busy": (503, "The server's bot pool is full; retry shortly"),
+    "too-many-watchers": (503, "The server holds as many watchers as it may; retry shortly, or poll"),
     "internal": (500, "Internal error"),
 }
 

@@ -1,8 +1,8 @@
 """Rate limits per client address and per seat token, answered as problem+json ``429`` with ``Retry-After``.
 
-A WSGI layer in front of everything (the move fast path included, which answers plain moves without Flask),
-counting with the ``limits`` library (the counting core of Flask-Limiter; used directly because the hot
-path never enters Flask's request machinery, where Flask-Limiter's decorators and hooks run). Limits are
+A WSGI layer in front of everything, counting with the ``limits`` library (the counting core of
+Flask-Limiter, used directly: a refusal is answered before Flask's request machinery runs at all, and every
+path, the page's files and event streams included, counts alike without a decorator per route). Limits are
 settings (``Settings.rate_limit_address``, ``Settings.rate_limit_token``, e.g. ``"50/second;2000/minute"``;
 empty: no limit) and counters live in ``Settings.rate_limit_storage`` (``memory://``: per process, so a
 server of N workers lets a client through about N times the limit; ``redis://host`` or ``memcached://host``

@@ -4,15 +4,15 @@ game, and answers with a body built by ``payloads`` (the choke point). Docstring
 
 from __future__ import annotations
 
+import io
 import re
-import select
 import socket
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint
-from webargs.core import parse_json
 
 import robotcore
 from robotcore.bots import BOTS
@@ -92,11 +92,11 @@ def service() -> MatchService:
 
 
 def _idempotency_key() -> str | None:
-    return parse_idempotency_key(request.headers.get("Idempotency-Key"))
+    return parse_idempotency_key(request.environ.get("HTTP_IDEMPOTENCY_KEY"))
 
 
 def _if_match() -> int | None:
-    return parse_if_match(request.headers.get("If-Match"))
+    return parse_if_match(request.environ.get("HTTP_IF_MATCH"))
 
 
 def parse_idempotency_key(key: str | None) -> str | None:
@@ -121,9 +121,6 @@ def parse_if_match(value: str | None) -> int | None:
     return int(match.group(1))
 
 
-#: WSGI environ key: an exception the move fast path (fastpath.py) met, raised again by the route, not replayed
-FASTPATH_FAILED = "robotcore.fastpath_error"
-
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")
 _ETAG = re.compile(r'(?:W/)?"?([0-9]{1,10})"?')
 
@@ -135,17 +132,18 @@ def _replayed(answer: dict[str, Any], replayed: bool) -> Response:
 def client_gone(environ: dict[str, Any]) -> Callable[[], bool] | None:
     """A check that the client of this request has closed its connection (None when the server does not give
     the socket: gunicorn and Werkzeug's server do). Readable with nothing to read means closed; a pipelined
-    next request (data waiting) is not a disconnection."""
+    next request (data waiting) is not a disconnection. One non-blocking peek, under gevent too (on the
+    native socket beneath gevent's, which would otherwise wait for data)."""
     sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
     if sock is None:
         return None
+    native = getattr(sock, "_sock", sock)
 
     def gone() -> bool:
         try:
-            readable, _, _ = select.select([sock], [], [], 0)
-            if not readable:
-                return False
-            return bool(sock.recv(1, socket.MSG_PEEK) == b"")
+            return bool(native.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
+        except (BlockingIOError, InterruptedError):
+            return False
         except (OSError, ValueError):           # closed or reset
             return True
 
@@ -280,11 +278,19 @@ _MOVE_SCHEMA = s.MoveSchema()
 
 def _move_body() -> dict[str, Any]:
     """The move body, parsed as ``@matches.arguments(MoveSchema())`` would: a plain body is checked directly
-    (``schemas.plain_move``), anything else goes through webargs and the schema, which word the errors."""
-    try:
-        body = s.plain_move(parse_json(request.get_data(cache=True)))
-    except ValueError:                     # not JSON (or not UTF-8): webargs answers malformed-json
-        body = None
+    (``schemas.plain_move``, on orjson's parse), anything else goes through webargs and the schema, which word
+    the errors. The body is read from the WSGI input once (its length was checked by the app's before-request
+    hook; a chunked one was bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
+    environ = request.environ
+    length = environ.get("CONTENT_LENGTH") or ""
+    body = None
+    if length.isdigit():
+        data = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(data)
+        try:
+            body = s.plain_move(orjson.loads(data))
+        except ValueError:                 # not JSON (or not UTF-8): webargs answers malformed-json
+            body = None
     if body is None:
         body = matches.ARGUMENTS_PARSER.parse(_MOVE_SCHEMA, request, location="json")
     return body
@@ -296,9 +302,6 @@ def _move_body() -> dict[str, Any]:
 @problems(matches, *MOVE, if_match=True)
 def post_move(match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
-    failed = request.environ.get(FASTPATH_FAILED)
-    if failed is not None:            # the fast path met it, perhaps after committing: answer it, never move twice
-        raise failed
     body = _move_body()
     answer, replayed = service().move(match_id, bearer_token(request), body, _if_match(), _idempotency_key())
     return _replayed(answer, replayed)
@@ -323,9 +326,41 @@ def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_events(query: dict[str, Any], match_id: str) -> Response:
     """Long-poll: the actions after version `after` (waiting up to `wait` seconds for one) and the current view.
-    When the server already holds its most waiting polls, it answers at once: pause a second before the next"""
+    When the server already holds its most watchers, it answers at once: pause a second before the next"""
     return payloads.send(service().events(match_id, bearer_token(request), query["after"], query["wait"],
                                           client_gone(request.environ)))
+
+
+LAST_EVENT_ID = {
+    "in": "header", "name": "Last-Event-ID", "required": False,
+    "schema": {"type": "string", "maxLength": 16, "pattern": "^[0-9]{1,10}$"},
+    "description": "sent by a reconnecting EventSource: the version of the last event received (as `after`)",
+}
+_EVENT_STREAM_DOC = """Server-sent events (`text/event-stream`): first the actions after `after` with the current view, then one
+`match` event per change (`id:` the version; `data:` the body of `GET .../events`), `: keep-alive` comments
+while idle, and an `end` event when the match is over. A stream lasts a few minutes at most; EventSource
+reconnects with `Last-Event-ID`."""
+
+
+@matches.route("/<string:match_id>/stream")
+@matches.arguments(s.StreamQuerySchema(), location="query")
+@matches.response(200, content_type="text/event-stream", description=_EVENT_STREAM_DOC)
+@problems(matches, "validation", "invalid-token", "not-found", "too-many-watchers")
+@matches.doc(security=TOKEN_OPTIONAL, parameters=[LAST_EVENT_ID])
+def get_stream(query: dict[str, Any], match_id: str) -> Response:
+    """Live updates as server-sent events (EventSource): one event per change of the match, as the token's seat
+    (or a spectator) sees it; held without a server thread"""
+    after = query.get("after")
+    if after is None:
+        last = request.headers.get("Last-Event-ID")
+        if last is not None:
+            if not last.isdigit() or len(last) > 10:
+                raise Problem("validation", "Last-Event-ID must be a match version",
+                              errors={"Last-Event-ID": ["not a version"]})
+            after = int(last)
+    body = service().stream(match_id, bearer_token(request), after, client_gone(request.environ))
+    return Response(body, 200, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @matches.route("/<string:match_id>/log")

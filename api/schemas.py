@@ -182,6 +182,12 @@ class EventsQuerySchema(Schema):
                         metadata={"description": "seconds to wait for a change (long-poll)"})
 
 
+class StreamQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(0, MAX_VERSION),
+                           metadata={"description": "the last version the client has seen (default: the "
+                                                    "`Last-Event-ID` header, else the current version)"})
+
+
 class NewStateSchema(Strict):
     params = fields.Dict(keys=fields.String(validate=validate.Length(1, 64)), values=fields.Raw(allow_none=True),
                          load_default=dict, validate=validate.Length(max=32))

@@ -14,7 +14,7 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,11 +27,13 @@ from robotcore.registry import game_class
 from . import payloads
 from .auth import hash_token as _hash
 from .auth import new_token, seat_of
+from .live import ChangeFeed, Slots, ThinkPool, spawn
 from .problems import Problem
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
-#: How often a long-poll looks at the database for changes made by other processes.
-POLL_INTERVAL_S = 0.05
+#: How often a waiting watcher checks that its client is still connected (and, when the change feed is not
+#: listening yet, reads the match's version itself).
+WATCH_TICK_S = 1.0
 #: Thinking time of bot seats committed in one transaction (with the move that made them due, if quick).
 BOT_BATCH_S = 0.02
 #: Bot seats with a larger time budget (ms) are not batched with a seat's move: it is committed first.
@@ -47,19 +49,30 @@ class Settings:
     database_url: str
     #: Largest request body accepted (bytes).
     max_body_bytes: int = 64 * 1024
-    #: Wall time a request may spend playing bot seats before answering (the rest is played by later requests).
+    #: Wall time a move (or a match creation) waits for the bot seats it made due before answering; they think
+    #: on the bot pool, not on the request (the rest shows in events and streams as they play).
     bot_inline_s: float = 5.0
     #: PRAGMA synchronous of a SQLite store: NORMAL survives a killed process; FULL also a power cut.
     sqlite_synchronous: str = "NORMAL"
-    #: Long-polls one process lets wait at once (each holds a thread while it waits); a poll beyond that
-    #: answers at once with the current view. Keep it below the threads per worker (gunicorn_conf: half).
-    max_waiting_polls: int = 4
+    #: Watchers one process holds open at once: waiting long-polls and event streams. A poll beyond that
+    #: answers at once with the current view, a stream is refused (503 too-many-watchers, Retry-After). Under
+    #: gunicorn's gevent worker a watcher is a parked greenlet (gunicorn_conf: 2000 per worker); under a
+    #: threaded server each holds a thread (gunicorn_conf's gthread: half the threads).
+    max_watchers: int = 64
+    #: Longest life of one event stream; the browser's EventSource reconnects (Last-Event-ID) by itself.
+    stream_max_s: float = 300.0
+    #: A comment line sent on an idle stream this often (keeps proxies from closing it).
+    heartbeat_s: float = 15.0
     #: Rate limits per client address and per seat token (``ratelimit``): e.g. "50/second;2000/minute";
     #: empty: none. Counters in ``rate_limit_storage`` (memory:// per process; redis://... shared).
     #: Longest thinking time a bot may be given per move (bot seats and bot-move), at most 10 000 ms.
     max_budget_ms: int = 10_000
-    #: Bots asked for a move (POST .../bot-move) that may think at once in one process; more: 503 bots-busy.
+    #: Native threads of one process's bot pool: every bot that thinks longer than a quick move (bot seats
+    #: with a budget over ``QUICK_BOT_MS``, POST .../bot-move) thinks there, never on a request.
     bot_think_slots: int = 2
+    #: Bot jobs that may wait for a pool thread; beyond, a request that needs one is refused (503 bots-busy,
+    #: Retry-After) before anything changes.
+    bot_queue: int = 8
     rate_limit_address: str = ""
     rate_limit_token: str = ""
     rate_limit_storage: str = "memory://"
@@ -123,31 +136,21 @@ def _bots_due(seats: list[SeatSpec], state: State) -> bool:
     return not state.is_terminal and any(seats[s].type == "bot" for s in state.actors)
 
 
-class Changes:
-    """Wakes the long-polls of this process as soon as a match it serves changes (other processes' changes are
-    seen by polling the database every ``POLL_INTERVAL_S``)."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-
-    def notify(self) -> None:
-        with self._cond:
-            self._cond.notify_all()
-
-    def wait(self, timeout: float) -> None:
-        with self._cond:
-            self._cond.wait(timeout)
-
-
 class MatchService:
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
-        self.changes = Changes()
-        #: long-polls allowed to wait at once in this process (the others answer at once)
-        self._waiting = threading.BoundedSemaphore(max(1, settings.max_waiting_polls))
-        #: bots asked for a move (POST .../bot-move) thinking at once in this process (the others: bots-busy)
-        self._thinking = threading.BoundedSemaphore(max(1, settings.bot_think_slots))
+        #: wakes this process's watchers when a match changes (through the database: any process, any host)
+        self.feed = ChangeFeed(store)
+        #: watchers (waiting polls, open streams) held at once by this process
+        self.watchers = Slots(settings.max_watchers)
+        #: the bot pool: native threads that think, with a bounded queue
+        self.pool = ThinkPool(settings.bot_think_slots, settings.bot_queue)
+        #: matches whose bot seats this process is playing now, with the event set when it stops
+        self._driving: dict[str, threading.Event] = {}
+        self._driving_lock = threading.Lock()
+        #: encoded stream events, shared by the watchers of one match: (match, seat, after, version) -> bytes
+        self._stream_cache: dict[tuple[str, int | None, int, int], bytes] = {}
         #: the last state this process committed of each match, with its record: (record, state) by match id
         self._known: dict[str, tuple[MatchRecord, State]] = {}
 
@@ -205,17 +208,34 @@ class MatchService:
         if seed is None:
             seed = secrets.randbits(63)
         state = game.new_initial_state(seed)
+        reserved = _bots_due(specs, state) and not self._quick_due(specs, state)
+        if reserved and not self.pool.reserve():
+            raise _bots_busy(self.pool)
         now = time.time()
         rec = MatchRecord(
             id=secrets.token_urlsafe(12), game=game.name, params=_sorted_params(game.plain_params()), seed=seed, seats=specs,
             version=0, state=state.to_bytes(), finished=state.is_terminal, bots_due=_bots_due(specs, state),
             created_at=now, updated_at=now,
         )
-        self.store.insert_match(rec)
-        if listed:
-            self.store.list_match(rec.id, now)
-        self._remember(rec, state)
-        rec, state = self.drive_bots(rec, state)
+        try:
+            self.store.insert_match(rec)
+            if listed:
+                self.store.list_match(rec.id, now)
+            self._remember(rec, state)
+            if rec.bots_due and not reserved:          # quick bots: played and committed before answering
+                after = state.clone()
+                moves = self._bot_moves(rec, after, 1, quick_only=True)
+                if moves and self._commit(rec, after, [(moves[i], moves[i + 1], True)
+                                                       for i in range(0, len(moves), 2)]):
+                    state = after
+                if rec.bots_due:
+                    reserved = self.pool.reserve()
+            if rec.bots_due:
+                rec, state = self._await_bots(rec, state, reserved)
+                reserved = False
+        finally:
+            if reserved:
+                self.pool.release()
         return payloads.created(rec, state, tokens)
 
     def _check_budget(self, budget_ms: int | None, field: str) -> None:
@@ -247,25 +267,78 @@ class MatchService:
             out += [seat, action]
         return out
 
-    def drive_bots(self, rec: MatchRecord, state: State, budget_s: float | None = None) -> tuple[MatchRecord, State]:
-        """Play the bot seats that must act, committing every ``BOT_BATCH_S`` of thinking (compare-and-set),
-        for at most ``budget_s`` of wall time (the rest is played by the next request that touches the match)."""
-        deadline = time.monotonic() + (self.settings.bot_inline_s if budget_s is None else budget_s)
-        lost = 0
-        while rec.bots_due and time.monotonic() < deadline:
-            after = state.clone()
-            moves = self._bot_moves(rec, after, rec.version + 1, quick_only=False)
-            entries = [(moves[i], moves[i + 1], True) for i in range(0, len(moves), 2)]
-            if not entries:
-                break
-            if self._commit(rec, after, entries):
-                state = after
-            else:
-                lost += 1
-                rec, state = self.load(rec.id)         # another process played it, or a human moved
-                if lost > CAS_RETRIES:
-                    break
-        return rec, state
+    @staticmethod
+    def _quick_due(seats: list[SeatSpec], state: State) -> bool:
+        """The bot seat due next thinks quickly (played inline, in the transaction of the move that made it due)."""
+        seat = next((s for s in state.actors if seats[s].type == "bot"), None)
+        return seat is not None and (seats[seat].budget_ms or 0) <= QUICK_BOT_MS
+
+    def _await_bots(self, rec: MatchRecord, state: State, reserved: bool) -> tuple[MatchRecord, State]:
+        """Bot seats are due on the match just committed: hand them (and the pool place ``reserved``, if any) to
+        this process's driver, wait up to ``Settings.bot_inline_s`` for it (a parked greenlet under gevent), and
+        return the match as it stands then."""
+        done = self._drive(rec.id, reserved)
+        if not done.wait(self.settings.bot_inline_s):
+            return rec, state
+        return self.load(rec.id)
+
+    def _drive(self, match_id: str, reserved: bool) -> threading.Event:
+        """Make sure this process plays the due bot seats of the match in the background; the event is set
+        when it stops. A place in the pool already reserved for it is handed over (or given back)."""
+        with self._driving_lock:
+            done = self._driving.get(match_id)
+            if done is None:
+                done = self._driving[match_id] = threading.Event()
+                spawn(self._play_bots, match_id, done, reserved)
+                return done
+        if reserved:
+            self.pool.release()
+        return done
+
+    def _recover(self, rec: MatchRecord) -> None:
+        """A read found bot seats due: if no process has played them for longer than the longest think (it
+        crashed, or the pool was full), this one takes them up."""
+        if rec.bots_due and rec.id not in self._driving and \
+                time.time() - rec.updated_at > self.settings.max_budget_ms / 1000 + 2:
+            self._drive(rec.id, False)
+
+    def _play_bots(self, match_id: str, done: threading.Event, reserved: bool) -> None:
+        """The bot seats of one match, played until none is due: quick ones here, the others on the pool, each
+        committed with compare-and-set (a human's move or another process may come first: read and go on)."""
+        try:
+            if not reserved:
+                reserved = self.pool.reserve()
+                if not reserved:
+                    return                                   # full: a later read takes them up (_recover)
+            lost = 0
+            while lost <= CAS_RETRIES:
+                rec, state = self.load(match_id)
+                if not rec.bots_due or state.is_terminal:
+                    return
+                after = state.clone()
+                if self._quick_due(rec.seats, after):
+                    moves = self._bot_moves(rec, after, rec.version + 1, quick_only=True)
+                else:
+                    seat = next(s for s in after.actors if rec.seats[s].type == "bot")
+                    spec = rec.seats[seat]
+                    assert spec.bot is not None
+                    bot = make_bot(spec.bot, seed=_bot_seed(rec.seed, rec.version + 1, seat))
+                    action = self.pool.run(_think, bot, after.clone(), seat, spec.budget_ms)
+                    after.apply(action, seat)
+                    moves = [seat, action]
+                entries = [(moves[i], moves[i + 1], True) for i in range(0, len(moves), 2)]
+                if not entries or not self._commit(rec, after, entries):
+                    lost += 1
+        except Exception:                                    # noqa: BLE001 - a background job: log it
+            import logging
+
+            logging.getLogger("robotcore_api").exception("bot seats of match %s", match_id)
+        finally:
+            if reserved:
+                self.pool.release()
+            with self._driving_lock:
+                self._driving.pop(match_id, None)
+            done.set()
 
     def _commit(self, rec: MatchRecord, after: State, entries: list[tuple[int, int, bool]],
                 key: str | None = None, fingerprint: str | None = None) -> bool:
@@ -279,7 +352,7 @@ class MatchService:
         rec.finished = new.finished
         rec.bots_due = new.bots_due
         self._remember(rec, after)
-        self.changes.notify()
+        self.feed.publish(rec.id)
         return True
 
     def _remember(self, rec: MatchRecord, state: State) -> None:
@@ -367,13 +440,22 @@ class MatchService:
         # the bot moves this one makes due are committed with it (quick bots only): one transaction
         bots = self._bot_moves(rec, after, rec.version + 2, quick_only=True)
         entries = [(seat, action, False)] + [(bots[i], bots[i + 1], True) for i in range(0, len(bots), 2)]
-        if not self._commit(rec, after, entries, key=key, fingerprint=fingerprint):
-            return None
-        version = rec.version - len(entries) + 1
-        if rec.bots_due:                                     # slow bots: played (and committed) before answering
-            rec, after = self.drive_bots(rec, after)
-            if key is not None:
-                self.store.set_idempotent_end(rec.id, seat, key, rec.version)
+        # slow bots left due think on the pool: a place there is taken first, or the move is refused unplayed
+        reserved = _bots_due(rec.seats, after)
+        if reserved and not self.pool.reserve():
+            raise _bots_busy(self.pool)
+        try:
+            if not self._commit(rec, after, entries, key=key, fingerprint=fingerprint):
+                return None
+            version = rec.version - len(entries) + 1
+            if rec.bots_due:                     # played on the pool; the answer waits for them (bot_inline_s)
+                reserved = False
+                rec, after = self._await_bots(rec, after, True)
+                if key is not None:
+                    self.store.set_idempotent_end(rec.id, seat, key, rec.version)
+        finally:
+            if reserved:
+                self.pool.release()
         return payloads.move_result(rec, after, seat, version, action)
 
     def _play(self, rec: MatchRecord, state: State, seat: int, given: Mapping[str, Any], expected: int,
@@ -443,13 +525,12 @@ class MatchService:
         self._check_budget(budget, "budget_ms")
         seed = body.get("seed")
         bot = make_bot(body["bot"], seed=secrets.randbits(63) if seed is None else seed)
-        if not self._thinking.acquire(blocking=False):
-            raise Problem("bots-busy", f"every one of this server's {self.settings.bot_think_slots} bot thinking "
-                                       "slots is taken; retry shortly", headers={"Retry-After": "1"})
+        if not self.pool.reserve():
+            raise _bots_busy(self.pool)
         try:
-            action = bot.choose(state, seat, budget_ms=budget)
+            action = self.pool.run(_think, bot, state.clone(), seat, budget)
         finally:
-            self._thinking.release()
+            self.pool.release()
         if not body["play"]:
             return payloads.proposal(rec, state, seat, action, body["bot"], budget), False
         result, replayed = self._play(rec, state, seat, {"id": action}, rec.version if expected is None else expected,
@@ -462,45 +543,77 @@ class MatchService:
                gone: Callable[[], bool] | None = None) -> dict[str, Any]:
         """The actions after version ``after``, waiting up to ``wait`` seconds for one. The wait ends early when
         ``gone()`` says the client disconnected, and is skipped (the answer is the current view at once) when
-        this process already has ``Settings.max_waiting_polls`` polls waiting: a poll never takes the last
-        threads of a worker from the moves and the other requests."""
+        this process already holds ``Settings.max_watchers`` watchers."""
         rec, state = self.load(match_id)
         seat = self.seat_for(rec, token, required=False)
         if after > rec.version:
             raise Problem("validation", f"after={after} is beyond the match version {rec.version}",
                           errors={"after": ["beyond the current version"]})
-        if wait > 0 and rec.version <= after and not state.is_terminal:
-            if self._waiting.acquire(blocking=False):
-                try:
-                    rec, state = self._wait_for_change(rec, state, after, wait, gone)
-                finally:
-                    self._waiting.release()
-            elif rec.bots_due:
-                rec, state = self.drive_bots(rec, state)
+        self._recover(rec)
+        if wait > 0 and rec.version <= after and not state.is_terminal and self.watchers.take():
+            try:
+                rec, state = self._wait_for_change(rec, state, wait, gone)
+            finally:
+                self.watchers.give()
         rows = self.store.actions(rec.id, after)
         return payloads.events(rec, state, [r for r in rows if r.version <= rec.version], seat)
 
-    def _wait_for_change(self, rec: MatchRecord, state: State, after: int, wait: float,
+    def _wait_for_change(self, rec: MatchRecord, state: State, wait: float,
                          gone: Callable[[], bool] | None) -> tuple[MatchRecord, State]:
+        """Park until the match moves past ``rec.version`` (the change feed says so), ``wait`` runs out or the
+        client leaves; the match as it stands then."""
         deadline = time.monotonic() + wait
-        match_id = rec.id
-        while rec.version <= after and not state.is_terminal:
-            left = deadline - time.monotonic()
-            if left <= 0 or (gone is not None and gone()):
-                break
-            if rec.bots_due:
-                rec, state = self.drive_bots(rec, state, budget_s=left)
-                continue
-            self.changes.wait(min(POLL_INTERVAL_S, left))
-            if self.store.get_version(match_id) != rec.version:
-                rec, state = self.load(match_id)
-        return rec, state
+        sub = self.feed.subscribe(rec.id, rec.version)
+        try:
+            version = self.store.get_version(rec.id)        # read after subscribing: no commit falls between
+            while version == rec.version:
+                left = deadline - time.monotonic()
+                if left <= 0 or (gone is not None and gone()):
+                    break
+                if sub.event.wait(min(WATCH_TICK_S, left)) or not self.feed.listening:
+                    sub.event.clear()
+                    version = self.store.get_version(rec.id)
+        finally:
+            self.feed.unsubscribe(sub)
+        return (rec, state) if version == rec.version else self.load(rec.id)
+
+    def stream(self, match_id: str, token: str | None, after: int | None,
+               gone: Callable[[], bool] | None = None) -> Iterable[bytes]:
+        """Server-sent events of a match for a seat (or a spectator): at once the actions after ``after`` (by
+        default none) with the current view, then one event at each change, until the match ends, the client
+        leaves or ``Settings.stream_max_s`` runs out (the client reconnects with Last-Event-ID). Checked at once
+        (unknown match, bad token, ``after`` beyond the match: refused before the stream starts); a process
+        holding ``Settings.max_watchers`` watchers refuses it (503 too-many-watchers, Retry-After)."""
+        rec, state = self.load(match_id)
+        seat = self.seat_for(rec, token, required=False)
+        if after is None:
+            after = rec.version
+        if after > rec.version:
+            raise Problem("validation", f"after={after} is beyond the match version {rec.version}",
+                          errors={"after": ["beyond the current version"]})
+        if not self.watchers.take():
+            raise Problem("too-many-watchers", f"this server process already holds {self.watchers.size} "
+                                               "watchers; retry shortly, or poll", headers={"Retry-After": "5"})
+        return _Stream(self, rec, state, seat, after, gone)
+
+    def _stream_event(self, rec: MatchRecord, state: State, seat: int | None, sent: int) -> bytes:
+        """One event: what changed after ``sent`` and the current view, encoded once for every watcher of the
+        match in the same place (the spectators of a match share it)."""
+        key = (rec.id, seat, sent, rec.version)
+        cached = self._stream_cache.get(key)
+        if cached is None:
+            rows = [r for r in self.store.actions(rec.id, sent) if r.version <= rec.version]
+            body = payloads.encode(payloads.events(rec, state, rows, seat))
+            cached = b"id: %d\nevent: match\ndata: %s\n\n" % (rec.version, body)
+            if len(self._stream_cache) >= 512:
+                self._stream_cache.clear()
+            self._stream_cache[key] = cached
+        return cached
 
     def view(self, match_id: str, token: str | None) -> tuple[dict[str, Any], int]:
         rec, state = self.load(match_id)
         seat = self.seat_for(rec, token, required=False)
-        if rec.bots_due:
-            rec, state = self.drive_bots(rec, state)
+        self._recover(rec)
         return payloads.match_view(rec, state, seat), rec.version
 
     def log(self, match_id: str, token: str | None) -> dict[str, Any]:
@@ -545,6 +658,64 @@ class MatchService:
         game = robotcore.load_game(rec.game, **rec.params)
         replayed = game.replay(rec.seed, [(r.seat, r.action) for r in rows])
         return replayed.to_bytes() == rec.state
+
+
+class _Stream:
+    """The body of an event stream (a WSGI iterable): its watcher slot is given back when the server closes it,
+    whether the client left, the stream ended or it never started."""
+
+    def __init__(self, service: MatchService, rec: MatchRecord, state: State, seat: int | None, after: int,
+                 gone: Callable[[], bool] | None) -> None:
+        self.service, self.rec, self.state, self.seat, self.after, self.gone = service, rec, state, seat, after, gone
+        self._closed = False
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.service.watchers.give()
+
+    def __iter__(self) -> Iterator[bytes]:
+        svc, seat, settings = self.service, self.seat, self.service.settings
+        sub = svc.feed.subscribe(self.rec.id, self.rec.version)
+        try:
+            rec, state = svc.load(self.rec.id)       # read after subscribing: no commit falls between
+            yield b"retry: 2000\n\n"
+            sent = self.after
+            first = True
+            start = beat = time.monotonic()
+            while True:
+                if first or rec.version != sent:
+                    first = False
+                    yield svc._stream_event(rec, state, seat, sent)
+                    sent = sub.version = rec.version
+                    if state.is_terminal:
+                        yield b"event: end\ndata: {}\n\n"
+                        return
+                version = rec.version
+                while version == rec.version:
+                    now = time.monotonic()
+                    if now - start >= settings.stream_max_s or self._closed or (self.gone is not None and self.gone()):
+                        return
+                    if now - beat >= settings.heartbeat_s:
+                        beat = now
+                        yield b": keep-alive\n\n"
+                    if sub.event.wait(min(WATCH_TICK_S, settings.heartbeat_s)) or not svc.feed.listening:
+                        sub.event.clear()
+                        version = svc.store.get_version(rec.id) or rec.version
+                rec, state = svc.load(rec.id)
+        finally:
+            svc.feed.unsubscribe(sub)
+            self.close()
+
+
+def _think(bot: Any, state: State, seat: int, budget_ms: int | None) -> int:
+    """A bot's choice (run on a thread of the bot pool, on a state of its own)."""
+    return int(bot.choose(state, seat, budget_ms=budget_ms))
+
+
+def _bots_busy(pool: ThinkPool) -> Problem:
+    return Problem("bots-busy", f"the server's bot pool ({pool.threads} threads, {pool.places - pool.threads} "
+                                "waiting) is full; retry shortly", headers={"Retry-After": "1"})
 
 
 def _sorted_params(params: Mapping[str, Any]) -> dict[str, Any]:

@@ -105,7 +105,7 @@ _SQL = {
                                    "WHERE match_id = ? AND key = ?",
 }
 #: SQLite connections inherited through a fork (see ``Store._dbapi``): referenced so that they are never closed
-_INHERITED: list[tuple[Any, Any]] = []
+_INHERITED: list[tuple[int, Any, Any]] = []
 
 _UPDATE_IDEMPOTENCY_END = (
     idempotency.update()
@@ -127,7 +127,21 @@ _POSTGRES_TRIGGERS = [
     "DROP TRIGGER IF EXISTS actions_append_only ON actions",
     "CREATE TRIGGER actions_append_only BEFORE UPDATE OR DELETE ON actions "
     "FOR EACH ROW EXECUTE FUNCTION robotcore_append_only()",
+    # every change of a match's version is announced on its own channel (live.ChangeFeed LISTENs to the matches
+    # it watches), by the database itself, in the transaction that makes it: delivered if and when it commits
+    "CREATE OR REPLACE FUNCTION robotcore_notify() RETURNS trigger AS $$ "
+    "BEGIN PERFORM pg_notify('robotcore_' || NEW.id, NEW.version::text); RETURN NULL; END; $$ LANGUAGE plpgsql",
+    "DROP TRIGGER IF EXISTS matches_notify ON matches",
+    "CREATE TRIGGER matches_notify AFTER UPDATE OF version ON matches "
+    "FOR EACH ROW EXECUTE FUNCTION robotcore_notify()",
 ]
+
+
+def _close_quietly(conn: Any) -> None:
+    try:
+        conn.close()
+    except Exception:                                  # noqa: BLE001 - closing a connection already broken
+        pass
 
 
 def default_database_url() -> str:
@@ -210,11 +224,18 @@ class Store:
         # SQLite has one writer at a time; its busy handler waits by sleeping (1, 2, 5, 10... ms), so the threads
         # of one process queue on a lock instead and only other processes ever meet SQLite's wait.
         self._write_lock: threading.Lock | None = threading.Lock() if self.dialect == "sqlite" else None
-        #: on SQLite, each thread's own DB-API connection for the hot statements (see ``_dbapi``)
-        self._threads: threading.local | None = threading.local() if self.dialect == "sqlite" else None
+        #: idle DB-API connections of this process for the hot statements (see ``_dbapi``), as
+        #: (pid, connection, pool entry); a plain list (append and pop are atomic), so that it serves OS threads
+        #: and gevent's greenlets alike (a thread-local would open a connection per greenlet, i.e. per request)
+        self._idle: list[tuple[int, Any, Any]] = []
+        self._sqlite = self.dialect == "sqlite"
+        #: connections of the hot path in use at once by this process (a server has a connection limit: four
+        #: workers of 16 stay under PostgreSQL's default 100); more wait for one (a parked greenlet under gevent)
+        self._in_use = threading.BoundedSemaphore(64 if self._sqlite else 16)
         #: decoded parameters and seats of matches (they never change), by their stored JSON
         self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
+        self._inserts: dict[int, str] = {}
         self._sql = {k: v.replace("?", placeholder) for k, v in _SQL.items()}
 
     # -- engine ----------------------------------------------------------------------------------------------
@@ -285,11 +306,10 @@ class Store:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
-        if self._threads is not None:
-            conn = getattr(self._threads, "conn", None)
-            if conn is not None and getattr(self._threads, "pid", None) == os.getpid():
-                conn.close()
-            self._threads = threading.local()     # other threads' connections close with the old one
+        idle, self._idle = self._idle, []
+        for pid, conn, _fairy in idle:
+            if pid == os.getpid():
+                _close_quietly(conn)
 
     # -- matches ---------------------------------------------------------------------------------------------
 
@@ -325,39 +345,66 @@ class Store:
 
     @contextmanager
     def _dbapi(self) -> Iterator[Any]:
-        """A DB-API connection; driver errors become SQLAlchemy's (as Core would raise them). On SQLite, this
-        thread's own connection: taken from the pool once and kept (a pool checkout and return cost as much as
-        a statement, on every request), a transaction left open rolled back as the pool would on return.
-        Elsewhere a connection from the pool (whose pre-ping notices a server that went away)."""
-        if self._threads is not None:
-            mine = self._threads
-            if getattr(mine, "pid", None) != os.getpid():       # new thread, or a forked worker's first use
-                if getattr(mine, "conn", None) is not None:
-                    # a connection this thread had before a fork is the parent's: closing it here (as dropping
-                    # it would) can corrupt the database, SQLite warns; kept, never used nor closed
-                    _INHERITED.append((mine.conn, mine.fairy))
-                fairy = self.engine.raw_connection()
-                fairy.detach()                                   # its own from now on, closed with the thread
-                mine.conn, mine.fairy, mine.pid = fairy.dbapi_connection, fairy, os.getpid()
-            conn = mine.conn
-            try:
+        """A DB-API connection for the hot statements; driver errors become SQLAlchemy's (as Core would raise
+        them). An idle connection of this process, taken from the engine's pool once and kept: a pool checkout
+        and return cost as much as a statement on SQLite, and on a server the pool's pre-ping is one more round
+        trip on every request. A transaction left open is rolled back, as the pool would on return. A
+        connection the server broke (it restarted, it went away) is dropped with every other idle one, so the
+        request that meets it fails (503 unavailable, Retry-After) and the next ones connect anew."""
+        with self._in_use:
+            with self._connection() as conn:
                 yield conn
-            except sqlite3.Error as exc:
-                conn.rollback()
-                raise sa.exc.DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
-            finally:
-                if conn.in_transaction:
-                    conn.rollback()
-            return
-        conn = self.engine.raw_connection()
-        dbapi = self.engine.dialect.loaded_dbapi
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        idle = self._idle
+        pid = os.getpid()
+        entry = None
+        while idle:
+            try:
+                entry = idle.pop()
+            except IndexError:                   # another thread took the last one
+                entry = None
+                break
+            if entry[0] == pid:
+                break
+            # a connection from before a fork is the parent's: closing it here (as dropping it would) can
+            # corrupt a SQLite database, SQLite warns; kept, never used nor closed
+            _INHERITED.append(entry)
+            entry = None
+        if entry is None:
+            fairy = self.engine.raw_connection()
+            fairy.detach()                       # its own from now on
+            entry = (pid, fairy.dbapi_connection, fairy)
+        conn: Any = entry[1]
+        error = sqlite3.Error if self._sqlite else self.engine.dialect.loaded_dbapi.Error
+        keep = True
         try:
             yield conn
-        except dbapi.Error as exc:
-            conn.rollback()
-            raise sa.exc.DBAPIError.instance(None, None, exc, dbapi.Error) from exc
+        except error as exc:
+            try:
+                conn.rollback()
+            except error:
+                keep = False
+            raise sa.exc.DBAPIError.instance(None, None, exc, error) from exc
         finally:
-            conn.close()
+            if self._sqlite:
+                if conn.in_transaction:
+                    conn.rollback()
+            elif keep and not (conn.closed or conn.broken):
+                try:
+                    conn.rollback()              # (psycopg: nothing sent when no transaction is open)
+                except error:
+                    keep = False
+            keep = keep and not (not self._sqlite and (conn.closed or conn.broken))
+            if keep and len(idle) < 64:
+                idle.append(entry)
+            else:
+                if not keep:                     # the server went away: the other idle ones are stale too
+                    stale = [idle.pop() for _ in range(len(idle))]
+                    for _pid, other, _fairy in stale:
+                        _close_quietly(other)
+                _close_quietly(conn)
 
     def get_match(self, match_id: str, idempotency_key: str | None = None) -> MatchRecord | None:
         """The match, and (on the same connection) the moves already made with ``idempotency_key``."""
@@ -394,6 +441,35 @@ class Store:
             cur.close()
         return None if row is None else int(row[0])
 
+    def _insert_actions(self, rows: int) -> str:
+        """INSERT of ``rows`` action rows in one statement (cached per row count)."""
+        sql = self._inserts.get(rows)
+        if sql is None:
+            ph = "?" if self.dialect == "sqlite" else "%s"
+            one = "(" + ", ".join([ph] * 6) + ")"
+            sql = self._inserts[rows] = (
+                "INSERT INTO actions (match_id, version, seat, action, by_bot, created_at) VALUES "
+                + ", ".join([one] * rows))
+        return sql
+
+    @staticmethod
+    def channel(match_id: str) -> str:
+        """The PostgreSQL channel a match's changes are announced on (by the trigger ``matches_notify``)."""
+        return "robotcore_" + match_id
+
+    def versions(self, match_ids: list[str]) -> dict[str, int]:
+        """The versions of these matches (what the change feed compares with its watchers' versions)."""
+        out: dict[str, int] = {}
+        ph = "?" if self.dialect == "sqlite" else "%s"
+        with self._dbapi() as conn:
+            cur = conn.cursor()
+            for i in range(0, len(match_ids), 500):
+                chunk = match_ids[i:i + 500]
+                cur.execute(f"SELECT id, version FROM matches WHERE id IN ({', '.join([ph] * len(chunk))})", chunk)
+                out.update((str(r[0]), int(r[1])) for r in cur.fetchall())
+            cur.close()
+        return out
+
     def commit(self, match_id: str, expected_version: int, new: NewActions,
                idempotency_key: str | None = None, fingerprint: str | None = None) -> bool:
         """Append ``new.entries`` (versions expected+1, expected+2...) and store the state after them, with
@@ -410,10 +486,10 @@ class Store:
                 if cur.rowcount != 1:
                     conn.rollback()
                     return False
-                cur.executemany(self._sql["insert_action"], [
-                    (match_id, expected_version + 1 + i, seat, action, by_bot, now)
-                    for i, (seat, action, by_bot) in enumerate(new.entries)
-                ])
+                # one statement for all the rows (a round trip on a server; executemany pipelines several)
+                cur.execute(self._insert_actions(len(new.entries)), [
+                    x for i, (seat, action, by_bot) in enumerate(new.entries)
+                    for x in (match_id, expected_version + 1 + i, seat, action, by_bot, now)])
                 if idempotency_key is not None:
                     cur.execute(self._sql["insert_idempotency"], (
                         match_id, new.entries[0][0], idempotency_key, fingerprint or "", expected_version + 1,

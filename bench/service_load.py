@@ -55,18 +55,80 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(database_url: str, workers: int, threads: int, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+#: gunicorn configuration of ``--profile``: the service's, with every worker under cProfile (CPU time)
+PROFILE_CONF = """\
+from robotcore_api.gunicorn_conf import *  # noqa: F403
+import cProfile, time
+def post_worker_init(worker):
+    worker.profile = cProfile.Profile(time.process_time)
+    worker.profile.enable()
+def worker_exit(server, worker):
+    worker.profile.disable()
+    worker.profile.dump_stats(f"{DIR}/worker-{worker.pid}.prof")
+"""
+
+#: Where a function's CPU time is counted in ``--profile``'s breakdown: the first prefix of its file that matches.
+PARTS = [
+    ("gunicorn + gevent (HTTP parsing, sockets, event loop)", ("gunicorn/", "gevent/", "greenlet", "socket")),
+    ("Flask + werkzeug (request and response objects, routing, hooks)", ("flask/", "werkzeug/", "flask_smorest/",
+                                                                           "webargs/", "marshmallow/")),
+    ("store (SQL statements, SQLite, compare-and-set)", ("robotcore_api/store.py", "sqlite3", "sqlalchemy/",
+                                                         "psycopg")),
+    ("answer (payloads: view, legal actions; JSON encoding)", ("robotcore_api/payloads.py", "orjson")),
+    ("engine and bots (robotcore: apply, legal actions, views, bot choices)", ("robotcore/",)),
+    ("service, routes, auth (robotcore_api)", ("robotcore_api/",)),
+]
+
+
+def profile_breakdown(paths: list[Path]) -> dict[str, float]:
+    """The workers' CPU time (cProfile with process_time) by part of the stack, in seconds. A built-in
+    function (len, isinstance, dict.get...) counts for the parts of its callers, in proportion."""
+    import pstats
+
+    stats = pstats.Stats(*[str(p) for p in paths]).stats  # type: ignore[attr-defined]
+
+    def part_of(key: tuple[str, int, str]) -> str | None:
+        filename, _line, name = key
+        where = filename if filename != "~" else name
+        found = next((label for label, keys in PARTS if any(k in where for k in keys)), None)
+        return found if found is not None or filename != "~" else None
+
+    totals: dict[str, float] = {}
+    for key, (_cc, _nc, tottime, _ct, callers) in stats.items():
+        part = part_of(key)
+        if part is not None:
+            totals[part] = totals.get(part, 0.0) + tottime
+            continue
+        for caller, entry in callers.items():                 # a built-in: its callers' parts
+            owner = part_of(caller) or "other (Python itself)"
+            totals[owner] = totals.get(owner, 0.0) + entry[2]
+    return totals
+
+
+def start_server(database_url: str, workers: int, threads: int, workdir: Path, worker_class: str,
+                 hello: bool = False, profile: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+    """gunicorn with the service's configuration, serving the service (or, ``hello``, the bare Flask
+    hello-world app of ``bench/flask_hello.py`` on that same configuration)."""
     port = free_port()
     env = dict(os.environ, ROBOTCORE_DATABASE_URL=database_url, ROBOTCORE_BIND=f"127.0.0.1:{port}",
-               WEB_CONCURRENCY=str(workers), ROBOTCORE_THREADS=str(threads), ROBOTCORE_LOG_LEVEL="warning")
-    log = open(workdir / "gunicorn.log", "ab")
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:robotcore_api.gunicorn_conf"],
-                            cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+               WEB_CONCURRENCY=str(workers), ROBOTCORE_THREADS=str(threads), ROBOTCORE_LOG_LEVEL="warning",
+               ROBOTCORE_WORKER_CLASS=worker_class)
+    command = [sys.executable, "-m", "gunicorn", "-c", "python:robotcore_api.gunicorn_conf"]
+    if profile:
+        conf = workdir / "profile_conf.py"
+        conf.write_text(PROFILE_CONF.replace("{DIR}", str(workdir)))
+        command[-1] = str(conf)
+    if hello:
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent), env.get("PYTHONPATH", "")])
+        command.append("flask_hello:app")
+    log = open(workdir / ("hello.log" if hello else "gunicorn.log"), "ab")
+    proc = subprocess.Popen(command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            Client(url, retries=0, timeout=2).request("GET", "/v1/health")
+            Client(url, retries=0, timeout=2).request("GET", "/" if hello else "/v1/health")
             return proc, url
         except OSError:
             if proc.poll() is not None:
@@ -107,7 +169,7 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 # -- client side (runs in worker processes) -----------------------------------------------------------------------
 
 
-def floor_client(url: str, stop_at: float, start_at: float) -> dict[str, Any]:
+def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[str, Any]:
     client = Client(url, retries=0)
     latencies: list[float] = []
     errors = 0
@@ -118,7 +180,7 @@ def floor_client(url: str, stop_at: float, start_at: float) -> dict[str, Any]:
             break
         t0 = time.perf_counter()
         try:
-            client.request("GET", "/v1/health")
+            client.request("GET", path)
             latencies.append(time.perf_counter() - t0)
         except (OSError, ApiError):
             errors += 1
@@ -182,6 +244,45 @@ def match_client(url: str, game: str, matches: int, seed: int, start_at: float, 
             "actions": actions, "finished": finished}
 
 
+async def _stream(url: str, match_id: str, out: dict[str, int]) -> None:
+    """One watcher: holds an event stream of its match open (as the page's EventSource does), reading its
+    events, until cancelled; reconnects (after half a second) when the server closes it."""
+    import asyncio
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    writer = None
+    try:
+        while True:
+            try:
+                reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+                out["open"] += 1
+                out["max_open"] = max(out["max_open"], out["open"])
+                writer.write(f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                             f"Accept: text/event-stream\r\n\r\n".encode())
+                await writer.drain()
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 40)
+                if int(head.split(b" ", 2)[1]) != 200:
+                    out["errors"] += 1
+                else:
+                    out["polls"] += 1                      # streams opened
+                    while True:
+                        chunk = await reader.read(65536)
+                        if not chunk:
+                            break
+                        out["events"] += chunk.count(b"\nevent: match\n")
+            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
+                out["errors"] += 1
+            if writer is not None:
+                writer.close()
+                out["open"] -= 1
+                writer = None
+            await asyncio.sleep(0.5)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
 async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
     """One watcher: long-polls its match on one keep-alive connection until cancelled."""
     import asyncio
@@ -232,19 +333,20 @@ async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
             writer.close()
 
 
-def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results: Any) -> None:
+def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results: Any, mode: str = "stream") -> None:
     """N watchers in one asyncio loop (a process of their own) until ``stop`` is set; their counts go on
-    ``results``."""
+    ``results``. ``mode``: "stream" (server-sent events, as the page) or "poll" (the long-poll)."""
     import asyncio
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < n + 64:                                  # one socket per watcher
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, n + 256), hard))
-    out = {"polls": 0, "errors": 0, "answered_at_once": 0, "open": 0, "max_open": 0}
+    out = {"polls": 0, "errors": 0, "answered_at_once": 0, "open": 0, "max_open": 0, "events": 0}
+    watch = _stream if mode == "stream" else _watch
 
     async def run() -> None:
-        tasks = [asyncio.create_task(_watch(url, match_ids[i % len(match_ids)], out)) for i in range(n)]
+        tasks = [asyncio.create_task(watch(url, match_ids[i % len(match_ids)], out)) for i in range(n)]
         started = time.time()
         while not stop.is_set():
             await asyncio.sleep(0.2)
@@ -258,9 +360,9 @@ def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results:
     results.put(out)
 
 
-def _floor_batch(args: tuple[str, int, float, float]) -> list[dict[str, Any]]:
-    url, n, stop_at, start_at = args
-    return _threads([lambda: floor_client(url, stop_at, start_at) for _ in range(n)])
+def _floor_batch(args: tuple[str, int, float, float, str]) -> list[dict[str, Any]]:
+    url, n, stop_at, start_at, path = args
+    return _threads([lambda: floor_client(url, stop_at, start_at, path) for _ in range(n)])
 
 
 def _match_batch(args: tuple[str, str, list[tuple[int, int]], float, float]) -> list[dict[str, Any]]:
@@ -308,22 +410,75 @@ def summary(name: str, results: list[dict[str, Any]], seconds: float) -> dict[st
     return out
 
 
+def _phase_cpu(proc: subprocess.Popen[bytes], run: Any) -> tuple[Any, float]:
+    cpu0 = server_cpu_seconds(proc) or 0.0
+    got = run()
+    return got, (server_cpu_seconds(proc) or 0.0) - cpu0
+
+
+def profile_moves(args: Any) -> int:
+    """Where a move's server CPU goes: the matches played against one worker profiled by cProfile, then the
+    bare Flask hello-world floor against one profiled worker of the same configuration, part by part."""
+    import robotcore
+
+    game = args.game or robotcore.list_games()[0]
+    parts: dict[str, tuple[dict[str, float], int]] = {}
+    for hello in (False, True):
+        workdir = Path(tempfile.mkdtemp(prefix="robotcore-profile-"))
+        proc, url = start_server(args.database or f"sqlite:///{workdir / 'bench.db'}", 1, args.threads, workdir,
+                                 args.worker_class, hello=hello, profile=True)
+        try:
+            if hello:
+                stop_at = time.time() + 4
+                got = _threads([lambda u=url, t=stop_at: floor_client(u, t, time.time(), "/")
+                                for _ in range(args.clients)])
+            else:
+                Client(url).create_match(game)
+                jobs = [(m, i) for i, m in enumerate(split(args.matches, args.clients)) if m]
+                got = _threads([lambda m=m, i=i, u=url: match_client(u, game, m, i, time.time(), args.max_seconds)
+                                for m, i in jobs])
+        finally:
+            stop_server(proc)
+        parts["hello" if hello else "move"] = (profile_breakdown(sorted(workdir.glob("worker-*.prof"))),
+                                               sum(len(r["latencies"]) for r in got))
+    (move, moves), (floor, floors) = parts["move"], parts["hello"]
+    print(f"where a move's server CPU goes: {game}, {moves} moves (each match's creation and log counted in) "
+          f"and {floors} bare Flask hello-worlds, each against one {args.worker_class} worker under cProfile "
+          "(CPU time per request; profiling inflates Python calls more than C ones)")
+    print(f"{'part':72s} {'move ms':>8s} {'share':>6s} {'hello ms':>9s}")
+    whole = sum(move.values())
+    for part in sorted(move, key=lambda k: -move[k]):
+        print(f"{part:72s} {move[part] * 1000 / moves:8.3f} {move[part] / whole * 100:5.1f}% "
+              f"{floor.get(part, 0.0) * 1000 / max(1, floors):9.3f}")
+    print(f"{'all':72s} {whole * 1000 / moves:8.3f} {100:5.1f}% {sum(floor.values()) * 1000 / max(1, floors):9.3f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--matches", type=int, default=192, help="full matches in all")
     parser.add_argument("--game", default=None, help="default: the first registered game")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: its config)")
-    parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument("--worker-class", default="gevent", choices=["gevent", "gthread"],
+                        help="gunicorn worker class (default: the configuration's, gevent)")
+    parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (gthread)")
     parser.add_argument("--processes", type=int, default=None, help="client processes (default: min(4, clients))")
-    parser.add_argument("--seconds", type=float, default=12.0, help="duration of the floor measurement")
+    parser.add_argument("--seconds", type=float, default=12.0, help="duration of each floor measurement")
     parser.add_argument("--rounds", type=int, default=3, help="floor and match phases alternate this many times")
     parser.add_argument("--max-seconds", type=float, default=300.0, help="cap on the match phase")
     parser.add_argument("--database", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--watchers", type=int, default=0,
-                        help="also play each round's matches again while this many spectators long-poll")
+                        help="also play each round's matches again while this many spectators watch")
+    parser.add_argument("--watch", default="stream", choices=["stream", "poll"],
+                        help="how the watchers watch: event streams (as the page) or long-polls")
+    parser.add_argument("--profile", action="store_true",
+                        help="only: play the matches against one worker under cProfile (CPU time) and print "
+                             "where a move's server CPU goes")
     args = parser.parse_args(argv)
+    if args.profile:
+        return profile_moves(args)
 
     import robotcore
 
@@ -332,139 +487,151 @@ def main(argv: list[str] | None = None) -> int:
     processes = args.processes or min(4, args.clients)
     workdir = Path(tempfile.mkdtemp(prefix="robotcore-bench-"))
     database = args.database or f"sqlite:///{workdir / 'bench.db'}"
-    proc, url = start_server(database, workers, args.threads, workdir)
+    load_before = os.getloadavg()
+    hello_proc, hello_url = start_server(database, workers, args.threads, workdir, args.worker_class, hello=True)
+    proc, url = start_server(database, workers, args.threads, workdir, args.worker_class)
+    results: dict[str, list[dict[str, Any]]] = {"hello": [], "health": [], "moves": [], "watched": []}
+    times = dict.fromkeys(results, 0.0)
+    cpu = dict.fromkeys(results, 0.0)
+    ratios: list[float] = []
+    watched_rates: list[float] = []
+    watcher_counts: list[dict[str, Any]] = []
     try:
         # warm up every worker (imports, connections, the game's tables)
         warm = Client(url)
         for _ in range(50):
             warm.request("GET", "/v1/health")
-        warm_match = warm.create_match(game)
-        del warm_match
-        # the watchers' matches: one human seat that never moves, so every poll waits (or is told to pause)
+        warm.create_match(game)
+        hello = Client(hello_url)
+        for _ in range(50):
+            hello.request("GET", "/")
+        hello.close()
+        # the watchers' matches: one human seat that never moves, so every watcher waits for news
         watched = [warm.create_match(game)["match_id"] for _ in range(min(50, args.watchers))]
         warm.close()
-        watched_results: list[dict[str, Any]] = []
-        watched_time = 0.0
-        watched_rates: list[float] = []
-        watcher_counts: list[dict[str, Any]] = []
         ctx = mp.get_context("spawn")
-        floor_results: list[dict[str, Any]] = []
-        match_results: list[dict[str, Any]] = []
-        floor_time = match_time = floor_cpu = match_cpu = 0.0
-        ratios: list[float] = []
         with ctx.Pool(processes) as pool:
-            # rounds alternate the two measurements, so a change in the machine's other load hits both alike
-            for r in range(args.rounds):
+
+            def floor(server: subprocess.Popen[bytes], at: str, path: str, name: str) -> float:
                 start_at = time.time() + 0.5
                 stop_at = start_at + args.seconds / args.rounds
-                batches = [(url, n, stop_at, start_at) for n in split(args.clients, processes) if n]
-                cpu0 = server_cpu_seconds(proc) or 0.0
-                got = [x for batch in pool.map(_floor_batch, batches) for x in batch]
-                floor_cpu += (server_cpu_seconds(proc) or 0.0) - cpu0
-                floor_time += stop_at - start_at
-                floor_results += got
-                floor_rate = sum(len(x["latencies"]) for x in got) / (stop_at - start_at)
+                batches = [(at, n, stop_at, start_at, path) for n in split(args.clients, processes) if n]
+                got, used = _phase_cpu(server, lambda: [x for b in pool.map(_floor_batch, batches) for x in b])
+                results[name] += got
+                times[name] += stop_at - start_at
+                cpu[name] += used
+                return sum(len(x["latencies"]) for x in got) / (stop_at - start_at)
 
+            def match_phase(chunks: list[Any], name: str) -> float:
+                start_at = time.time() + 0.5
+                batches = [(url, game, chunk, start_at, args.max_seconds) for chunk in chunks if chunk]
+                t0 = time.time()
+                got, used = _phase_cpu(proc, lambda: [x for b in pool.map(_match_batch, batches) for x in b])
+                elapsed = time.time() - max(start_at, t0)
+                results[name] += got
+                times[name] += elapsed
+                cpu[name] += used
+                return sum(len(x["latencies"]) for x in got) / elapsed
+
+            # rounds alternate the measurements, so a change in the machine's other load hits them alike
+            for r in range(args.rounds):
+                hello_rate = floor(hello_proc, hello_url, "/", "hello")
+                floor(proc, url, "/v1/health", "health")
                 per_client = split(split(args.matches, args.rounds)[r], args.clients)
                 jobs = [(m, 1000 * r + i) for i, m in enumerate(per_client) if m]
                 chunks = [jobs[i::processes] for i in range(processes)]
-
-                def match_phase(chunks: list[Any] = chunks) -> tuple[list[dict[str, Any]], float, float]:
-                    start_at = time.time() + 0.5
-                    match_batches = [(url, game, chunk, start_at, args.max_seconds) for chunk in chunks if chunk]
-                    cpu0 = server_cpu_seconds(proc) or 0.0
-                    t0 = time.time()
-                    got = [x for batch in pool.map(_match_batch, match_batches) for x in batch]
-                    return got, time.time() - max(start_at, t0), (server_cpu_seconds(proc) or 0.0) - cpu0
-
-                got, elapsed, cpu = match_phase()
-                match_cpu += cpu
-                match_time += elapsed
-                match_results += got
-                move_rate = sum(len(x["latencies"]) for x in got) / elapsed
+                move_rate = match_phase(chunks, "moves")
+                ratios.append(move_rate / hello_rate if hello_rate else float("nan"))
                 if args.watchers:
                     queue = ctx.Queue()
                     stop = ctx.Event()
                     watcher = ctx.Process(target=watchers_process,
-                                          args=(url, watched, args.watchers, stop, queue))
+                                          args=(url, watched, args.watchers, stop, queue, args.watch))
                     watcher.start()
-                    time.sleep(3.0)                        # every watcher connected and polling
-                    got_w, elapsed_w, _ = match_phase()
+                    time.sleep(3.0)                        # every watcher connected and watching
+                    rate = match_phase(chunks, "watched")
                     stop.set()
                     try:
                         watcher_counts.append(queue.get(timeout=120))
                     except Exception:                      # noqa: BLE001 - a starved watcher process
                         watcher_counts.append({"polls": 0, "errors": 0, "answered_at_once": 0, "max_open": 0,
-                                               "seconds": 0.0, "unreported": 1})
+                                               "seconds": 0.0, "events": 0, "unreported": 1})
                     watcher.join(30)
                     if watcher.is_alive():
                         watcher.terminate()
-                    watched_results += got_w
-                    watched_time += elapsed_w
-                    watched_rates.append(sum(len(x["latencies"]) for x in got_w) / elapsed_w / move_rate)
-                ratios.append(move_rate / floor_rate if floor_rate else float("nan"))
-        floor = summary("GET /v1/health (floor)", floor_results, floor_time)
-        moves = summary("POST /v1/matches/{id}/moves", match_results, match_time)
-        floor["server_cpu_ms"] = round(floor_cpu * 1000 / max(1, floor["requests"]), 3)
-        # the match phase also creates each match and reads its log: counted in, per move
-        moves["server_cpu_ms"] = round(match_cpu * 1000 / max(1, moves["requests"]), 3)
+                    watched_rates.append(rate / move_rate)
     finally:
         stop_server(proc)
+        stop_server(hello_proc)
+    load_after = os.getloadavg()
 
+    names = {"hello": "GET / (bare Flask hello-world)", "health": "GET /v1/health (service)",
+             "moves": "POST /v1/matches/{id}/moves", "watched": f"moves, {args.watchers} watchers ({args.watch})"}
+    rows = {k: summary(names[k], results[k], times[k]) for k in results if results[k]}
+    for k, row in rows.items():
+        # the match phases also create each match and read its log: counted in, per move
+        row["server_cpu_ms"] = round(cpu[k] * 1000 / max(1, row["requests"]), 3)
+    match_results = results["moves"] + results["watched"]
     lost = sum(r["lost"] for r in match_results)
-    actions = sum(r["actions"] for r in match_results)
-    finished = sum(r["finished"] for r in match_results)
+    actions = sum(r["actions"] for r in results["moves"])
+    finished = sum(r["finished"] for r in results["moves"])
     codes: dict[str, int] = {}
     for r in match_results:
         for k, v in r["error_codes"].items():
             codes[k] = codes.get(k, 0) + v
-    ratio = moves["per_second"] / floor["per_second"] if floor["per_second"] else float("nan")
+    floor_row, moves = rows["hello"], rows["moves"]
+    ratio = moves["per_second"] / floor_row["per_second"] if floor_row["per_second"] else float("nan")
     print(f"robotcore service load test: {game}, {args.clients} concurrent clients in {processes} processes, "
-          f"gunicorn {workers} workers x {args.threads} threads (gthread), "
+          f"gunicorn {workers} workers ({args.worker_class}"
+          f"{f' x {args.threads} threads' if args.worker_class == 'gthread' else ''}), "
           f"{'SQLite file' if database.startswith('sqlite') else database.split(':')[0]}, "
           f"{os.cpu_count()} cores shared by server and clients")
-    print(f"{'endpoint':32s} {'requests':>9s} {'req/s':>9s} {'p50 ms':>8s} {'p99 ms':>8s} {'errors':>7s} "
+    print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, after {load_after[0]:.2f} "
+          f"{load_after[1]:.2f}" + ("  (the machine was busy: figures are lower bounds)"
+                                    if load_before[1] > 0.5 * (os.cpu_count() or 1) else ""))
+    print(f"{'endpoint':40s} {'requests':>9s} {'req/s':>9s} {'p50 ms':>8s} {'p99 ms':>8s} {'errors':>7s} "
           f"{'server CPU ms/req':>18s}")
-    for row in (floor, moves):
-        print(f"{row['name']:32s} {row['requests']:9d} {row['per_second']:9.1f} {row['p50_ms']:8.2f} "
-              f"{row['p99_ms']:8.2f} {row['errors']:7d} {row.get('server_cpu_ms', float('nan')):18.3f}")
+    for row in rows.values():
+        print(f"{row['name']:40s} {row['requests']:9d} {row['per_second']:9.1f} {row['p50_ms']:8.2f} "
+              f"{row['p99_ms']:8.2f} {row['errors']:7d} {row['server_cpu_ms']:18.3f}")
     print(f"matches finished {finished}/{args.matches}; actions applied {actions} "
-          f"({actions / match_time:.1f}/s with the bot seats' moves); lost moves {lost}"
+          f"({actions / max(1e-9, times['moves']):.1f}/s with the bot seats' moves); lost moves {lost}"
           + (f"; error codes {codes}" if codes else ""))
-    print(f"move endpoint / floor throughput: {ratio:.2f} (rounds: {', '.join(f'{x:.2f}' for x in ratios)}; "
-          f"target >= 0.50 with 0 errors and 0 lost moves)")
-    cpu_ratio = floor["server_cpu_ms"] / moves["server_cpu_ms"] if moves["server_cpu_ms"] else float("nan")
-    print(f"server CPU per request, floor / move: {cpu_ratio:.2f} (what the ratio would be if the server alone "
-          f"used the cores)")
-    watching = None
-    if args.watchers:
-        watching = summary(f"moves, {args.watchers} watchers", watched_results, watched_time)
-        lost += sum(r["lost"] for r in watched_results)
+    print(f"move endpoint / bare Flask hello-world throughput: {ratio:.2f} (rounds: "
+          f"{', '.join(f'{x:.2f}' for x in ratios)}; target >= 0.50 with 0 errors and 0 lost moves); "
+          f"/ the service's /v1/health: {moves['per_second'] / rows['health']['per_second']:.2f}")
+    cpu_ratio = floor_row["server_cpu_ms"] / moves["server_cpu_ms"] if moves["server_cpu_ms"] else float("nan")
+    print(f"server CPU per request, hello-world / move: {cpu_ratio:.2f} (what the ratio would be if the server "
+          f"alone used the cores)")
+    watching = rows.get("watched")
+    if watching is not None:
         polls = sum(c["polls"] for c in watcher_counts)
         seconds = sum(c["seconds"] for c in watcher_counts)
-        watching["watcher_polls"] = polls
-        watching["watcher_polls_per_second"] = round(polls / seconds, 1) if seconds else 0.0
-        watching["watcher_answered_at_once"] = sum(c["answered_at_once"] for c in watcher_counts)
-        watching["watcher_errors"] = sum(c["errors"] for c in watcher_counts)
-        watching["watcher_max_open"] = max(c["max_open"] for c in watcher_counts)
-        watching["watcher_unreported_rounds"] = sum(c.get("unreported", 0) for c in watcher_counts)
-        print(f"{watching['name']:32s} {watching['requests']:9d} {watching['per_second']:9.1f} "
-              f"{watching['p50_ms']:8.2f} {watching['p99_ms']:8.2f} {watching['errors']:7d}")
-        print(f"with {args.watchers} watchers / without: throughput {watching['per_second'] / moves['per_second']:.2f} "
-              f"(rounds: {', '.join(f'{x:.2f}' for x in watched_rates)}), p99 "
-              f"{watching['p99_ms'] / moves['p99_ms']:.2f}x (target: throughput >= 0.67, p99 <= 1.5x); "
-              f"watchers: {polls} polls ({watching['watcher_polls_per_second']}/s), "
-              f"{watching['watcher_answered_at_once']} answered at once (server's waiting slots full), "
-              f"{watching['watcher_errors']} errors, at most {watching['watcher_max_open']} connections open")
+        watching.update(
+            watcher_requests=polls, watcher_requests_per_second=round(polls / seconds, 1) if seconds else 0.0,
+            watcher_events=sum(c.get("events", 0) for c in watcher_counts),
+            watcher_answered_at_once=sum(c["answered_at_once"] for c in watcher_counts),
+            watcher_errors=sum(c["errors"] for c in watcher_counts),
+            watcher_max_open=max(c["max_open"] for c in watcher_counts),
+            watcher_unreported_rounds=sum(c.get("unreported", 0) for c in watcher_counts),
+            throughput_ratio=round(watching["per_second"] / moves["per_second"], 3),
+            p99_ratio=round(watching["p99_ms"] / moves["p99_ms"], 3))
+        print(f"with {args.watchers} watchers / without: throughput {watching['throughput_ratio']:.2f} (rounds: "
+              f"{', '.join(f'{x:.2f}' for x in watched_rates)}), p99 {watching['p99_ratio']:.2f}x (target: "
+              f"throughput >= 0.67, p99 <= 1.5x); watchers: {polls} "
+              f"{'streams opened' if args.watch == 'stream' else 'polls'} "
+              f"({watching['watcher_requests_per_second']}/s), {watching['watcher_events']} stream events, "
+              f"{watching['watcher_answered_at_once']} polls answered at once, {watching['watcher_errors']} errors, "
+              f"at most {watching['watcher_max_open']} connections open")
     if args.json:
-        print(json.dumps({"floor": floor, "moves": moves, "watching": watching, "lost": lost, "actions": actions, "finished": finished,
+        print(json.dumps({"rows": rows, "lost": lost, "actions": actions, "finished": finished,
                           "ratio": round(ratio, 3), "round_ratios": [round(x, 3) for x in ratios],
-                          "clients": args.clients, "workers": workers,
-                          "threads": args.threads, "game": game}))
-    ok = moves["errors"] == 0 and floor["errors"] == 0 and lost == 0 and finished == args.matches
+                          "load_before": load_before, "load_after": load_after, "clients": args.clients,
+                          "workers": workers, "worker_class": args.worker_class, "threads": args.threads,
+                          "game": game}))
+    ok = all(r["errors"] == 0 for r in rows.values()) and lost == 0 and finished == args.matches
     if watching is not None:
-        ok = ok and watching["errors"] == 0 and watching["watcher_errors"] == 0 \
-            and watching["watcher_unreported_rounds"] == 0
+        ok = ok and watching["watcher_errors"] == 0 and watching["watcher_unreported_rounds"] == 0
     return 0 if ok else 1
 
 

@@ -311,8 +311,42 @@ def test_spectator_page_updates_live(browser: Browser, server: LiveServer) -> No
         client.close()
         store.dispose()
     assert b.driver.execute_script("return window.robotcoreMarker") == 42
-    # the spectator never saw seat 0's passed cards while the round was on
-    b.drain()
+    # the updates came through the event stream (EventSource), not the long-poll
+    assert b.body("live") == "stream"
+    sent = [r["url"] for r in b.drain()]
+    assert any(u.endswith(f"/v1/matches/{match_id}/stream") for u in sent), sent
+    assert not any("/events?" in u and "wait=" in u for u in sent), sent
+
+
+def test_spectator_page_falls_back_to_the_long_poll_without_event_source(browser: Browser,
+                                                                          server: LiveServer) -> None:
+    """A browser without EventSource (removed before the page's scripts run) follows the match by long-poll."""
+    b = browser
+    script = b.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                      {"source": "delete window.EventSource;"})
+    try:
+        match_id, token = create(server, "nicodemus", [{"type": "human"}, *bots(1)], seed=6)
+        b.get(f"/play/{match_id}")
+        b.wait(lambda d: b.body("live") == "poll")
+        client = Client(server.url)
+        try:
+            for _ in range(2):
+                view = client.view(match_id, token)
+                if view["status"] == "finished":
+                    break
+                if not view["to_act"]:
+                    client.events(match_id, view["version"], 5, token=token)
+                    continue
+                answer = client.move(match_id, token, {"id": view["legal_actions"][0]["id"]}, view["version"])
+                version = answer["match"]["version"]
+                b.wait(lambda d, v=version: int(b.body("version") or -1) >= v)
+        finally:
+            client.close()
+        sent = [r["url"] for r in b.drain()]
+        assert any(f"/v1/matches/{match_id}/events?" in u and "wait=" in u for u in sent), sent
+        assert not any(u.endswith("/stream") for u in sent), sent
+    finally:
+        b.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
 
 
 @pytest.mark.parametrize("game", ["robotrick", "nicodemus"])

@@ -13,12 +13,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
-from werkzeug.test import Client, TestResponse
 
 import robotcore
 from robotcore.bots import BOTS
 from robotcore_api import payloads
-from robotcore_api.fastpath import MoveFastPath
 from robotcore_api.schemas import MAX_BUDGET_MS, MoveSchema, plain_move
 
 from .conftest import GAMES, ApiClient, new_key
@@ -387,61 +385,6 @@ def test_move_bodies_that_are_not_plain_get_the_schemas_answers(api: ApiClient) 
     assert api.view(match_id, tokens[seat]) == view
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_plain_moves_answered_in_front_of_flask_get_flasks_answers(api: ApiClient, name: str) -> None:
-    """The same match played twice, through the app (plain accepted moves answered by fastpath.MoveFastPath in
-    front of Flask) and through Flask alone: every answer is the same, status, headers and body, accepted or
-    refused, first sent or retried."""
-    fast = api.app.wsgi_app
-    assert isinstance(fast, MoveFastPath)
-    to_flask: list[str] = []
-    flask_app = fast.app
-    fast.app = lambda environ, start: to_flask.append(environ["PATH_INFO"]) or flask_app(environ, start)
-    flask_only = Client(flask_app, TestResponse)
-    game = robotcore.load_game(name)
-    seats = [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (game.num_players - 1)
-    one, tokens_one = api.create(name, seed=77, seats=seats)
-    two, tokens_two = api.create(name, seed=77, seats=seats)
-    ids = (one["match_id"], two["match_id"])
-    rng = random.Random(77)
-
-    def both(body: Any, headers: dict[str, str], *, token: bool = True) -> tuple[TestResponse, TestResponse]:
-        answers = []
-        for client, match_id, tokens in ((api.client, ids[0], tokens_one), (flask_only, ids[1], tokens_two)):
-            hdrs = {**headers, **({"Authorization": f"Bearer {tokens[0]}"} if token else {})}
-            answers.append(client.post(f"/v1/matches/{match_id}/moves", json=body, headers=hdrs))
-        a, b = answers
-        assert (a.status, sorted(a.headers.items())) == (b.status, sorted(b.headers.items()))
-        assert a.get_data().replace(ids[0].encode(), b"<id>") == b.get_data().replace(ids[1].encode(), b"<id>")
-        return a, b
-
-    view = api.view(ids[0], tokens_one[0])
-    moves = 0
-    while view["status"] != "finished" and moves < 40:
-        choice = rng.choice(view["legal_actions"])
-        key = new_key()
-        body = {"action": {"id": choice["id"]}, "expected_version": view["version"]}
-        if moves % 3 == 1:
-            body = {"action": {"text": choice["text"]}}
-        headers = {"Idempotency-Key": key} if moves % 2 else {}
-        if "expected_version" not in body:
-            headers["If-Match"] = f'"{view["version"]}"'
-        accepted, _ = both(body, headers)
-        assert accepted.status_code == 200, accepted.get_json()
-        if moves % 2:
-            assert both(body, headers)[0].headers["Idempotent-Replayed"] == "true"
-        if moves == 4:                                   # refused ones: all answered by Flask, identically
-            stale = {"action": {"id": choice["id"]}, "expected_version": view["version"]}
-            assert both(stale, {})[0].status_code == 409
-            assert both(stale, {"Idempotency-Key": key})[0].status_code in (200, 409)
-            assert both({"action": {"id": game.num_actions}, "expected_version": 0}, {})[0].status_code in (409, 422)
-            assert both(body, {}, token=False)[0].status_code == 401
-        view = accepted.get_json()["match"]
-        moves += 1
-    assert moves >= 5
-    assert sum(path.endswith("/moves") for path in to_flask) <= 6       # only the refused ones went to Flask
-
-
 def _first_move(api: ApiClient) -> tuple[str, int, str, dict[str, Any]]:
     doc, tokens = api.create(GAMES[0], seed=12)
     match_id = doc["match_id"]
@@ -450,9 +393,9 @@ def _first_move(api: ApiClient) -> tuple[str, int, str, dict[str, Any]]:
     return match_id, seat, tokens[seat], body
 
 
-def test_a_store_failure_on_the_fast_path_is_flasks_problem(api: ApiClient, monkeypatch: Any) -> None:
-    """The fast path meets a store error: the answer is Flask's (503 problem+json, Retry-After), not the WSGI
-    server's bare 500, and nothing was played."""
+def test_a_store_failure_on_a_move_is_a_problem(api: ApiClient, monkeypatch: Any) -> None:
+    """A move meets a store error: the answer is 503 problem+json with Retry-After, not the WSGI server's bare
+    500, and nothing was played."""
     from sqlalchemy.exc import OperationalError
 
     match_id, seat, token, body = _first_move(api)
@@ -470,8 +413,8 @@ def test_a_store_failure_on_the_fast_path_is_flasks_problem(api: ApiClient, monk
 
 
 def test_a_failure_after_the_commit_is_answered_never_played_twice(api: ApiClient, monkeypatch: Any) -> None:
-    """The fast path fails after committing (here: building the answer). Flask must answer that failure (500
-    problem+json), not play the move again and call an accepted move stale; the move is in the log once."""
+    """A move fails after committing (here: building the answer): the answer is 500 problem+json, and the
+    move is in the log once."""
     import robotcore_api.service as service_module
 
     match_id, seat, token, body = _first_move(api)
@@ -726,7 +669,6 @@ def test_bot_move_bad_input(api: ApiClient) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_log_redacts_until_the_end_then_reveals(api: ApiClient, name: str) -> None:
-    import random
 
     game = robotcore.load_game(name)
     doc, tokens = api.create(name, seed=21)
@@ -767,7 +709,6 @@ def test_log_redacts_until_the_end_then_reveals(api: ApiClient, name: str) -> No
 
 @pytest.mark.parametrize("name", GAMES)
 def test_engine_endpoints_follow_the_library(api: ApiClient, name: str) -> None:
-    import random
 
     rng = random.Random(3)
     info = api.post(f"/v1/games/{name}/engine/new", json={"seed": 77}).get_json()
@@ -823,7 +764,6 @@ def test_engine_bad_input(api: ApiClient) -> None:
                         json={"state": good, "seat": waiting, "action": {"id": sorted(legal)[0]}})
         assert code(resp) == "not-your-turn"
     end = state.clone()
-    import random
 
     rng = random.Random(0)
     while not end.is_terminal:

@@ -1,6 +1,6 @@
 """The service's limits as settings: rate limits (api/ratelimit.py) per client address and per seat token, as
-problem+json 429 with Retry-After, counted on every path (the move fast path too), off unless configured; the
-longest bot think; the bots thinking at once for POST .../bot-move (503 bots-busy beyond). A refused request
+problem+json 429 with Retry-After, counted on every path, off unless configured; the
+longest bot think; the bot pool (503 bots-busy when it is full). A refused request
 changes nothing."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_per_address_limit(tmp_path: Path, openapi_schema: Any) -> None:
     assert other.status_code == 200                           # another address has its own count
 
 
-def test_per_token_limit_counts_fast_path_moves_and_a_refused_move_changes_nothing(
+def test_per_token_limit_counts_moves_and_a_refused_move_changes_nothing(
         tmp_path: Path, openapi_schema: Any) -> None:
     api = limited(tmp_path, openapi_schema, rate_limit_token="3/minute")
     created, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=3)
@@ -49,7 +49,7 @@ def test_per_token_limit_counts_fast_path_moves_and_a_refused_move_changes_nothi
     api.view(match_id, token)                                  # 1
     view = api.view(match_id, token)                           # 2
     action = view["legal_actions"][0]
-    assert api.move(match_id, token, {"id": action["id"]}, view["version"]).status_code == 200  # 3: fast path
+    assert api.move(match_id, token, {"id": action["id"]}, view["version"]).status_code == 200  # 3
     refused = api.move(match_id, token, {"id": 0}, view["version"] + 1)
     assert_429(refused)
     assert api.view(match_id).get("version") == view["version"] + 1      # the refused move changed nothing
@@ -82,7 +82,7 @@ def test_bot_budgets_over_the_setting_are_refused(tmp_path: Path, openapi_schema
 
 
 def test_bot_moves_beyond_the_thinking_slots_are_bots_busy(tmp_path: Path, openapi_schema: Any) -> None:
-    api = make_api(database_url("sqlite", tmp_path), openapi_schema, bot_think_slots=1)
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema, bot_think_slots=1, bot_queue=0)
     created, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=1)
     match_id = created["match_id"]
     token = tokens[api.view(match_id)["actors"][0]]

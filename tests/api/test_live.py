@@ -45,7 +45,8 @@ def free_port() -> int:
 class LiveServer:
     """gunicorn with the service's own configuration, in its own process group (so kill -9 takes it all)."""
 
-    def __init__(self, database_url: str, workdir: Path, workers: int = 2) -> None:
+    def __init__(self, database_url: str, workdir: Path, workers: int = 2, **env: str) -> None:
+        self.env = env
         self.database_url = database_url
         self.workdir = workdir
         self.workers = workers
@@ -55,7 +56,7 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         env = dict(os.environ, ROBOTCORE_DATABASE_URL=self.database_url, ROBOTCORE_BIND=f"127.0.0.1:{self.port}",
-                   WEB_CONCURRENCY=str(self.workers), ROBOTCORE_THREADS="4")
+                   WEB_CONCURRENCY=str(self.workers), ROBOTCORE_THREADS="4", **self.env)
         log = open(self.workdir / f"gunicorn-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "python:robotcore_api.gunicorn_conf"],

@@ -194,7 +194,7 @@ if sys.platform != "win32":
     @pytest.fixture(scope="module")
     def live(tmp_path_factory: pytest.TempPathFactory) -> Any:
         workdir = tmp_path_factory.mktemp("edges")
-        srv = LiveServer(f"sqlite:///{workdir / 'edges.db'}", workdir, workers=1).start()
+        srv = LiveServer(f"sqlite:///{workdir / 'edges.db'}", workdir, workers=1, ROBOTCORE_MAX_WATCHERS="2").start()
         yield srv
         srv.stop()
 
@@ -238,9 +238,9 @@ if sys.platform != "win32":
                 ).encode()
 
     def test_waiting_polls_are_bounded_and_a_disconnected_watcher_frees_its_slot(live: Any) -> None:
-        """One worker of 4 threads lets 2 polls wait (half). A third answers at once (the current view) instead
-        of taking the threads that moves need; when the waiting clients disconnect, their slots are free again
-        at once (not after their 25 s)."""
+        """One worker that may hold 2 watchers (ROBOTCORE_MAX_WATCHERS) lets 2 polls wait. A third answers at
+        once (the current view); when the waiting clients disconnect, their slots are free again within a second
+        or two (not after their 25 s)."""
         from robotcore_api.client import Client
 
         client = Client(live.url)
@@ -257,7 +257,7 @@ if sys.platform != "win32":
         assert client.request("GET", "/v1/health")[0] == 200
         for sock in watchers:
             sock.close()                                     # the watchers go away
-        time.sleep(0.5)
+        time.sleep(2.5)                      # a waiting watcher looks at its client every second (WATCH_TICK_S)
         results: list[float] = []
 
         def timed_poll() -> None:

@@ -18,7 +18,7 @@ import robotcore
 from robotcore_api.service import MatchService
 from robotcore_api.store import MatchRecord, NewActions, SeatSpec, Store, actions, default_database_url
 
-from .conftest import DATABASES, GAMES, ApiClient, database_url, make_api, new_key
+from .conftest import DATABASES, GAMES, POSTGRES_URL, ApiClient, database_url, make_api, new_key
 
 
 @pytest.fixture(params=DATABASES)
@@ -325,3 +325,23 @@ def test_an_idempotency_key_is_never_played_twice_on_a_remembered_state(
     assert retry.status_code == 200 and retry.headers["Idempotent-Replayed"] == "true"
     assert retry.get_json() == first.get_json()
     assert svc.store.actions(match_id) == log
+
+
+@pytest.mark.skipif(not POSTGRES_URL, reason="set ROBOTCORE_TEST_DATABASE_URL to a PostgreSQL URL (CI does)")
+def test_connections_the_server_dropped_are_replaced(tmp_path: Path, openapi_schema: Any) -> None:
+    """The service keeps its own idle connections (no pre-ping per request): when the server drops them (a
+    restart, an administrator), a request meets at most one broken connection (503 unavailable, Retry-After,
+    nothing changed), every other idle one is dropped with it, and the next requests connect anew."""
+    api = make_api(str(POSTGRES_URL), openapi_schema)
+    doc, _ = api.create(GAMES[0], seed=1)
+    match_id = doc["match_id"]
+    assert api.get(f"/v1/matches/{match_id}").status_code == 200
+    killer = sa.create_engine(sa.engine.make_url(str(POSTGRES_URL)))
+    with killer.connect() as conn:
+        conn.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                             "AND backend_type = 'client backend'"))
+    killer.dispose()
+    statuses = [api.get(f"/v1/matches/{match_id}", check=False).status_code for _ in range(3)]
+    assert statuses == [503, 200, 200], statuses
+    api.app.extensions["robotcore"].store.dispose()

@@ -1,6 +1,7 @@
 // The match page: /play/<match_id> (live) and /replay/<match_id> (a finished match, step by step), for a seat
 // (its token in the fragment, "#token=...") or a spectator (no token). Reads only documented endpoints:
-// GET /v1/matches/{id}, .../events (long-poll, live updates), .../log, .../replay; POST .../moves.
+// GET /v1/matches/{id}, .../stream (server-sent events, live updates; .../events, the long-poll, as fallback),
+// .../log, .../replay; POST .../moves.
 
 import { fragmentToken, get, idempotencyKey, post, seg } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -142,12 +143,46 @@ function addEvents(entries) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function live() {
-  const first = await get(base, { token });
-  show(first);
-  const log = await get(`${base}/log`, { token });
-  page.doc = page.doc || first;
-  addEvents(log.entries.slice(-12));
+/** What changed after the version shown, as this page's seat sees it (a spectator: the stream's own data). */
+async function catchUp(data) {
+  if (!token) {
+    if (data) { addEvents(data.events); show(data.match); }
+    return;
+  }
+  // the stream is a spectator's (an EventSource sends no Authorization header, and the token never goes into
+  // a URL): on each change the seat reads its own view, with its own actions unredacted
+  const ev = await get(`${base}/events?after=${page.doc.version}`, { token });
+  addEvents(ev.events);
+  show(ev.match);
+}
+
+/**
+ * Live updates through the event stream (GET .../stream, server-sent events): resolves true when the match is
+ * over, false when the stream cannot be used (no EventSource, or the server refused it: too many watchers),
+ * for the long-poll to take over. A dropped connection is retried by EventSource itself (Last-Event-ID).
+ */
+function follow() {
+  if (!window.EventSource) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const source = new EventSource(`${base}/stream`);
+    let queue = Promise.resolve();
+    let opened = false;
+    const done = (result) => { source.close(); queue.then(() => resolve(result)); };
+    source.addEventListener("open", () => { opened = true; showError(null); });
+    source.addEventListener("match", (msg) => {
+      const data = JSON.parse(msg.data);
+      if (page.doc && data.version <= page.doc.version && !data.events.length) return;
+      queue = queue.then(() => catchUp(data)).then(() => showError(null), showError);
+    });
+    source.addEventListener("end", () => done(true));
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) done(page.doc.status === "finished" || (opened ? null : false));
+    });
+  });
+}
+
+/** Live updates by long-poll (GET .../events?wait=20): the fallback. */
+async function poll() {
   let failures = 0;
   while (!page.stopped && page.doc.status !== "finished") {
     try {
@@ -157,13 +192,28 @@ async function live() {
       show(ev.match);
       failures = 0;
       showError(null);
-      // an answer at once with no news: the server's waiting slots are full; poll again a little later
+      // an answer at once with no news: the server holds its most watchers; poll again a little later
       if (!ev.events.length && Date.now() - asked < 1000) await sleep(1000);
     } catch (err) {
       failures += 1;
       showError(err);
       await sleep(Math.min(10000, 500 * 2 ** failures));
     }
+  }
+}
+
+async function live() {
+  const first = await get(base, { token });
+  show(first);
+  const log = await get(`${base}/log`, { token });
+  page.doc = page.doc || first;
+  addEvents(log.entries.slice(-12));
+  document.body.dataset.live = "stream";
+  let streamed = page.doc.status === "finished" || await follow();
+  while (streamed === null) streamed = await follow();        // closed after it had worked: open it again
+  if (!streamed) {
+    document.body.dataset.live = "poll";
+    await poll();
   }
   if (page.doc.status === "finished") {
     const log2 = await get(`${base}/log`, { token });       // the end reveals every action of the log

@@ -1,0 +1,373 @@
+"""Live updates without a thread per watcher, and bot thinking off the requests (api/live.py):
+
+- the change feed learns of a move committed by another process through the database alone (PostgreSQL
+  LISTEN/NOTIFY, SQLite's data_version), tested with two apps (two services, two feeds) on one database;
+- the event stream (``GET /v1/matches/{id}/stream``): a first event with the current view, one per change, an
+  end event, Last-Event-ID, the per-seat choke point, refusals before the stream starts;
+- under gunicorn's gevent worker: hundreds of open streams on one worker while moves and health answer, the
+  watcher bound (503 too-many-watchers), and a disconnected watcher frees its slot;
+- bots think on the pool's threads, a full pool refuses a move (503 bots-busy) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import robotcore
+from robotcore_api import service as service_module
+
+from .conftest import DATABASES, GAMES, ApiClient, database_url, make_api
+
+
+def two_apps(kind: str, tmp_path: Path, schema: Any) -> tuple[ApiClient, ApiClient]:
+    """Two services on one database, sharing nothing else: two gunicorn workers, or two hosts."""
+    url = database_url(kind, tmp_path)
+    return make_api(url, schema), make_api(url, schema)
+
+
+def acting(api: ApiClient, match_id: str, tokens: dict[int, str]) -> tuple[int, dict[str, Any]]:
+    seat = next(s for s in api.view(match_id)["actors"] if s in tokens)
+    return seat, api.view(match_id, tokens[seat])
+
+
+def events_of(chunks: Iterator[bytes], count: int, timeout: float = 20) -> list[tuple[str, dict[str, Any]]]:
+    """Read ``count`` events (name, data) from an event stream's chunks."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    buffer = b""
+    deadline = time.monotonic() + timeout
+    while len(out) < count and time.monotonic() < deadline:
+        buffer += next(chunks)
+        while b"\n\n" in buffer and len(out) < count:
+            block, buffer = buffer.split(b"\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.decode().split("\n") if ": " in line
+                          and not line.startswith(":"))
+            if "data" in fields:
+                out.append((fields.get("event", "message"), json.loads(fields["data"])))
+    return out
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_the_feed_learns_of_another_process_move_through_the_database(
+        kind: str, tmp_path: Path, openapi_schema: Any) -> None:
+    one, two = two_apps(kind, tmp_path, openapi_schema)
+    try:
+        doc, tokens = one.create(GAMES[0], seed=3)
+        match_id = doc["match_id"]
+        feed = one.app.extensions["robotcore"].feed
+        sub = feed.subscribe(match_id, doc["version"])
+        deadline = time.monotonic() + 10
+        while not feed.listening and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert feed.listening
+        time.sleep(0.2)
+        sub.event.clear()                  # (a listener that starts wakes everyone once: they look again)
+        seat, view = acting(two, match_id, tokens)
+        time.sleep(0.2)
+        assert not sub.event.is_set()
+        resp = two.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        assert resp.status_code == 200
+        assert sub.event.wait(10), "the other service's commit never reached this feed"
+        feed.unsubscribe(sub)
+        assert feed.watched() == 0
+    finally:
+        for api in (one, two):
+            api.app.extensions["robotcore"].store.dispose()
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_a_stream_follows_moves_made_elsewhere(kind: str, tmp_path: Path, openapi_schema: Any) -> None:
+    """A spectator's stream on one service sees every move made through the other: first the current view,
+    then one event per change with what changed, the seat's hidden actions hidden, and an end event."""
+    one, two = two_apps(kind, tmp_path, openapi_schema)
+    try:
+        name = "nicodemus"
+        doc, tokens = one.create(name, seats=[{"type": "human"}, {"type": "human"}], seed=5)
+        match_id = doc["match_id"]
+        resp = one.client.get(f"/v1/matches/{match_id}/stream", buffered=False)
+        assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+        assert resp.headers["Cache-Control"] == "no-store"
+        chunks = iter(resp.response)
+        [(kind0, first)] = events_of(chunks, 1)
+        assert kind0 == "match" and first["version"] == doc["version"] and first["events"] == []
+        assert first["match"]["seat"] is None and first["match"]["legal_actions"] == []
+        game = robotcore.load_game(name)
+        for _ in range(6):
+            seat, view = acting(two, match_id, tokens)
+            chosen = view["legal_actions"][-1]["id"]
+            assert two.move(match_id, tokens[seat], {"id": chosen}, view["version"]).status_code == 200
+            [(kind1, event)] = events_of(chunks, 1)
+            assert kind1 == "match" and event["version"] == view["version"] + 1
+            assert [e["version"] for e in event["events"]] == [view["version"] + 1]
+            assert event["events"][0]["hidden"] == (not game.is_public_action(chosen))
+            assert event["match"] == one.get(f"/v1/matches/{match_id}").get_json()   # a spectator's view
+        resp.close()
+    finally:
+        for api in (one, two):
+            api.app.extensions["robotcore"].store.dispose()
+
+
+def test_a_seat_stream_shows_that_seat_and_the_end(api: ApiClient) -> None:
+    doc, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "bot", "bot": "random"}], seed=2)
+    match_id = doc["match_id"]
+    resp = api.client.get(f"/v1/matches/{match_id}/stream?after=0", buffered=False,
+                          headers={"Authorization": f"Bearer {tokens[0]}"})
+    chunks = iter(resp.response)
+    [(_, first)] = events_of(chunks, 1)
+    assert first["match"] == api.view(match_id, tokens[0]) and first["match"]["seat"] == 0
+    assert [e["version"] for e in first["events"]] == list(range(1, doc["version"] + 1))
+    view = first["match"]
+    while view["status"] != "finished":
+        answer = api.move(match_id, tokens[0], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        view = answer.get_json()["match"]
+        seen = events_of(chunks, 1)[0][1]
+        while seen["version"] < view["version"]:
+            seen = events_of(chunks, 1)[0][1]
+        assert seen["match"] == api.view(match_id, tokens[0])
+    assert events_of(chunks, 1)[0][0] == "end"
+    resp.close()
+    assert api.app.extensions["robotcore"].watchers.taken == 0
+
+
+def test_stream_refusals_come_before_the_stream(api: ApiClient) -> None:
+    doc, _ = api.create(GAMES[0], seed=1)
+    match_id = doc["match_id"]
+    for path, headers, want in [
+        ("/v1/matches/nope/stream", {}, (404, "not-found")),
+        (f"/v1/matches/{match_id}/stream", {"Authorization": "Bearer not-a-seat-token-of-it"}, (401, "invalid-token")),
+        (f"/v1/matches/{match_id}/stream?after=999", {}, (422, "validation")),
+        (f"/v1/matches/{match_id}/stream?after=x", {}, (422, "validation")),
+        (f"/v1/matches/{match_id}/stream", {"Last-Event-ID": "abc"}, (422, "validation")),
+    ]:
+        resp = api.get(path, headers=headers)
+        assert (resp.status_code, resp.get_json()["code"]) == want, path
+    assert api.app.extensions["robotcore"].watchers.taken == 0
+
+
+def test_last_event_id_resumes_where_the_client_was(api: ApiClient) -> None:
+    doc, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=4)
+    match_id = doc["match_id"]
+    for _ in range(3):
+        seat, view = acting(api, match_id, tokens)
+        api.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+    resp = api.client.get(f"/v1/matches/{match_id}/stream", buffered=False, headers={"Last-Event-ID": "1"})
+    [(_, first)] = events_of(iter(resp.response), 1)
+    assert [e["version"] for e in first["events"]] == [2, 3]
+    resp.close()
+
+
+def test_watchers_beyond_the_bound_are_refused_and_a_closed_stream_frees_its_slot(
+        tmp_path: Path, openapi_schema: Any) -> None:
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema, max_watchers=2)
+    doc, _ = api.create(GAMES[0], seed=1)
+    path = f"/v1/matches/{doc['match_id']}/stream"
+    held = [api.client.get(path, buffered=False) for _ in range(2)]
+    refused = api.get(path)
+    assert refused.status_code == 503 and refused.get_json()["code"] == "too-many-watchers"
+    assert int(refused.headers["Retry-After"]) >= 1
+    # a poll beyond the bound answers at once (the current view) instead of waiting
+    start = time.monotonic()
+    assert api.get(f"/v1/matches/{doc['match_id']}/events?after={doc['version']}&wait=20").status_code == 200
+    assert time.monotonic() - start < 10
+    held[0].close()
+    again = api.client.get(path, buffered=False)
+    assert again.status_code == 200
+    for resp in [held[1], again]:
+        resp.close()
+    assert api.app.extensions["robotcore"].watchers.taken == 0
+
+
+# -- bots on the pool ---------------------------------------------------------------------------------------------
+
+
+def test_slow_bot_seats_think_on_the_pool_not_on_the_request(api: ApiClient, monkeypatch: Any) -> None:
+    threads: list[str] = []
+    think = service_module._think
+
+    def recording(*args: Any) -> int:
+        threads.append(threading.current_thread().name)
+        return think(*args)
+
+    monkeypatch.setattr(service_module, "_think", recording)
+    seats = [{"type": "human"}, {"type": "bot", "bot": "montecarlo", "budget_ms": 60}]
+    doc, tokens = api.create("nicodemus", seats=seats, seed=6)
+    view = api.view(doc["match_id"], tokens[0])
+    for _ in range(3):
+        if view["status"] == "finished":
+            break
+        if not view["to_act"]:
+            view = api.get(f"/v1/matches/{doc['match_id']}/events?after={view['version']}&wait=10",
+                           token=tokens[0]).get_json()["match"]
+            continue
+        answer = api.move(doc["match_id"], tokens[0], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        assert answer.status_code == 200
+        view = answer.get_json()["match"]
+    proposal = api.post(f"/v1/matches/{doc['match_id']}/bot-move", json={"bot": "montecarlo", "budget_ms": 30},
+                        token=tokens[0]) if view["to_act"] else None
+    assert proposal is None or proposal.status_code == 200
+    assert threads and all(name.startswith("robotcore-bot") for name in threads), threads
+    assert threading.current_thread().name not in threads
+
+
+def test_a_full_bot_pool_refuses_the_move_and_changes_nothing(tmp_path: Path, openapi_schema: Any) -> None:
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema, bot_think_slots=1, bot_queue=0)
+    seats = [{"type": "human"}, {"type": "bot", "bot": "montecarlo", "budget_ms": 50}]
+    doc, tokens = api.create("nicodemus", seats=seats, seed=8)
+    match_id = doc["match_id"]
+    view = api.view(match_id, tokens[0])
+    while not view["to_act"]:
+        view = api.get(f"/v1/matches/{match_id}/events?after={view['version']}&wait=10",
+                       token=tokens[0]).get_json()["match"]
+    pool = api.app.extensions["robotcore"].pool
+    assert pool.reserve()                                   # every place taken (by another match's bot)
+    try:
+        for path, body in [("moves", {"action": {"id": view["legal_actions"][0]["id"]},
+                                      "expected_version": view["version"]}),
+                           ("bot-move", {"bot": "montecarlo", "budget_ms": 30})]:
+            resp = api.post(f"/v1/matches/{match_id}/{path}", json=body, token=tokens[0])
+            assert resp.status_code == 503 and resp.get_json()["code"] == "bots-busy", resp.get_json()
+            assert resp.headers["Retry-After"] == "1"
+        created = api.post("/v1/matches", json={"game": "nicodemus", "seats": [
+            {"type": "bot", "bot": "montecarlo", "budget_ms": 50}, {"type": "human"}], "seed": 8})
+        assert created.status_code in (201, 503)
+    finally:
+        pool.release()
+    assert api.view(match_id, tokens[0]) == view            # nothing changed
+    resp = api.post(f"/v1/matches/{match_id}/moves", json={"action": {"id": view["legal_actions"][0]["id"]},
+                                                          "expected_version": view["version"]}, token=tokens[0])
+    assert resp.status_code == 200
+
+
+# -- under gunicorn's gevent worker -------------------------------------------------------------------------------
+
+if sys.platform != "win32":
+    from .test_live import LiveServer
+
+    @pytest.fixture(scope="module")
+    def evented(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+        """One gevent worker that holds at most 300 watchers."""
+        workdir = tmp_path_factory.mktemp("evented")
+        srv = LiveServer(f"sqlite:///{workdir / 'watch.db'}", workdir, workers=1,
+                         ROBOTCORE_MAX_WATCHERS="300").start()
+        yield srv
+        srv.stop()
+
+    def open_stream(port: int, match_id: str) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+        sock.sendall(f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        return sock
+
+    def read_until(sock: socket.socket, marker: bytes) -> bytes:
+        data = b""
+        while marker not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+    def test_one_evented_worker_holds_hundreds_of_streams_and_still_answers(evented: LiveServer) -> None:
+        """300 streams open on one worker (with gthread's 4 threads, 4 would take it all): a move still answers,
+        every stream gets its event, the 301st is refused, and closed streams free their slots."""
+        from robotcore_api.client import Client
+
+        client = Client(evented.url)
+        created = client.create_match("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=1)
+        match_id = created["match_id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        streams = [open_stream(evented.port, match_id) for _ in range(300)]
+        for sock in streams:
+            assert b"200 OK" in read_until(sock, b"event: match")
+        assert client.request("GET", "/v1/health")[0] == 200
+        over = open_stream(evented.port, match_id)
+        assert b"503" in read_until(over, b"}")
+        over.close()
+        latest = client.view(match_id)
+        seat = latest["actors"][0]
+        view = client.view(match_id, tokens[seat])
+        client.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        want = f"id: {view['version'] + 1}".encode()
+        for sock in streams:
+            assert want in read_until(sock, want)
+        for sock in streams[:150]:
+            sock.close()                                   # watchers go away without a word
+        time.sleep(2.5)                                    # their slots are free within a watch tick or two
+        more = [open_stream(evented.port, match_id) for _ in range(150)]
+        for sock in more:
+            assert b"200 OK" in read_until(sock, b"event: match")
+        for sock in streams[150:] + more:
+            sock.close()
+        client.close()
+
+    @pytest.fixture(params=DATABASES)
+    def two_workers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
+        from .test_live import live_database_url
+
+        srv = LiveServer(live_database_url(request.param, tmp_path), tmp_path, workers=2).start()
+        yield srv
+        srv.stop()
+
+    def test_streams_on_every_worker_see_a_move_made_on_any(two_workers: LiveServer) -> None:
+        """Two gevent workers: streams held by both (the kernel hands connections to either) all get each move,
+        whichever worker committed it, through the database (LISTEN/NOTIFY on PostgreSQL, data_version on
+        SQLite), never through process memory."""
+        from robotcore_api.client import Client
+
+        client = Client(two_workers.url)
+        created = client.create_match("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=2)
+        match_id = created["match_id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        streams = [open_stream(two_workers.port, match_id) for _ in range(12)]
+        for sock in streams:
+            assert b"200 OK" in read_until(sock, b"event: match")
+        for _ in range(3):
+            movers = [Client(two_workers.url) for _ in range(2)]      # new connections: either worker
+            seat = client.view(match_id)["actors"][0]
+            view = movers[0].view(match_id, tokens[seat])
+            movers[1].move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+            want = f"id: {view['version'] + 1}".encode()
+            for sock in streams:
+                assert want in read_until(sock, want)
+            for c in movers:
+                c.close()
+        for sock in streams:
+            sock.close()
+        client.close()
+
+    def test_slow_bots_think_on_gevents_thread_pool(evented: LiveServer) -> None:
+        """Under the gevent worker the bot pool is gevent's pool of native threads: a bot seat with a budget
+        and a bot-move both play there."""
+        from robotcore_api.client import Client
+
+        client = Client(evented.url)
+        created = client.create_match("nicodemus", seats=[
+            {"type": "human"}, {"type": "bot", "bot": "montecarlo", "budget_ms": 300}], seed=3)
+        match_id, token = created["match_id"], created["seats"][0]["token"]
+        played = 0
+        deadline = time.monotonic() + 60
+        while played < 3 and time.monotonic() < deadline:
+            view = client.view(match_id, token)
+            if view["status"] == "finished":
+                break
+            if not view["to_act"]:
+                client.events(match_id, view["version"], 5, token=token)
+                continue
+            if played == 1:
+                answer = client.bot_move(match_id, token, bot="montecarlo", budget_ms=300, play=True)
+                assert answer["played"]
+            else:
+                answer = client.move(match_id, token, {"id": view["legal_actions"][0]["id"]}, view["version"])
+                assert answer["match"]["version"] > view["version"]
+            played += 1
+        assert played == 3
+        log = client.log(match_id, token)
+        assert any(e["by"] == "bot" for e in log["entries"])
+        client.close()
