@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
-from robotcore.core.rng cimport rng_below, rng_seed
+from robotcore.core.rng cimport rng_below, rng_next, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.sparks.state cimport *
 
@@ -204,29 +204,35 @@ cdef inline void gain_die(Player* P, int b) noexcept nogil:
         P.avail[b - 1] += 1
 
 
-cdef int draw_robot(SPState* s) noexcept nogil:
+cdef int draw_robot(SPState* s, int* knowers) noexcept nogil:
+    """A card from the deck: a uniform one of the shuffled part, else the first card put under it (``knowers``:
+    the seats that knew that card, who still know it in the drawer's hand)."""
     cdef int n = popcount(s.pool), c, i
+    knowers[0] = 0
     if n:
         c = nth_set_bit(s.pool, <int>rng_below(&s.rng, <uint32_t>n))
         s.pool &= ~((<uint64_t>1) << c)
         return c
     if s.nbottom:
         c = s.bottom[0] & 63
+        knowers[0] = bottom_knowers(s, 0)
         for i in range(1, s.nbottom):
             s.bottom[i - 1] = s.bottom[i]
         s.bottom[s.nbottom - 1] = 0
-        s.bpublic >>= 1
+        s.bknow[0] >>= 1
+        s.bknow[1] >>= 1
         s.nbottom -= 1
         return c
     return NO_CARD
 
 
-cdef void to_bottom(SPState* s, int card, int owner, bint public) noexcept nogil:
+cdef void to_bottom(SPState* s, int card, int knowers) noexcept nogil:
+    """Put ``card`` under the deck, known to the seats of the bitmask ``knowers``."""
     if s.nbottom >= 64:
         return
-    s.bottom[s.nbottom] = <uint8_t>(card | (owner << 6))
-    if public:
-        s.bpublic |= (<uint64_t>1) << s.nbottom
+    s.bottom[s.nbottom] = <uint8_t>(card | ((knowers & 3) << 6))
+    s.bknow[0] |= (<uint64_t>((knowers >> 2) & 1)) << s.nbottom
+    s.bknow[1] |= (<uint64_t>((knowers >> 3) & 1)) << s.nbottom
     s.nbottom += 1
 
 
@@ -974,12 +980,13 @@ cdef inline int free_slots(const Player* P) noexcept nogil:
 
 cdef void do_draw(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
     cdef Player* P = &s.pl[p]
-    cdef int n = free_slots(P) + 1, i, c
+    cdef int n = free_slots(P) + 1, i, c, knowers
     for i in range(n):
-        c = draw_robot(s)
+        c = draw_robot(s, &knowers)
         if c == NO_CARD:
             break
         P.buf[P.nbuf] = <uint8_t>c
+        P.bufk[P.nbuf] = <uint8_t>(knowers | (1 << p))
         P.nbuf += 1
     finish_assign(cfg, s, p)
 
@@ -990,8 +997,9 @@ cdef void finish_assign(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
     cdef int i, k
     if P.nbuf and free_slots(P) == 0:
         for i in range(P.nbuf):
-            to_bottom(s, P.buf[i], p, False)
+            to_bottom(s, P.buf[i], P.bufk[i])
             P.buf[i] = 0
+            P.bufk[i] = 0
         P.nbuf = 0
     if P.nbuf == 0:
         next_refiller(cfg, s, True)
@@ -1000,6 +1008,7 @@ cdef void finish_assign(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
             if P.line[k] == NO_CARD:
                 P.line[k] = P.buf[0]
         P.buf[0] = 0
+        P.bufk[0] = 0
         P.nbuf = 0
         next_refiller(cfg, s, True)
 
@@ -1239,7 +1248,7 @@ cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
                 discard_die(s, P.space[SP_ROBOT + 3 * k + j])
                 P.space[SP_ROBOT + 3 * k + j] = 0
                 P.cogs = sat(P.cogs + sell_price(cfg, P))
-        to_bottom(s, P.line[k], p, True)
+        to_bottom(s, P.line[k], (1 << cfg.nseats) - 1)
         P.line[k] = NO_CARD
         if free_slots(P) == SLOTS:
             do_draw(cfg, s, p)
@@ -1251,7 +1260,9 @@ cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         for j in range(P.nbuf):
             if P.buf[j] == card:
                 P.buf[j] = P.buf[P.nbuf - 1]
+                P.bufk[j] = P.bufk[P.nbuf - 1]
                 P.buf[P.nbuf - 1] = 0
+                P.bufk[P.nbuf - 1] = 0
                 P.nbuf -= 1
                 break
         P.line[k] = <uint8_t>card
@@ -1267,6 +1278,7 @@ cdef void draft_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nog
             return
     for q in range(n):
         s.pl[q].hand |= (<uint32_t>1) << s.dpick[q]
+        s.arec[s.dpick[q]] = <uint8_t>((s.arec[s.dpick[q]] & 0xF0) | s.dstep)
         passed[q] = s.dhand[q] & ~((<uint32_t>1) << s.dpick[q])
         s.dpick[q] = NO_CARD
     for q in range(n):
@@ -1396,6 +1408,7 @@ cdef void sp_init(const void* c, void* st, uint64_t seed) noexcept nogil:
                 k = nth_set_bit(s.adeck, <int>rng_below(&s.rng, <uint32_t>popcount(s.adeck)))
                 s.adeck &= ~((<uint32_t>1) << k)
                 s.dhand[p] |= (<uint32_t>1) << k
+                s.arec[k] = <uint8_t>(AR_DEALT | (p << 4) | AR_UNPICKED)
         s.phase = PH_DRAFT
         return
     for p in range(n):
@@ -1517,6 +1530,68 @@ cdef int tiles_played(const SPConfig* cfg, const SPState* s, int p) noexcept nog
     return count
 
 
+cdef bint zero_from(const uint8_t* a, int used, int cap) noexcept nogil:
+    """Whether the unused part ``a[used:cap]`` of a counted array is all zero."""
+    cdef int i
+    for i in range(used, cap):
+        if a[i]:
+            return False
+    return True
+
+
+cdef bint tally_dice(const uint8_t* a, int used, int cap, int* dice) noexcept nogil:
+    """Counts the dice ``a[:used]`` by colour into ``dice``; False when one of them is not a die or the unused
+    part is not zero."""
+    cdef int i
+    for i in range(used):
+        if a[i] == 0 or a[i] > NTYPES:
+            return False
+        dice[dcol(a[i])] += 1
+    return zero_from(a, used, cap)
+
+
+cdef bint draft_record_ok(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    """The draft record agrees with the cards' places: every hand dealt ``draft_deal`` cards, one of them picked at
+    each resolved step by the seat that held it then (in that seat's hand or played), the others still in the hand
+    being passed (during the draft) or gone to the deck, where every card not dealt stayed during the draft."""
+    cdef int n = cfg.nseats, R = s.dstep, c, h, ps, r
+    cdef int dealt[MAX_P]
+    cdef uint32_t picked[MAX_P]
+    cdef uint32_t bit
+    if not cfg.draft:
+        return R == 0 and zero_from(s.arec, 0, MAX_ASSIST)
+    if (s.phase == PH_DRAFT) != (R < cfg.hand_size):
+        return False
+    for h in range(MAX_P):
+        dealt[h] = 0
+        picked[h] = 0
+    for c in range(MAX_ASSIST):
+        r = s.arec[c]
+        bit = (<uint32_t>1) << c
+        if r == 0 or c >= cfg.nassist:
+            if r or (s.phase == PH_DRAFT and c < cfg.nassist and not s.adeck & bit):
+                return False
+            continue
+        h = (r >> 4) & 7
+        ps = r & 15
+        if not r & AR_DEALT or h >= n:
+            return False
+        dealt[h] += 1
+        if ps == AR_UNPICKED:
+            if s.phase == PH_DRAFT and not s.dhand[(h + R) % n] & bit:
+                return False
+            continue
+        if ps >= R or (picked[h] >> ps) & 1:
+            return False
+        picked[h] |= (<uint32_t>1) << ps
+        if not (s.pl[(h + ps) % n].hand | s.pl[(h + ps) % n].played) & bit:
+            return False
+    for h in range(n):
+        if dealt[h] != cfg.draft_deal or picked[h] != ((<uint32_t>1) << R) - 1:
+            return False
+    return True
+
+
 cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     """0 when every invariant the engine relies on holds, else the number of the first broken one."""
     cdef const SPConfig* cfg = <const SPConfig*>c
@@ -1544,10 +1619,7 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         return 1
     if s.phase == PH_ACTION and s.done == (1 << n) - 1:
         return 1
-    for i in range(7):
-        if s.spare[i]:
-            return 1
-    if s.spare32:
+    if not zero_from(s.spare, 0, 7) or s.spare32:
         return 1
     if s.stacks >= (1 << NTILES) or popcount(s.stacks) != cfg.stacks_in_play or s.goals >= (1 << NGOALS):
         return 2
@@ -1563,13 +1635,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     # dice: every die in exactly one place
     for i in range(NCOL):
         dice[i] = s.bag[i] + s.disc[i]
-    for i in range(MAX_JUNK):
-        if i < s.njunk:
-            if s.junk[i] == 0 or s.junk[i] > NTYPES:
-                return 3
-            dice[dcol(s.junk[i])] += 1
-        elif s.junk[i]:
-            return 3
+    if not tally_dice(s.junk, s.njunk, MAX_JUNK, dice):
+        return 3
     for p in range(MAX_P):
         P = &s.pl[p]
         if p >= n:
@@ -1584,6 +1651,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             for k in range(SLOTS):
                 if P.line[k] != NO_CARD:
                     return 4
+            if not zero_from(P.buf, 0, 4) or not zero_from(P.bufk, 0, 4):
+                return 4
             continue
         for t in range(NTYPES):
             dice[t // 6] += P.avail[t]
@@ -1596,20 +1665,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             return 5
         if P.held:
             dice[dcol(P.held)] += 1
-        for i in range(MAX_RR):
-            if i < P.nrr:
-                if P.rr[i] == 0 or P.rr[i] > NTYPES:
-                    return 5
-                dice[dcol(P.rr[i])] += 1
-            elif P.rr[i]:
-                return 5
-        for i in range(SPACES):
-            if i < P.nrc:
-                if P.rc[i] == 0 or P.rc[i] > NTYPES:
-                    return 5
-                dice[dcol(P.rc[i])] += 1
-            elif P.rc[i]:
-                return 5
+        if not tally_dice(P.rr, P.nrr, MAX_RR, dice) or not tally_dice(P.rc, P.nrc, SPACES, dice):
+            return 5
         if P.space[SP_STORE] and cfg.storage == 0:
             return 5
         # upgrade section: colour spaces under the cap, below the top level
@@ -1655,14 +1712,13 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         if P.tableau & ~allr or P.tableau & robots:
             return 7
         robots |= P.tableau
-        for i in range(4):
-            if i < P.nbuf:
-                card = P.buf[i]
-                if card >= cfg.nrobots or (robots >> card) & 1:
-                    return 7
-                robots |= (<uint64_t>1) << card
-            elif P.buf[i]:
+        for i in range(P.nbuf):
+            card = P.buf[i]
+            if card >= cfg.nrobots or (robots >> card) & 1 or not (P.bufk[i] >> p) & 1 or P.bufk[i] >> n:
                 return 7
+            robots |= (<uint64_t>1) << card
+        if not zero_from(P.buf, P.nbuf, 4) or not zero_from(P.bufk, P.nbuf, 4):
+            return 7
         if P.nbuf and not (s.phase == PH_REFILL and s.taker == p):
             return 7
         if (P.box_used & ~(P.tableau & cfg.box_robots) & ~((<uint64_t>1) << BOARD_BOX)) or (P.box_cog & ~P.box_used):
@@ -1679,11 +1735,9 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             if not (P.played & cfg.kind_mask[AK_CONRAD]):
                 return 9
         # pending choices
-        for i in range(MAX_PEND):
-            if i >= P.npend:
-                if P.pend[i] or P.parg[i]:
-                    return 10
-                continue
+        if not zero_from(P.pend, P.npend, MAX_PEND) or not zero_from(P.parg, P.npend, MAX_PEND):
+            return 10
+        for i in range(P.npend):
             if P.pend[i] == 0 or P.pend[i] >= NUM_PD:
                 return 10
             if P.pend[i] == PD_ADVANCE and P.parg[i] > ANY:
@@ -1715,21 +1769,20 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
                     cnt += 1
             if cnt != 1:
                 return 10
-        for i in range(7):
-            if P.spare[i]:
-                return 10
+        if not zero_from(P.spare, 0, 3):
+            return 10
     for i in range(NCOL):
         if dice[i] != cfg.dice_per_colour:
             return 11
     for i in range(s.nbottom):
         card = s.bottom[i] & 63
-        if card >= cfg.nrobots or (robots >> card) & 1 or (s.bottom[i] >> 6) >= n:
+        k = bottom_knowers(s, i)
+        if card >= cfg.nrobots or (robots >> card) & 1 or k == 0 or k >> n:
             return 12
         robots |= (<uint64_t>1) << card
-    for i in range(s.nbottom, 64):
-        if s.bottom[i]:
-            return 12
-    if s.nbottom < 64 and (s.bpublic >> s.nbottom):
+    if not zero_from(s.bottom, s.nbottom, 64):
+        return 12
+    if s.nbottom < 64 and ((s.bknow[0] | s.bknow[1]) >> s.nbottom):
         return 12
     if s.pool & robots or (s.pool | robots) != allr:
         return 12
@@ -1751,6 +1804,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         for p in range(n):
             if s.pl[p].played:
                 return 13
+    if not draft_record_ok(cfg, s):
+        return 13
     # whoever must act has a legal action; the other phases' sub-states are consistent
     if s.phase == PH_TAKE:
         if s.take_end == 0xFF and (s.taker != active_of(cfg, s) or secondary(cfg, s) or s.ntaken):
@@ -1803,6 +1858,9 @@ cdef bint settle_would_move(const SPConfig* cfg, const SPState* s, int p) noexce
 
 # -- building a config -----------------------------------------------------------------------------------------
 
+include "resample.pxi"
+
+
 cdef EngineSpec SPEC
 SPEC.state_size = sizeof(SPState)
 SPEC.num_actions = 1
@@ -1815,6 +1873,9 @@ SPEC.scores = sp_scores
 SPEC.rank_keys = sp_rank_keys
 SPEC.validate = sp_validate
 SPEC.playout = sp_playout
+SPEC.resample_prepare = sp_resample_prepare
+SPEC.resample_draw = sp_resample_draw
+SPEC.resample_scratch = sizeof(SPResample)
 
 STATE_SIZE = sizeof(SPState)
 PLAYER_SIZE = sizeof(Player)
@@ -1959,6 +2020,17 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
 
 # -- helpers for Python (tests, views, bots) -------------------------------------------------------------------
 
+def resample_into(State state, State out, int seat, uint64_t seed) -> int:
+    """Overwrite ``out``'s struct with a determinisation of ``state`` for ``seat`` drawn from ``seed``: the native
+    resampler of the engine spec (the very code search calls), for ``view.resample``. 0, or its error code."""
+    cdef SPResample scratch
+    cdef uint64_t rng = rng_seed(seed)
+    cdef int err = sp_resample_prepare(state.core.cfg, state.data, seat, &scratch)
+    if err == 0:
+        err = sp_resample_draw(state.core.cfg, &scratch, state.data, seat, out.data, &rng)
+    return err
+
+
 def seat_goals(GameCore core, const uint8_t[::1] raw, int seat) -> int:
     """Bitset of the goal tiles (any, in play or not) the seat meets now."""
     if raw.shape[0] != sizeof(SPState) or not 0 <= seat < (<const SPConfig*>core.cfg).nseats:
@@ -2020,8 +2092,8 @@ _P_SCALARS = ("tableau", "box_used", "box_cog", "hand", "played", "tiles", "cogs
               "used_adjust", "used_reroll1", "used_ignval", "used_emma", "reroll_tile", "rearranged", "held",
               "silas", "completed", "nrc")
 _P_ARRAYS = (("avail", NTYPES), ("space", NSPACE), ("line", SLOTS), ("stile", SLOTS), ("track", NCOL),
-             ("pend", MAX_PEND), ("parg", MAX_PEND), ("rr", MAX_RR), ("rc", SPACES), ("buf", 4))
-_S_SCALARS = ("rng", "pool", "bpublic", "adeck", "goals", "stacks", "nbottom", "njunk", "phase", "turn", "first",
+             ("pend", MAX_PEND), ("parg", MAX_PEND), ("rr", MAX_RR), ("rc", SPACES), ("buf", 4), ("bufk", 4))
+_S_SCALARS = ("rng", "pool", "adeck", "goals", "stacks", "nbottom", "njunk", "phase", "turn", "first",
               "taker", "ntaken", "take_end", "done", "dstep", "started")
 
 
@@ -2035,6 +2107,8 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
     d = <dict>s
     out = {k: d[k] for k in _S_SCALARS}
     out["dhand"] = list(d["dhand"])
+    out["bknow"] = list(d["bknow"])
+    out["arec"] = [s.arec[p] for p in range(MAX_ASSIST)]
     out["bottom"] = [s.bottom[p] for p in range(64)]
     out["junk"] = [s.junk[p] for p in range(MAX_JUNK)]
     out["bag"] = [s.bag[p] for p in range(NCOL)]
@@ -2062,7 +2136,10 @@ def pack_state(dict f) -> bytes:
     memset(&s, 0, sizeof(SPState))
     s.rng = f["rng"]
     s.pool = f["pool"]
-    s.bpublic = f["bpublic"]
+    s.bknow[0] = f["bknow"][0]
+    s.bknow[1] = f["bknow"][1]
+    for i in range(MAX_ASSIST):
+        s.arec[i] = f["arec"][i]
     s.adeck = f["adeck"]
     s.goals = f["goals"]
     s.stacks = f["stacks"]
@@ -2138,6 +2215,7 @@ def pack_state(dict f) -> bytes:
             P.rr[i] = q["rr"][i]
         for i in range(4):
             P.buf[i] = q["buf"][i]
+            P.bufk[i] = q["bufk"][i]
         s.pl[p] = P
     return (<char*>&s)[:sizeof(SPState)]
 
@@ -2154,4 +2232,5 @@ _OFFSETS = {
     "rr": <size_t>(<char*>&_probe.rr[0] - <char*>&_probe),
     "rc": <size_t>(<char*>&_probe.rc[0] - <char*>&_probe),
     "buf": <size_t>(<char*>&_probe.buf[0] - <char*>&_probe),
+    "bufk": <size_t>(<char*>&_probe.bufk[0] - <char*>&_probe),
 }
