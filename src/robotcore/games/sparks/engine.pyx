@@ -2031,6 +2031,21 @@ def resample_into(State state, State out, int seat, uint64_t seed) -> int:
     return err
 
 
+def resample_draws(State state, int seat, int count, uint64_t seed) -> int:
+    """Benchmarks: ``count`` native determinisations of ``state`` for ``seat`` (one prepare, then the draws, as
+    search makes them; the worlds are dropped), without the GIL. 0, or the first error code."""
+    cdef SPResample scratch
+    cdef SPState world
+    cdef uint64_t rng = rng_seed(seed)
+    cdef int err = sp_resample_prepare(state.core.cfg, state.data, seat, &scratch), i
+    with nogil:
+        for i in range(count):
+            if err:
+                break
+            err = sp_resample_draw(state.core.cfg, &scratch, state.data, seat, &world, &rng)
+    return err
+
+
 def seat_goals(GameCore core, const uint8_t[::1] raw, int seat) -> int:
     """Bitset of the goal tiles (any, in play or not) the seat meets now."""
     if raw.shape[0] != sizeof(SPState) or not 0 <= seat < (<const SPConfig*>core.cfg).nseats:
