@@ -24,7 +24,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.playout cimport PLAYOUT_TOO_LONG
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.sparks.state cimport *
@@ -53,6 +53,10 @@ def action_layout() -> dict:
     return out
 
 
+cdef enum:
+    SP_MASK_WORDS = 22        # (num_actions + 63) // 64: the action ids are the same under every content
+
+
 # -- small helpers ---------------------------------------------------------------------------------------------
 
 cdef inline int dcol(int b) noexcept nogil:
@@ -69,6 +73,30 @@ cdef inline int mkdie(int c, int v) noexcept nogil:
 
 cdef inline void setb(uint64_t* w, int a) noexcept nogil:
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Bytes p[0..7] as a word, byte i in bits 8i..8i+7 whatever the byte order. */
+    static inline uint64_t sp_load8(const uint8_t* p) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap64(x);
+    #endif
+        return x;
+    }
+    """
+    uint64_t sp_load8(const uint8_t* p) noexcept nogil
+
+
+cdef inline uint64_t nonzero_bytes(uint64_t x) noexcept nogil:
+    """Bit 8i set exactly when byte i of ``x`` is not zero (to visit the non-zero entries of a byte array)."""
+    x |= x >> 4
+    x |= x >> 2
+    x |= x >> 1
+    return x & 0x0101010101010101ULL
 
 
 cdef inline uint8_t sat(int x) noexcept nogil:
@@ -478,7 +506,12 @@ cdef bint can_recruit(const SPConfig* cfg, const SPState* s, const Player* P, in
     return True
 
 
-cdef int any_dice(const Player* P) noexcept nogil:
+cdef bint any_dice(const Player* P) noexcept nogil:
+    """Whether the seat has an available die."""
+    return (sp_load8(&P.avail[0]) | sp_load8(&P.avail[8]) | sp_load8(&P.avail[16])) != 0
+
+
+cdef int dice_count(const Player* P) noexcept nogil:
     cdef int t, n = 0
     for t in range(NTYPES):
         n += P.avail[t]
@@ -678,15 +711,6 @@ cdef void refill_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
                 setb(w, cfg.a_assign + P.buf[i] * SLOTS + k)
 
 
-cdef void die_moves(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, bint robots_only) noexcept nogil:
-    cdef int sp
-    for sp in range(NSPACE):
-        if robots_only and (sp < SP_ROBOT or sp == SP_STORE):
-            continue
-        if fit(cfg, P, p, t + 1, sp, -1) >= 0:
-            setb(w, cfg.a_place + t * NSPACE + sp)
-
-
 cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
     cdef const Player* P = &s.pl[p]
     cdef int head = P.pend[0], arg = P.parg[0], t, i, b, k
@@ -767,43 +791,127 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
             setb(w, cfg.a_die_choice + t)
 
 
+# The free die spaces of a seat by requirement (bit sp), read once per legal-action list: what ``fit`` checks for
+# a die from the available ones, for every die at once.
+ctypedef struct Spaces:
+    uint32_t all                      # every free space a die may go to
+    uint32_t any_colour               # of which those with no colour requirement (a robot's "any", the storage)
+    uint32_t no_value                 # of which those with no value requirement
+    uint32_t colour[NCOL]             # requiring that colour (an upgrade space is its colour's)
+    uint32_t value[7]                 # requiring that value
+
+
+cdef void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept nogil:
+    cdef int sp, k, j, card, c, v
+    memset(o, 0, sizeof(Spaces))
+    if P.level < cfg.nlevels and upg_count(P) < cfg.upgrade_cap:
+        for sp in range(SP_ROBOT):
+            if P.space[sp] == 0:
+                o.all |= 1u << sp
+                o.no_value |= 1u << sp
+                o.colour[sp] |= 1u << sp
+    for k in range(SLOTS):
+        card = P.line[k]
+        if card == NO_CARD:
+            continue
+        for j in range(cfg.r_n[card]):
+            sp = SP_ROBOT + 3 * k + j
+            if P.space[sp] == 0:
+                o.all |= 1u << sp
+                c = cfg.r_col[card][j]
+                v = cfg.r_val[card][j]
+                if c == ANY:
+                    o.any_colour |= 1u << sp
+                else:
+                    o.colour[c] |= 1u << sp
+                o.value[v] |= 1u << sp      # value 0: no requirement
+    o.no_value |= o.value[0]
+    if cfg.storage and P.space[SP_STORE] == 0:
+        o.all |= 1u << SP_STORE
+        o.any_colour |= 1u << SP_STORE
+        o.no_value |= 1u << SP_STORE
+
+
+cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
+    """OR ``bits`` (fewer than 64) into the mask from action ``base`` on."""
+    cdef int off = base & 63
+    w[base >> 6] |= bits << off
+    if off and (bits >> (64 - off)):
+        w[(base >> 6) + 1] |= bits >> (64 - off)
+
+
+cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, const Spaces* o,
+                             bint colour_paid, bint ign_val, bint change, bint octavia, bint frank, bint silas,
+                             bint reroll1) noexcept nogil:
+    """The actions on an available die of type t: the free spaces it fits (its colour, or "any", or another
+    colour when the seat can pay to ignore it; its value, or none, or ignored), sell, change, and the
+    assistants' die effects."""
+    cdef int c = t // 6, v = t % 6 + 1
+    cdef uint32_t fits = o.all
+    if not colour_paid:
+        fits = o.colour[c] | o.any_colour
+    if not (ign_val or (c == p and has_tile(P, TL_IGN_VALUE))):
+        fits &= o.no_value | o.value[v]
+    set_field(w, cfg.a_place + t * NSPACE, fits)
+    setb(w, cfg.a_sell + t)
+    if change:
+        if v < 6:
+            setb(w, cfg.a_up + t)
+        if v > 1:
+            setb(w, cfg.a_down + t)
+    if octavia:
+        setb(w, cfg.a_flip + t)
+    if frank and (cfg.frank_mask >> v) & 1:
+        setb(w, cfg.a_frank + t)
+    if silas:
+        setb(w, cfg.a_silas + t)
+    if reroll1:
+        setb(w, cfg.a_reroll1 + t)
+
+
 cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
     cdef const Player* P = &s.pl[p]
-    cdef int t, sp, to, b, a, cost, c
+    cdef int t, sp, to, b, a, c, word, cost
     cdef uint32_t bits
-    cdef uint64_t boxes
-    cdef bint rearr
+    cdef uint64_t boxes, held, placed2
+    cdef bint rearr, change, octavia, frank, silas, reroll1, ign_val, paid_own, paid_other
+    cdef Spaces o
     if P.npend:
         pending_options(cfg, s, p, w)
         return
-    cost = cfg.change_cost
-    for t in range(NTYPES):
-        if P.avail[t] == 0:
-            continue
-        die_moves(cfg, P, p, t, w, False)
-        setb(w, cfg.a_sell + t)
-        if P.cogs >= cost:
-            if t % 6 < 5:
-                setb(w, cfg.a_up + t)
-            if t % 6 > 0:
-                setb(w, cfg.a_down + t)
-        if P.used_octavia < inst(cfg, P, AK_OCTAVIA):
-            setb(w, cfg.a_flip + t)
-        if P.used_frank < inst(cfg, P, AK_FRANK) and (cfg.frank_mask >> (t % 6 + 1)) & 1:
-            setb(w, cfg.a_frank + t)
-        if inst(cfg, P, AK_SILAS):
-            setb(w, cfg.a_silas + t)
-        if P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE):
-            setb(w, cfg.a_reroll1 + t)
+    free_spaces(cfg, P, &o)
+    cost = 1 if inst(cfg, P, AK_GORDON) else cfg.ignore_colour_cost
+    paid_other = cost <= P.cogs
+    paid_own = paid_other or has_tile(P, TL_IGN_COLOUR)
+    ign_val = P.used_ignval < inst(cfg, P, AK_IGNORE_VALUE)
+    change = P.cogs >= cfg.change_cost
+    octavia = P.used_octavia < inst(cfg, P, AK_OCTAVIA)
+    frank = P.used_frank < inst(cfg, P, AK_FRANK)
+    silas = inst(cfg, P, AK_SILAS) > 0
+    reroll1 = P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE)
+    for word in range(NTYPES // 8):
+        held = nonzero_bytes(sp_load8(&P.avail[8 * word]))
+        while held:
+            t = 8 * word + (lowest_bit(held) >> 3)
+            held &= held - 1
+            die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change, octavia,
+                        frank, silas, reroll1)
     if P.reroll_tile and any_dice(P):
         setb(w, cfg.a_reroll)
     if P.used_adjust < inst(cfg, P, AK_ADJUST) and any_dice(P):
         setb(w, cfg.a_adjust)
     rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
-    for sp in range(NSPACE):
+    # the placed dice: bytes 0-7 and 8-13 of ``space`` (the second word read from byte 6, its first two dropped)
+    held = nonzero_bytes(sp_load8(&P.space[0]))
+    placed2 = nonzero_bytes(sp_load8(&P.space[6]) >> 16)
+    while held or placed2:
+        if held:
+            sp = lowest_bit(held) >> 3
+            held &= held - 1
+        else:
+            sp = 8 + (lowest_bit(placed2) >> 3)
+            placed2 &= placed2 - 1
         b = P.space[sp]
-        if b == 0:
-            continue
         setb(w, cfg.a_sell_space + sp)
         if rearr:
             for to in range(NSPACE):
@@ -831,10 +939,18 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
 
 cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
     cdef int i
-    for i in range(cfg.mask_words):
-        w[i] = 0
     if not (sp_actors(cfg, s) >> seat) & 1:
+        for i in range(cfg.mask_words):
+            w[i] = 0
         return
+    actor_legal(cfg, s, seat, w)
+
+
+cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
+    """The legal actions of an acting seat."""
+    cdef int i
+    for i in range(SP_MASK_WORDS):
+        w[i] = 0
     if s.phase == PH_ACTION:
         action_options(cfg, s, seat, w)
     elif s.phase == PH_TAKE:
@@ -1508,9 +1624,60 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
                   | (<int64_t>s.pl[p].level << 8) | popcount(s.pl[p].tableau))
 
 
+cdef inline int select_bit(uint64_t x, int k) noexcept nogil:
+    """Index of the k-th (0-based) set bit of ``x`` (k < popcount(x)): halves by popcount, then bit by bit."""
+    cdef int base = 0, c
+    c = popcount(x & 0xFFFFFFFFULL)
+    if k >= c:
+        k -= c
+        x >>= 32
+        base = 32
+    c = popcount(x & 0xFFFFULL)
+    if k >= c:
+        k -= c
+        x >>= 16
+        base += 16
+    c = popcount(x & 0xFFULL)
+    if k >= c:
+        k -= c
+        x >>= 8
+        base += 8
+    return base + nth_set_bit(x, k)
+
+
 cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    return random_playout_loop(sp_actors, sp_legal_mask, sp_apply, (<const SPConfig*>c).mask_words,
-                               c, st, rng, max_len)
+    """core/playout.pxd's loop for Sparks, drawing the same numbers and taking the same actions: the lowest
+    acting seat plays the k-th of its legal actions, k uniform. Faster: the actors are computed once a step and
+    the k-th set bit is found by halves."""
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef SPState* s = <SPState*>st
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint32_t bits
+    cdef int seat, i, count, k, m
+    cdef int64_t n = 0
+    while True:
+        bits = sp_actors(cfg, s)
+        if bits == 0:
+            return n
+        if n >= max_len:
+            return PLAYOUT_TOO_LONG
+        seat = lowest_bit(bits)
+        actor_legal(cfg, s, seat, words)
+        count = 0
+        for i in range(SP_MASK_WORDS):        # a constant: the loop unrolls
+            count += popcount(words[i])
+        if count == 0:
+            return PLAYOUT_TOO_LONG
+        k = <int>rng_below(rng, <uint32_t>count)
+        i = 0
+        while True:
+            m = popcount(words[i])
+            if k < m:
+                break
+            k -= m
+            i += 1
+        sp_apply(cfg, s, seat, (i << 6) | select_bit(words[i], k))
+        n += 1
 
 
 # -- the invariant check ---------------------------------------------------------------------------------------
@@ -2010,6 +2177,8 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
     cfg.a_adjust = layout["adjust"][0]
     cfg.num_actions = layout["num_actions"]
     cfg.mask_words = (cfg.num_actions + 63) >> 6
+    if cfg.mask_words != SP_MASK_WORDS:
+        raise AssertionError("the action layout no longer fills SP_MASK_WORDS words")
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
     spec.mask_words = cfg.mask_words
@@ -2079,7 +2248,7 @@ cdef double heuristic(const SPConfig* cfg, const SPState* s, int p) noexcept nog
             total += dval(P.space[c])
     if P.level < cfg.nlevels:
         v += 3.0 * total / cfg.thresholds[P.level]
-    v += late * (0.8 * any_dice(P) + 0.5 * P.sparks + 0.4 * P.cogs + 0.8 * popcount(P.hand)
+    v += late * (0.8 * dice_count(P) + 0.5 * P.sparks + 0.4 * P.cogs + 0.8 * popcount(P.hand)
                  + 1.5 * popcount(P.tiles))
     v += 0.5 * P.level * late * 4
     return v
