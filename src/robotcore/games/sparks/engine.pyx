@@ -24,7 +24,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport PLAYOUT_TOO_LONG
+from robotcore.core.playout cimport random_playout_loop
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.sparks.state cimport *
@@ -1624,60 +1624,14 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
                   | (<int64_t>s.pl[p].level << 8) | popcount(s.pl[p].tableau))
 
 
-cdef inline int select_bit(uint64_t x, int k) noexcept nogil:
-    """Index of the k-th (0-based) set bit of ``x`` (k < popcount(x)): halves by popcount, then bit by bit."""
-    cdef int base = 0, c
-    c = popcount(x & 0xFFFFFFFFULL)
-    if k >= c:
-        k -= c
-        x >>= 32
-        base = 32
-    c = popcount(x & 0xFFFFULL)
-    if k >= c:
-        k -= c
-        x >>= 16
-        base += 16
-    c = popcount(x & 0xFFULL)
-    if k >= c:
-        k -= c
-        x >>= 8
-        base += 8
-    return base + nth_set_bit(x, k)
+cdef void sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's)
+    actor_legal(<const SPConfig*>c, <const SPState*>st, seat, words)
 
 
 cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    """core/playout.pxd's loop for Sparks, drawing the same numbers and taking the same actions: the lowest
-    acting seat plays the k-th of its legal actions, k uniform. Faster: the actors are computed once a step and
-    the k-th set bit is found by halves."""
-    cdef const SPConfig* cfg = <const SPConfig*>c
-    cdef SPState* s = <SPState*>st
-    cdef uint64_t words[MAX_MASK_WORDS]
-    cdef uint32_t bits
-    cdef int seat, i, count, k, m
-    cdef int64_t n = 0
-    while True:
-        bits = sp_actors(cfg, s)
-        if bits == 0:
-            return n
-        if n >= max_len:
-            return PLAYOUT_TOO_LONG
-        seat = lowest_bit(bits)
-        actor_legal(cfg, s, seat, words)
-        count = 0
-        for i in range(SP_MASK_WORDS):        # a constant: the loop unrolls
-            count += popcount(words[i])
-        if count == 0:
-            return PLAYOUT_TOO_LONG
-        k = <int>rng_below(rng, <uint32_t>count)
-        i = 0
-        while True:
-            m = popcount(words[i])
-            if k < m:
-                break
-            k -= m
-            i += 1
-        sp_apply(cfg, s, seat, (i << 6) | select_bit(words[i], k))
-        n += 1
+    # the kernel's loop with Sparks' functions and its constant mask size (the loops over the mask unroll)
+    return random_playout_loop(sp_actors, sp_actor_mask, sp_apply, SP_MASK_WORDS, c, st, rng, max_len)
 
 
 # -- the invariant check ---------------------------------------------------------------------------------------
