@@ -186,7 +186,6 @@ def view(game, State state, seat) -> dict:
     me = seat
     anames = game.content.assistant_names
     rnames = game.content.robot_names
-    P = &s.pl[me]
     out["hand"] = bits32(s.pl[me].hand, anames)
     out["drawn"] = [rnames[s.pl[me].buf[i]] for i in range(s.pl[me].nbuf)]
     out["draft_hand"] = bits32(s.dhand[me], anames)
