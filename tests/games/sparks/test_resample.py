@@ -198,3 +198,88 @@ def test_the_native_resampler_serves_search() -> None:
     bot = make_bot("mcts", seed=2, iterations=60, worlds=4)
     seat = state.actors[0]
     assert bot.choose(state, seat) in state.legal_actions(seat)
+
+
+def _small_draft_world() -> tuple[Any, robotcore.State, str]:
+    """Two players, 8 assistants, a draft of one pick from two cards. After it, seat 1 plays its pick and draws a
+    card from the deck: seat 0 cannot tell whether the played card was seat 1's pick or the card it drew."""
+    from robotcore.games.sparks import SparksContent
+    from robotcore.games.sparks.data import DEFAULT_ASSISTANTS
+
+    content = SparksContent(assistants=DEFAULT_ASSISTANTS[:8], hand_size=1, draft_deal=2)
+    game = robotcore.load_game("sparks", players=2, draft=True, content=content)
+    state = game.new_initial_state(seed=3)
+    while state.view(None)["phase"] == "draft":
+        seat = state.actors[0]
+        state.apply(state.legal_actions(seat)[0], seat)
+    f = game.fields(state)
+    pick = next(a for a in range(8) if f["arec"][a] == 0x80 | (1 << 4) | 0)      # seat 1's pick from hand 1
+    drawn = next(a for a in range(8) if f["adeck"] >> a & 1 and f["arec"][a] == 0)
+    P = f["players"][1]
+    P["hand"] = (P["hand"] & ~(1 << pick)) | (1 << drawn)
+    P["played"] |= 1 << pick
+    f["adeck"] &= ~(1 << drawn)
+    return game, game.with_fields(f), game.content.assistant_names[pick]
+
+
+def _world_key(game: Any, world: robotcore.State) -> tuple[Any, ...]:
+    f = game.fields(world)
+    return tuple(f["arec"][:8]), f["players"][1]["hand"], f["adeck"]
+
+
+def test_resampling_is_uniform_over_the_consistent_worlds() -> None:
+    """Every world seat 0 cannot tell from the real one (found by brute force: every arrangement of the hidden
+    cards' draft records and places that the engine accepts and that shows seat 0 the same views) comes out, and
+    equally often (a chi-square test), including the ones where seat 1's played card was the card it drew."""
+    import itertools
+
+    game, state, played = _small_draft_world()
+    f = game.fields(state)
+    mine = f["players"][0]["hand"]
+    hidden = [a for a in range(8) if not mine >> a & 1]
+    records = sorted(f["arec"][a] for a in hidden)
+    view0, public = state.view(0), state.view(None)
+    played_bit = f["players"][1]["played"]
+    worlds = set()
+    for recs in set(itertools.permutations(records)):
+        for held in hidden:
+            if played_bit >> held & 1:
+                continue
+            g = dict(f, arec=list(f["arec"]), players=[dict(p) for p in f["players"]])
+            for a, r in zip(hidden, recs):
+                g["arec"][a] = r
+            g["players"][1]["hand"] = 1 << held
+            g["adeck"] = sum(1 << a for a in hidden if a != held and not played_bit >> a & 1)
+            try:
+                w = game.with_fields(g)
+            except robotcore.CorruptStateError:
+                continue
+            if w.view(0) == view0 and w.view(None) == public:
+                worlds.add(_world_key(game, w))
+    assert len(worlds) == 55                           # 30 with the played card a pick, 25 with it a draw
+    draws = 55 * 120
+    counts: dict[Any, int] = {}
+    for seed in range(draws):
+        key = _world_key(game, state.resample_hidden(0, seed))
+        counts[key] = counts.get(key, 0) + 1
+    assert set(counts) == worlds
+    expected = draws / len(worlds)
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < 95                                   # 54 degrees of freedom: p < 0.001 above 95
+    pick = sum(c for k, c in counts.items() if k[0][game.content.assistant_names.index(played)] & 15 != 15
+               and k[0][game.content.assistant_names.index(played)] != 0)
+    assert abs(pick / draws - 30 / 55) < 0.03
+
+
+def test_random_games_use_the_exact_routing() -> None:
+    """The sequential fallback (RULES.md) is for tables over 512 entries; random draft games never need it."""
+    for players in (2, 3, 4):
+        game = robotcore.load_game("sparks", players=players, draft=True)
+        rng = random.Random(20 + players)
+        for g in range(6):
+            state = game.new_initial_state(seed=g)
+            while not state.is_terminal:
+                if rng.random() < 0.1:
+                    assert all(engine.resample_exact(state, seat) for seat in range(players))
+                seat = rng.choice(state.actors)
+                state.apply(rng.choice(state.legal_actions(seat)), seat)

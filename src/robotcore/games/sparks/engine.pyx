@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
-from robotcore.core.rng cimport rng_below, rng_next, rng_seed
+from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.sparks.state cimport *
 
@@ -2152,6 +2152,15 @@ def resample_into(State state, State out, int seat, uint64_t seed) -> int:
     if err == 0:
         err = sp_resample_draw(state.core.cfg, &scratch, state.data, seat, out.data, &rng)
     return err
+
+
+def resample_exact(State state, int seat) -> bool:
+    """Whether resampling ``state`` for ``seat`` uses the exact routing table (RULES.md, "Resampling": else the
+    sequential fallback)."""
+    cdef SPResample scratch
+    if sp_resample_prepare(state.core.cfg, state.data, seat, &scratch) != 0:
+        raise ValueError("no world is consistent with the seat's information")
+    return bool(scratch.exact)
 
 
 def resample_draws(State state, int seat, int count, uint64_t seed) -> int:

@@ -22,6 +22,7 @@ cdef enum:
     RS_ERR_STATE = 1
     RS_ERR_COUNT = 2
     RS_ERR_PIN = 3
+    RS_MAX_STATES = 512       # the exact routing's table: per-seat counts of pinned cards sent to the pool
 
 
 ctypedef struct SPResample:
@@ -39,6 +40,19 @@ ctypedef struct SPResample:
     uint8_t srec[MAX_ASSIST]
     uint8_t draws[MAX_P]              # cards each seat drew from the deck after the draft
     uint8_t rcard[64]                 # the robot cards the seat does not know, in card order
+    # the exact routing of the pinned cards (pick or pool), read once: counts by group and owner, and the table
+    # ``f[g][s]``: the weight of the routings of the groups before g that send s (a mixed-radix vector over the
+    # seats: how many of each seat's pinned cards) to the pool; row ngroups holds the complete weights
+    int32_t exact                     # 1: the table below is filled (else the sequential test, RULES.md)
+    int32_t nstates
+    int32_t npool                     # pool slots in all
+    int32_t stride[MAX_P]
+    int32_t fixed[MAX_P]              # a seat's pinned cards sent to the pool when that is forced, else -1
+    int32_t cnt[MAX_RG * MAX_P]
+    int32_t fpick[MAX_RG * MAX_P]
+    int32_t fpool[MAX_RG]
+    double fact[MAX_ASSIST + 1]
+    double f[(MAX_RG + 1) * RS_MAX_STATES]
 
 
 cdef inline void rs_slot(SPResample* r, int g, int kind, int owner, int rec) noexcept nogil:
@@ -66,8 +80,10 @@ cdef int sp_resample_prepare(const void* c, const void* st, int seat, void* scra
     cdef uint32_t bit, mine = s.pl[seat].hand | s.pl[seat].played
     if seat < 0 or seat >= n:
         return RS_ERR_STATE
-    memset(r, 0, sizeof(SPResample))
-    r.seat = seat
+    r.seat = seat                            # (not the whole struct: its routing table is large)
+    r.ncards = r.nslots = r.nrobots = 0
+    for p in range(MAX_P):
+        r.draws[p] = 0
     # robot cards
     for j in range(s.nbottom):
         if not (bottom_knowers(s, j) >> seat) & 1:
@@ -157,6 +173,199 @@ cdef int sp_resample_prepare(const void* c, const void* st, int seat, void* scra
     if not drafting:
         for p in range(n):
             r.draws[p] = <uint8_t>(popcount(s.pl[p].hand | s.pl[p].played) - R)
+    rs_exact_table(r, n)
+    return 0
+
+
+cdef inline double rs_ff(const SPResample* r, int m, int k) noexcept nogil:
+    """m! / (m - k)!: ordered ways to put k distinct cards on m slots (0 when k > m)."""
+    if k < 0 or k > m:
+        return 0.0
+    return r.fact[m] / r.fact[m - k]
+
+
+cdef double rs_group_weight(const SPResample* r, int g, int n, const int* y) noexcept nogil:
+    """The placements of group g's pinned cards with y[p] of owner p's on the group's pool slots and the others on
+    their owner's picks: which ones (a binomial), on which picks, on which pool slots."""
+    cdef double w = 1.0
+    cdef int p, c, total = 0
+    for p in range(n):
+        c = r.cnt[g * MAX_P + p]
+        w *= r.fact[c] / (r.fact[y[p]] * r.fact[c - y[p]]) * rs_ff(r, r.fpick[g * MAX_P + p], c - y[p])
+        total += y[p]
+    return w * rs_ff(r, r.fpool[g], total)
+
+
+cdef bint rs_next_vector(int* y, const int* lo, const int* hi, int n) noexcept nogil:
+    """The next vector lo <= y <= hi in mixed radix; False after the last."""
+    cdef int p
+    for p in range(n):
+        if y[p] < hi[p]:
+            y[p] += 1
+            return True
+        y[p] = lo[p]
+    return False
+
+
+cdef void rs_bounds(const SPResample* r, int g, int n, int* lo, int* hi) noexcept nogil:
+    """How many of owner p's pinned cards in group g may go to the pool: those its picks there cannot hold must,
+    and no more than the group's pool slots or the owner's draws."""
+    cdef int p, c
+    for p in range(n):
+        c = r.cnt[g * MAX_P + p]
+        lo[p] = max(0, c - r.fpick[g * MAX_P + p])
+        hi[p] = min(c, min(r.fpool[g], <int>r.draws[p]))
+
+
+cdef void rs_exact_table(SPResample* r, int n) noexcept nogil:
+    """Fill the routing table (``exact`` = 0 when it would not fit). A world is a placement of every card; given the
+    pinned cards' routes, the free cards' placements number (free cards of each group)! times, for the deck pool,
+    the owners' draws taken by pinned cards, ordered, times (pool cards left)!: so each routing weighs its
+    placements times those counts, and drawing a routing by that weight, then its placement uniformly, draws a
+    world uniformly. Only the seats with a real choice (some group where a pinned card may be a pick or go to the
+    pool) are counted in the table's state; the others' counts are fixed."""
+    cdef int g, p, j, st, nxt, sy
+    cdef int y[MAX_P]
+    cdef int lo[MAX_P]
+    cdef int hi[MAX_P]
+    cdef int fixed[MAX_P]
+    cdef int radix[MAX_P]
+    cdef double w
+    cdef bint ok
+    r.exact = 0
+    r.fact[0] = 1.0
+    for j in range(1, MAX_ASSIST + 1):
+        r.fact[j] = r.fact[j - 1] * j
+    r.npool = 0
+    for j in range(MAX_RG * MAX_P):
+        r.cnt[j] = 0
+        r.fpick[j] = 0
+    for g in range(MAX_RG):
+        r.fpool[g] = 0
+    for j in range(r.nslots):
+        if r.skind[j] == SL_PICK:
+            r.fpick[r.sgroup[j] * MAX_P + r.sowner[j]] += 1
+        elif r.skind[j] == SL_POOL:
+            r.fpool[r.sgroup[j]] += 1
+            r.npool += 1
+    for j in range(r.ncards):
+        if r.cpin[j] != NO_CARD:
+            r.cnt[r.cgroup[j] * MAX_P + r.cpin[j]] += 1
+    for p in range(MAX_P):
+        fixed[p] = 0
+        radix[p] = 1
+    for g in range(r.ngroups):
+        rs_bounds(r, g, n, lo, hi)
+        for p in range(n):
+            fixed[p] += lo[p]
+            if hi[p] > lo[p]:
+                radix[p] = r.draws[p] + 1
+    r.nstates = 1
+    for p in range(n):
+        r.stride[p] = r.nstates
+        r.nstates *= radix[p]
+        r.fixed[p] = fixed[p] if radix[p] == 1 else -1
+        if r.nstates > RS_MAX_STATES:
+            return
+    for st in range((r.ngroups + 1) * r.nstates):
+        r.f[st] = 0.0
+    r.f[0] = 1.0
+    for g in range(r.ngroups):
+        rs_bounds(r, g, n, lo, hi)
+        for st in range(r.nstates):
+            if r.f[g * r.nstates + st] == 0.0:
+                continue
+            for p in range(n):
+                y[p] = lo[p]
+            while True:
+                nxt = st
+                ok = True
+                for p in range(n):
+                    if r.fixed[p] < 0:
+                        if (st // r.stride[p]) % (r.draws[p] + 1) + y[p] > r.draws[p]:
+                            ok = False
+                            break
+                        nxt += y[p] * r.stride[p]
+                if ok:
+                    w = rs_group_weight(r, g, n, y)
+                    if w > 0.0:
+                        r.f[(g + 1) * r.nstates + nxt] += r.f[g * r.nstates + st] * w
+                if not rs_next_vector(y, lo, hi, n):
+                    break
+    g = r.ngroups
+    for st in range(r.nstates):
+        sy = 0
+        w = 1.0
+        for p in range(n):
+            j = r.fixed[p] if r.fixed[p] >= 0 else (st // r.stride[p]) % (r.draws[p] + 1)
+            sy += j
+            w *= rs_ff(r, r.draws[p], j)
+        w = 0.0 if sy > r.npool else w * r.fact[r.npool - sy]
+        r.f[g * r.nstates + st] *= w
+    r.exact = 1
+
+
+cdef int rs_exact_routes(const SPResample* r, uint64_t* rng, int n, int* route) noexcept nogil:
+    """Draw how many pinned cards of each group and owner go to the pool (``route[g * MAX_P + p]``) with the
+    probability of the worlds they leave: the complete state by its weight, then each group's share backwards."""
+    cdef int g, p, st = -1, prev, i, k
+    cdef int y[MAX_P]
+    cdef int lo[MAX_P]
+    cdef int hi[MAX_P]
+    cdef int keep[MAX_P]
+    cdef int keep_prev = -1
+    cdef double total = 0.0, u, w
+    cdef const double* last = &r.f[r.ngroups * r.nstates]
+    for i in range(r.nstates):
+        total += last[i]
+    if not total > 0.0:
+        return RS_ERR_PIN
+    u = rng_unit(rng) * total
+    for i in range(r.nstates):
+        if last[i] > 0.0:
+            st = i
+            if u < last[i]:
+                break
+            u -= last[i]
+    g = r.ngroups - 1
+    while g >= 0:
+        rs_bounds(r, g, n, lo, hi)
+        total = 0.0
+        for k in range(2):                    # the total, then the pick
+            if k == 1:
+                if not total > 0.0:
+                    return RS_ERR_PIN
+                u = rng_unit(rng) * total
+            for p in range(n):
+                y[p] = lo[p]
+            while True:
+                prev = st
+                for p in range(n):
+                    if r.fixed[p] < 0:
+                        if y[p] > (st // r.stride[p]) % (r.draws[p] + 1):
+                            prev = -1
+                            break
+                        prev -= y[p] * r.stride[p]
+                w = 0.0 if prev < 0 else r.f[g * r.nstates + prev] * rs_group_weight(r, g, n, y)
+                if k == 0:
+                    total += w
+                elif w > 0.0:
+                    for p in range(n):
+                        keep[p] = y[p]
+                    keep_prev = prev
+                    if u < w:
+                        break
+                    u -= w
+                if not rs_next_vector(y, lo, hi, n):
+                    if k == 1:                    # rounding left u past the last weight: take that one
+                        for p in range(n):
+                            y[p] = keep[p]
+                        prev = keep_prev
+                    break
+        for p in range(n):
+            route[g * MAX_P + p] = y[p]
+        st = prev
+        g -= 1
     return 0
 
 
@@ -194,17 +403,6 @@ cdef int rs_nth_free(const SPResample* r, const uint8_t* used, int g, int kind, 
     return -1
 
 
-cdef inline void rs_shuffle(uint64_t* rng, uint8_t* a, int m) noexcept nogil:
-    cdef int i = m - 1, j
-    cdef uint8_t t
-    while i > 0:
-        j = <int>rng_below(rng, <uint32_t>(i + 1))
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i -= 1
-
-
 cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, int seat, void* out,
                           uint64_t* rng) noexcept nogil:
     """A fresh state consistent with everything ``seat`` knows (``scratch`` from ``sp_resample_prepare``)."""
@@ -212,10 +410,12 @@ cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, in
     cdef const SPResample* r = <const SPResample*>scratch
     cdef const SPState* src = <const SPState*>st
     cdef SPState* s = <SPState*>out
-    cdef int n = cfg.nseats, i, j, p, g, pos = 0, wp, wq, pick, e, m, a
+    cdef int n = cfg.nseats, i, j, p, g, pos = 0, wp, wq, pick, e, m, a, k
     cdef uint8_t tmp[64]
     cdef uint8_t order[MAX_ASSIST]
     cdef uint8_t used[MAX_ASSIST]
+    cdef uint8_t slots[MAX_ASSIST]
+    cdef int route[MAX_RG * MAX_P]
     cdef int cslot[MAX_ASSIST]
     cdef int cnt[MAX_RG * MAX_P]          # pinned cards still to place, by group and owner
     cdef int fpick[MAX_RG * MAX_P]        # free picks, by group and owner
@@ -230,7 +430,7 @@ cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, in
     # robot cards: shuffled among the places the seat does not know
     for i in range(r.nrobots):
         tmp[i] = r.rcard[i]
-    rs_shuffle(rng, tmp, r.nrobots)
+    rng_shuffle_u8(rng, tmp, r.nrobots)
     for i in range(s.nbottom):
         if not (bottom_knowers(s, i) >> seat) & 1:
             s.bottom[i] = <uint8_t>((s.bottom[i] & 0xC0) | tmp[pos])
@@ -266,7 +466,51 @@ cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, in
             order[m] = <uint8_t>i
             m += 1
             cnt[r.cgroup[i] * MAX_P + r.cpin[i]] += 1
-    rs_shuffle(rng, order, m)
+    if r.exact:
+        if rs_exact_routes(r, rng, n, route) != 0:
+            return RS_ERR_PIN
+        m = 0                                # exact: the routes drawn, the placements uniform
+    else:
+        rng_shuffle_u8(rng, order, m)
+    for g in range(r.ngroups if r.exact else 0):
+        for p in range(n):
+            k = 0
+            for i in range(r.ncards):
+                if r.cpin[i] == p and r.cgroup[i] == g:
+                    tmp[k] = <uint8_t>i
+                    k += 1
+            rng_shuffle_u8(rng, tmp, k)
+            for j in range(k):
+                cslot[tmp[j]] = -2 if j < route[g * MAX_P + p] else -3     # -2: to the pool, -3: a pick
+            rest[p] -= route[g * MAX_P + p]
+            # the picks: the owner's free picks in the group, shuffled
+            e = 0
+            for j in range(r.nslots):
+                if r.sgroup[j] == g and r.skind[j] == SL_PICK and r.sowner[j] == p:
+                    slots[e] = <uint8_t>j
+                    e += 1
+            rng_shuffle_u8(rng, slots, e)
+            pos = 0
+            for j in range(k):
+                if cslot[tmp[j]] == -3:
+                    cslot[tmp[j]] = slots[pos]
+                    used[slots[pos]] = 1
+                    pos += 1
+        # the pool: the group's pool slots, shuffled, for its pinned cards sent there
+        e = 0
+        for j in range(r.nslots):
+            if r.sgroup[j] == g and r.skind[j] == SL_POOL:
+                slots[e] = <uint8_t>j
+                e += 1
+        rng_shuffle_u8(rng, slots, e)
+        pos = 0
+        for i in range(r.ncards):
+            if cslot[i] == -2 and r.cgroup[i] == g:
+                if pos >= e:
+                    return RS_ERR_PIN
+                cslot[i] = slots[pos]
+                used[slots[pos]] = 1
+                pos += 1
     for j in range(m):
         i = order[j]
         g = r.cgroup[i]
@@ -307,7 +551,7 @@ cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, in
             if cslot[i] < 0 and r.cgroup[i] == g:
                 order[m] = <uint8_t>i
                 m += 1
-        rs_shuffle(rng, order, m)
+        rng_shuffle_u8(rng, order, m)
         pos = 0
         for j in range(r.nslots):
             if not used[j] and r.sgroup[j] == g:
@@ -341,7 +585,7 @@ cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, in
         else:
             tmp[m] = <uint8_t>a
             m += 1
-    rs_shuffle(rng, tmp, m)
+    rng_shuffle_u8(rng, tmp, m)
     pos = 0
     for p in range(n):
         if p == seat:
