@@ -56,6 +56,9 @@ class Reference:
         self.rcol = [COLOURS.index(r.colour) for r in content.robots]
         self.box = [r.box for r in content.robots]
         self.nlevels = len(content.thresholds)
+        # the draft hands (the struct keeps only the record; a new game's deal is read from it, then passed here)
+        self.dhand = [sum(1 << c for c, r in enumerate(f["arec"]) if r == 0x80 | (p << 4) | 15) if f["phase"] == DRAFT
+                      else 0 for p in range(4)]
 
     # -- chance ---------------------------------------------------------------------------------------------
 
@@ -261,7 +264,7 @@ class Reference:
         out: set[int] = set()
         P = f["players"][p]
         if f["phase"] == DRAFT:
-            return sorted(B["draft"] + a for a in bits(f["dhand"][p]))
+            return sorted(B["draft"] + a for a in bits(self.dhand[p]))
         if f["phase"] == REFILL:
             if P["nbuf"] == 0:
                 out |= {B["discard_robot"] + k for k in range(3) if P["line"][k] != NO}
@@ -795,15 +798,15 @@ class Reference:
             for q in range(self.n):
                 f["players"][q]["hand"] |= 1 << f["dpick"][q]
                 f["arec"][f["dpick"][q]] = (f["arec"][f["dpick"][q]] & 0xF0) | f["dstep"]
-                passed.append(f["dhand"][q] & ~(1 << f["dpick"][q]))
+                passed.append(self.dhand[q] & ~(1 << f["dpick"][q]))
                 f["dpick"][q] = NO
             for q in range(self.n):
-                f["dhand"][(q + 1) % self.n] = passed[q]
+                self.dhand[(q + 1) % self.n] = passed[q]
             f["dstep"] += 1
             if f["dstep"] >= self.c.hand_size:
                 for q in range(self.n):
-                    f["adeck"] |= f["dhand"][q]
-                    f["dhand"][q] = 0
+                    f["adeck"] |= self.dhand[q]
+                    self.dhand[q] = 0
                 f["phase"] = REFILL
                 f["taker"] = f["first"]
                 f["ntaken"] = 0

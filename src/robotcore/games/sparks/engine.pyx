@@ -958,7 +958,7 @@ cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t*
     elif s.phase == PH_REFILL:
         refill_options(cfg, s, seat, w)
     elif s.phase == PH_DRAFT:
-        bits_to(w, cfg.a_draft, s.dhand[seat])
+        bits_to(w, cfg.a_draft, draft_hand(cfg, s, seat))
 
 
 cdef inline void bits_to(uint64_t* w, int base, uint32_t bits) noexcept nogil:
@@ -1386,8 +1386,9 @@ cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
 
 
 cdef void draft_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
-    cdef uint32_t passed[MAX_P]
-    cdef int q, n = cfg.nseats
+    """A pick; once every seat has picked, the picks are kept and the hands passed on (passing is implicit:
+    seat q holds the hand dealt to q - dstep), and after the last step the cards left go to the deck."""
+    cdef int q, c, n = cfg.nseats
     s.dpick[p] = <uint8_t>(a - cfg.a_draft)
     for q in range(n):
         if s.dpick[q] == NO_CARD:
@@ -1395,15 +1396,12 @@ cdef void draft_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nog
     for q in range(n):
         s.pl[q].hand |= (<uint32_t>1) << s.dpick[q]
         s.arec[s.dpick[q]] = <uint8_t>((s.arec[s.dpick[q]] & 0xF0) | s.dstep)
-        passed[q] = s.dhand[q] & ~((<uint32_t>1) << s.dpick[q])
         s.dpick[q] = NO_CARD
-    for q in range(n):
-        s.dhand[(q + 1) % n] = passed[q]
     s.dstep += 1
     if s.dstep >= cfg.hand_size:
-        for q in range(n):
-            s.adeck |= s.dhand[q]
-            s.dhand[q] = 0
+        for c in range(cfg.nassist):
+            if s.arec[c] & AR_DEALT and (s.arec[c] & 15) == AR_UNPICKED:
+                s.adeck |= (<uint32_t>1) << c
         begin_setup_refill(cfg, s)
 
 
@@ -1523,7 +1521,6 @@ cdef void sp_init(const void* c, void* st, uint64_t seed) noexcept nogil:
             for i in range(cfg.draft_deal):
                 k = nth_set_bit(s.adeck, <int>rng_below(&s.rng, <uint32_t>popcount(s.adeck)))
                 s.adeck &= ~((<uint32_t>1) << k)
-                s.dhand[p] |= (<uint32_t>1) << k
                 s.arec[k] = <uint8_t>(AR_DEALT | (p << 4) | AR_UNPICKED)
         s.phase = PH_DRAFT
         return
@@ -1699,9 +1696,7 @@ cdef bint draft_record_ok(const SPConfig* cfg, const SPState* s) noexcept nogil:
             return False
         dealt[h] += 1
         if ps == AR_UNPICKED:
-            if s.phase == PH_DRAFT and not s.dhand[(h + R) % n] & bit:
-                return False
-            continue
+            continue                         # in the hand being passed (draft_hand), or after it anywhere
         if ps >= R or (picked[h] >> ps) & 1:
             return False
         picked[h] |= (<uint32_t>1) << ps
@@ -1909,15 +1904,16 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         return 12
     for p in range(MAX_P):
         if p >= n or s.phase != PH_DRAFT:
-            if s.dhand[p] or s.dpick[p] != NO_CARD:
+            if s.dpick[p] != NO_CARD:
                 return 13
         else:
-            if s.dhand[p] & assist or s.dhand[p] & ~alla:
+            b32 = draft_hand(cfg, s, p)
+            if b32 & assist:
                 return 13
-            assist |= s.dhand[p]
-            if s.dpick[p] != NO_CARD and (s.dpick[p] >= cfg.nassist or not (s.dhand[p] >> s.dpick[p]) & 1):
+            assist |= b32
+            if s.dpick[p] != NO_CARD and (s.dpick[p] >= cfg.nassist or not (b32 >> s.dpick[p]) & 1):
                 return 13
-            if popcount(s.dhand[p]) != cfg.draft_deal - s.dstep or popcount(s.pl[p].hand) != s.dstep:
+            if popcount(b32) != cfg.draft_deal - s.dstep or popcount(s.pl[p].hand) != s.dstep:
                 return 13
     if s.adeck & assist or (s.adeck | assist) != alla:
         return 13
@@ -2253,7 +2249,6 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
     memcpy(&s, &raw[0], sizeof(SPState))
     d = <dict>s
     out = {k: d[k] for k in _S_SCALARS}
-    out["dhand"] = list(d["dhand"])
     out["bknow"] = list(d["bknow"])
     out["arec"] = [s.arec[p] for p in range(MAX_ASSIST)]
     out["bottom"] = [s.bottom[p] for p in range(64)]
@@ -2302,7 +2297,6 @@ def pack_state(dict f) -> bytes:
     s.dstep = f["dstep"]
     s.started = f["started"]
     for i in range(MAX_P):
-        s.dhand[i] = f["dhand"][i]
         s.dpick[i] = f["dpick"][i]
     for i in range(64):
         s.bottom[i] = f["bottom"][i]

@@ -77,7 +77,7 @@ cdef int sp_resample_prepare(const void* c, const void* st, int seat, void* scra
     cdef int gslots[MAX_RG]
     cdef int gcards[MAX_RG]
     cdef uint64_t unknown = s.pool
-    cdef uint32_t bit, mine = s.pl[seat].hand | s.pl[seat].played
+    cdef uint32_t bit, mine = s.pl[seat].hand | s.pl[seat].played, mine_draft
     if seat < 0 or seat >= n:
         return RS_ERR_STATE
     r.seat = seat                            # (not the whole struct: its routing table is large)
@@ -130,12 +130,13 @@ cdef int sp_resample_prepare(const void* c, const void* st, int seat, void* scra
     for j in range(cfg.nassist - n * L):
         rs_slot(r, 0, SL_DECK if drafting else SL_POOL, 0, 0)
     # the cards
+    mine_draft = draft_hand(cfg, s, seat)
     for a in range(cfg.nassist):
         bit = (<uint32_t>1) << a
         rec = s.arec[a]
         h = (rec >> 4) & 7
         ps = rec & 15
-        if drafting and s.dhand[seat] & bit:
+        if drafting and mine_draft & bit:
             continue
         if rec & AR_DEALT and ps != AR_UNPICKED and (h + ps) % n == seat:
             continue                         # its own pick
@@ -567,7 +568,6 @@ cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, in
     for p in range(n):
         if p != seat:
             s.pl[p].hand = 0
-            s.dhand[p] = 0
     m = 0
     for i in range(r.ncards):
         a = r.card[i]
@@ -579,7 +579,7 @@ cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, in
         if r.skind[e] == SL_PICK:
             s.pl[r.sowner[e]].hand |= bit
         elif r.skind[e] == SL_DHAND:
-            s.dhand[r.sowner[e]] |= bit
+            pass                             # its record puts it in the hand being passed (draft_hand)
         elif r.skind[e] == SL_DECK:
             s.adeck |= bit
         else:
@@ -600,6 +600,7 @@ cdef int sp_resample_draw(const void* c, const void* scratch, const void* st, in
         pos += 1
     for p in range(n):
         if p != seat and s.phase == PH_DRAFT and s.dpick[p] != NO_CARD:
-            s.dpick[p] = <uint8_t>nth_set_bit(s.dhand[p], <int>rng_below(rng, <uint32_t>popcount(s.dhand[p])))
+            bit = draft_hand(cfg, s, p)
+            s.dpick[p] = <uint8_t>nth_set_bit(bit, <int>rng_below(rng, <uint32_t>popcount(bit)))
     s.rng = rng_seed(rng_next(rng))
     return 0

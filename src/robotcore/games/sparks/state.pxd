@@ -172,7 +172,6 @@ ctypedef struct SPState:
     uint64_t pool                     # robot cards in the shuffled part of the deck (each draw: a uniform one)
     uint64_t bknow[2]                 # bit i of bknow[k]: seat 2 + k knows bottom[i] (seats 0, 1: in bottom[i])
     uint32_t adeck                    # assistant deck (each draw: a uniform card of it)
-    uint32_t dhand[MAX_P]             # draft: the hand each seat holds now (hidden)
     uint32_t spare32
     Player pl[MAX_P]
     uint8_t arec[MAX_ASSIST]          # draft record of each assistant: 0 not dealt in a draft, else

@@ -19,6 +19,7 @@ from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
 from robotcore.core.state cimport State
 from robotcore.games.sparks.engine cimport (
     bottom_knowers,
+    draft_hand,
     colour_count,
     goals_met,
     seat_score,
@@ -126,7 +127,7 @@ cdef dict _player(game, const SPConfig* cfg, const SPState* s, int p):
         "completed_this_turn": P.completed,
         "done": bool((s.done >> p) & 1) if s.phase == PH_ACTION else False,
         "drawn": P.nbuf,
-        "draft_hand_size": popcount(s.dhand[p]),
+        "draft_hand_size": popcount(draft_hand(cfg, s, p)),
         "draft_committed": s.phase == PH_DRAFT and s.dpick[p] != NO_CARD,
         "goals_met": [GOALS[g] for g in range(NGOALS) if (goals_met(cfg, P) >> g) & 1],
     }
@@ -188,7 +189,7 @@ def view(game, State state, seat) -> dict:
     rnames = game.content.robot_names
     out["hand"] = bits32(s.pl[me].hand, anames)
     out["drawn"] = [rnames[s.pl[me].buf[i]] for i in range(s.pl[me].nbuf)]
-    out["draft_hand"] = bits32(s.dhand[me], anames)
+    out["draft_hand"] = bits32(draft_hand(<const SPConfig*>state.core.cfg, s, me), anames)
     out["draft_pick"] = None if s.dpick[me] == NO_CARD else anames[s.dpick[me]]
     out["draft_seen"] = draft_seen(game, state, me)
     out["drawn_known"] = [[rnames[s.pl[p].buf[i]] for i in range(s.pl[p].nbuf) if (s.pl[p].bufk[i] >> me) & 1]
@@ -228,7 +229,7 @@ def omniscient(game, State state) -> dict:
     out["assistant_deck_cards"] = bits32(s.adeck, anames)
     out["hands"] = [bits32(s.pl[p].hand, anames) for p in range(cfg.nseats)]
     out["drawn"] = [[rnames[s.pl[p].buf[i]] for i in range(s.pl[p].nbuf)] for p in range(cfg.nseats)]
-    out["draft_hands"] = [bits32(s.dhand[p], anames) for p in range(cfg.nseats)]
+    out["draft_hands"] = [bits32(draft_hand(cfg, s, p), anames) for p in range(cfg.nseats)]
     out["draft_picks"] = [None if s.dpick[p] == NO_CARD else anames[s.dpick[p]] for p in range(cfg.nseats)]
     return out
 
@@ -241,6 +242,7 @@ def observation(State state, int seat) -> cnp.ndarray:
     cdef const SPState* s = <const SPState*>state.data
     cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
     cdef int n = cfg.nseats, rel, p, pos, i, t, k, j, card, b, c
+    cdef uint32_t dh
     cdef const Player* P
     cdef cnp.ndarray arr = np.zeros(OBS_SIZE, dtype=np.float32)
     cdef float* x = <float*>cnp.PyArray_DATA(arr)
@@ -315,9 +317,10 @@ def observation(State state, int seat) -> cnp.ndarray:
     x[pos + 79] = s.nbottom / 20.0
     pos += GLOBALS
     P = &s.pl[seat]
+    dh = draft_hand(cfg, s, seat)
     for i in range(MAX_ASSIST):
         x[pos + i] = (P.hand >> i) & 1
-        x[pos + 48 + i] = (s.dhand[seat] >> i) & 1
+        x[pos + 48 + i] = (dh >> i) & 1
         x[pos + 80 + i] = s.phase == PH_DRAFT and s.dpick[seat] == i
     for i in range(P.nbuf):
         x[pos + 32 + i * 4 + cfg.r_colour[P.buf[i]]] = 1.0
