@@ -7,7 +7,9 @@ the others hold and their pending picks, the order of the robot deck (its shuffl
 knows the size of) and the robot cards the others drew in a refill and returned under the deck, the assistant
 deck, the PRNG. Public: the junkyard, the bag and the discard pile (by colour), every board, die, line,
 tableau, track, cog, spark, tile, played assistant, the bonus tiles, the goals, the unfinished robots a seat
-discarded under the deck.
+discarded under the deck. What a seat saw stays in its view (perfect recall): the hands it held in the draft
+(``draft_seen``), the robot cards it knows under the deck (named in ``robot_deck.bottom``) or in another seat's
+refill (``drawn_known``).
 """
 
 cimport cython
