@@ -56,6 +56,9 @@ class Reference:
         self.rcol = [COLOURS.index(r.colour) for r in content.robots]
         self.box = [r.box for r in content.robots]
         self.nlevels = len(content.thresholds)
+        # the draft hands (the struct keeps only the record; a new game's deal is read from it, then passed here)
+        self.dhand = [sum(1 << c for c, r in enumerate(f["arec"]) if r == 0x80 | (p << 4) | 15) if f["phase"] == DRAFT
+                      else 0 for p in range(4)]
 
     # -- chance ---------------------------------------------------------------------------------------------
 
@@ -91,20 +94,28 @@ class Reference:
             return mk(c, 1 + self.below(6))
         return self.bag_die()
 
-    def draw_robot(self) -> int:
+    def knowers(self, i: int) -> set[int]:
+        """The seats that know the card under the deck at position i (seats 0 and 1 in its byte, 2 and 3 in
+        ``bknow``)."""
+        f = self.f
+        out = {s for s in (0, 1) if f["bottom"][i] >> (6 + s) & 1}
+        return out | {2 + k for k in (0, 1) if f["bknow"][k] >> i & 1}
+
+    def draw_robot(self) -> tuple[int, set[int]]:
         f = self.f
         pool = bits(f["pool"])
         if pool:
             card = pool[self.below(len(pool))]
             f["pool"] &= ~(1 << card)
-            return card
+            return card, set()
         if f["nbottom"]:
             card = f["bottom"][0] & 63
+            known = self.knowers(0)
             f["bottom"] = f["bottom"][1:] + [0]
-            f["bpublic"] >>= 1
+            f["bknow"] = [k >> 1 for k in f["bknow"]]
             f["nbottom"] -= 1
-            return card
-        return NO
+            return card, known
+        return NO, set()
 
     def draw_assistant(self, P: dict[str, Any]) -> None:
         deck = bits(self.f["adeck"])
@@ -253,7 +264,7 @@ class Reference:
         out: set[int] = set()
         P = f["players"][p]
         if f["phase"] == DRAFT:
-            return sorted(B["draft"] + a for a in bits(f["dhand"][p]))
+            return sorted(B["draft"] + a for a in bits(self.dhand[p]))
         if f["phase"] == REFILL:
             if P["nbuf"] == 0:
                 out |= {B["discard_robot"] + k for k in range(3) if P["line"][k] != NO}
@@ -723,32 +734,37 @@ class Reference:
     def do_draw(self, p: int) -> None:
         P = self.f["players"][p]
         for _ in range(self.free(P) + 1):
-            card = self.draw_robot()
+            card, known = self.draw_robot()
             if card == NO:
                 break
             P["buf"][P["nbuf"]] = card
+            P["bufk"][P["nbuf"]] = sum(1 << s for s in known | {p})
             P["nbuf"] += 1
         self.finish_assign(p)
 
-    def to_bottom(self, card: int, owner: int, public: bool) -> None:
+    def to_bottom(self, card: int, known: set[int]) -> None:
         f = self.f
-        f["bottom"][f["nbottom"]] = card | (owner << 6)
-        if public:
-            f["bpublic"] |= 1 << f["nbottom"]
+        i = f["nbottom"]
+        f["bottom"][i] = card | sum(1 << (6 + s) for s in known if s < 2)
+        for s in known:
+            if s >= 2:
+                f["bknow"][s - 2] |= 1 << i
         f["nbottom"] += 1
 
     def finish_assign(self, p: int) -> None:
         P = self.f["players"][p]
         if P["nbuf"] and self.free(P) == 0:
-            for card in P["buf"][:P["nbuf"]]:
-                self.to_bottom(card, p, False)
+            for card, known in zip(P["buf"][:P["nbuf"]], P["bufk"]):
+                self.to_bottom(card, {s for s in range(4) if known >> s & 1})
             P["buf"] = [0] * 4
+            P["bufk"] = [0] * 4
             P["nbuf"] = 0
         if P["nbuf"] == 0:
             self.next_refiller(True)
         elif P["nbuf"] == 1 and self.free(P) == 1:
             P["line"][P["line"].index(NO)] = P["buf"][0]
             P["buf"] = [0] * 4
+            P["bufk"] = [0] * 4
             P["nbuf"] = 0
             self.next_refiller(True)
 
@@ -781,15 +797,16 @@ class Reference:
             passed = []
             for q in range(self.n):
                 f["players"][q]["hand"] |= 1 << f["dpick"][q]
-                passed.append(f["dhand"][q] & ~(1 << f["dpick"][q]))
+                f["arec"][f["dpick"][q]] = (f["arec"][f["dpick"][q]] & 0xF0) | f["dstep"]
+                passed.append(self.dhand[q] & ~(1 << f["dpick"][q]))
                 f["dpick"][q] = NO
             for q in range(self.n):
-                f["dhand"][(q + 1) % self.n] = passed[q]
+                self.dhand[(q + 1) % self.n] = passed[q]
             f["dstep"] += 1
             if f["dstep"] >= self.c.hand_size:
                 for q in range(self.n):
-                    f["adeck"] |= f["dhand"][q]
-                    f["dhand"][q] = 0
+                    f["adeck"] |= self.dhand[q]
+                    self.dhand[q] = 0
                 f["phase"] = REFILL
                 f["taker"] = f["first"]
                 f["ntaken"] = 0
@@ -803,7 +820,7 @@ class Reference:
                         self.discard(b)
                         P["space"][4 + 3 * k + j] = 0
                         P["cogs"] = min(255, P["cogs"] + self.price(P))
-                self.to_bottom(P["line"][k], p, True)
+                self.to_bottom(P["line"][k], set(range(self.n)))
                 P["line"][k] = NO
                 if self.free(P) == 3:
                     self.do_draw(p)
@@ -813,7 +830,9 @@ class Reference:
                 card, slot = divmod(k, 3)
                 i = P["buf"].index(card)
                 P["buf"][i] = P["buf"][P["nbuf"] - 1]
+                P["bufk"][i] = P["bufk"][P["nbuf"] - 1]
                 P["buf"][P["nbuf"] - 1] = 0
+                P["bufk"][P["nbuf"] - 1] = 0
                 P["nbuf"] -= 1
                 P["line"][slot] = card
                 self.finish_assign(p)

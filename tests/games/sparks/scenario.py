@@ -96,8 +96,7 @@ def _take_card(f: dict[str, Any], card: int) -> None:
         if f["bottom"][i] & 63 == card:
             del f["bottom"][i]
             f["bottom"].append(0)
-            low = f["bpublic"] & ((1 << i) - 1)
-            f["bpublic"] = low | ((f["bpublic"] >> (i + 1)) << i)
+            f["bknow"] = [(k & ((1 << i) - 1)) | ((k >> (i + 1)) << i) for k in f["bknow"]]
             f["nbottom"] -= 1
             return
     for P in f["players"]:

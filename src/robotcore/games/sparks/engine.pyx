@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
-from robotcore.core.rng cimport rng_below, rng_seed
+from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.sparks.state cimport *
 
@@ -53,6 +53,10 @@ def action_layout() -> dict:
     return out
 
 
+cdef enum:
+    SP_MASK_WORDS = 22        # (num_actions + 63) // 64: the action ids are the same under every content
+
+
 # -- small helpers ---------------------------------------------------------------------------------------------
 
 cdef inline int dcol(int b) noexcept nogil:
@@ -69,6 +73,30 @@ cdef inline int mkdie(int c, int v) noexcept nogil:
 
 cdef inline void setb(uint64_t* w, int a) noexcept nogil:
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Bytes p[0..7] as a word, byte i in bits 8i..8i+7 whatever the byte order. */
+    static inline uint64_t sp_load8(const uint8_t* p) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap64(x);
+    #endif
+        return x;
+    }
+    """
+    uint64_t sp_load8(const uint8_t* p) noexcept nogil
+
+
+cdef inline uint64_t nonzero_bytes(uint64_t x) noexcept nogil:
+    """Bit 8i set exactly when byte i of ``x`` is not zero (to visit the non-zero entries of a byte array)."""
+    x |= x >> 4
+    x |= x >> 2
+    x |= x >> 1
+    return x & 0x0101010101010101ULL
 
 
 cdef inline uint8_t sat(int x) noexcept nogil:
@@ -204,29 +232,35 @@ cdef inline void gain_die(Player* P, int b) noexcept nogil:
         P.avail[b - 1] += 1
 
 
-cdef int draw_robot(SPState* s) noexcept nogil:
+cdef int draw_robot(SPState* s, int* knowers) noexcept nogil:
+    """A card from the deck: a uniform one of the shuffled part, else the first card put under it (``knowers``:
+    the seats that knew that card, who still know it in the drawer's hand)."""
     cdef int n = popcount(s.pool), c, i
+    knowers[0] = 0
     if n:
         c = nth_set_bit(s.pool, <int>rng_below(&s.rng, <uint32_t>n))
         s.pool &= ~((<uint64_t>1) << c)
         return c
     if s.nbottom:
         c = s.bottom[0] & 63
+        knowers[0] = bottom_knowers(s, 0)
         for i in range(1, s.nbottom):
             s.bottom[i - 1] = s.bottom[i]
         s.bottom[s.nbottom - 1] = 0
-        s.bpublic >>= 1
+        s.bknow[0] >>= 1
+        s.bknow[1] >>= 1
         s.nbottom -= 1
         return c
     return NO_CARD
 
 
-cdef void to_bottom(SPState* s, int card, int owner, bint public) noexcept nogil:
+cdef void to_bottom(SPState* s, int card, int knowers) noexcept nogil:
+    """Put ``card`` under the deck, known to the seats of the bitmask ``knowers``."""
     if s.nbottom >= 64:
         return
-    s.bottom[s.nbottom] = <uint8_t>(card | (owner << 6))
-    if public:
-        s.bpublic |= (<uint64_t>1) << s.nbottom
+    s.bottom[s.nbottom] = <uint8_t>(card | ((knowers & 3) << 6))
+    s.bknow[0] |= (<uint64_t>((knowers >> 2) & 1)) << s.nbottom
+    s.bknow[1] |= (<uint64_t>((knowers >> 3) & 1)) << s.nbottom
     s.nbottom += 1
 
 
@@ -472,7 +506,12 @@ cdef bint can_recruit(const SPConfig* cfg, const SPState* s, const Player* P, in
     return True
 
 
-cdef int any_dice(const Player* P) noexcept nogil:
+cdef bint any_dice(const Player* P) noexcept nogil:
+    """Whether the seat has an available die."""
+    return (sp_load8(&P.avail[0]) | sp_load8(&P.avail[8]) | sp_load8(&P.avail[16])) != 0
+
+
+cdef int dice_count(const Player* P) noexcept nogil:
     cdef int t, n = 0
     for t in range(NTYPES):
         n += P.avail[t]
@@ -672,15 +711,6 @@ cdef void refill_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
                 setb(w, cfg.a_assign + P.buf[i] * SLOTS + k)
 
 
-cdef void die_moves(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, bint robots_only) noexcept nogil:
-    cdef int sp
-    for sp in range(NSPACE):
-        if robots_only and (sp < SP_ROBOT or sp == SP_STORE):
-            continue
-        if fit(cfg, P, p, t + 1, sp, -1) >= 0:
-            setb(w, cfg.a_place + t * NSPACE + sp)
-
-
 cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
     cdef const Player* P = &s.pl[p]
     cdef int head = P.pend[0], arg = P.parg[0], t, i, b, k
@@ -761,43 +791,127 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
             setb(w, cfg.a_die_choice + t)
 
 
+# The free die spaces of a seat by requirement (bit sp), read once per legal-action list: what ``fit`` checks for
+# a die from the available ones, for every die at once.
+ctypedef struct Spaces:
+    uint32_t all                      # every free space a die may go to
+    uint32_t any_colour               # of which those with no colour requirement (a robot's "any", the storage)
+    uint32_t no_value                 # of which those with no value requirement
+    uint32_t colour[NCOL]             # requiring that colour (an upgrade space is its colour's)
+    uint32_t value[7]                 # requiring that value
+
+
+cdef void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept nogil:
+    cdef int sp, k, j, card, c, v
+    memset(o, 0, sizeof(Spaces))
+    if P.level < cfg.nlevels and upg_count(P) < cfg.upgrade_cap:
+        for sp in range(SP_ROBOT):
+            if P.space[sp] == 0:
+                o.all |= 1u << sp
+                o.no_value |= 1u << sp
+                o.colour[sp] |= 1u << sp
+    for k in range(SLOTS):
+        card = P.line[k]
+        if card == NO_CARD:
+            continue
+        for j in range(cfg.r_n[card]):
+            sp = SP_ROBOT + 3 * k + j
+            if P.space[sp] == 0:
+                o.all |= 1u << sp
+                c = cfg.r_col[card][j]
+                v = cfg.r_val[card][j]
+                if c == ANY:
+                    o.any_colour |= 1u << sp
+                else:
+                    o.colour[c] |= 1u << sp
+                o.value[v] |= 1u << sp      # value 0: no requirement
+    o.no_value |= o.value[0]
+    if cfg.storage and P.space[SP_STORE] == 0:
+        o.all |= 1u << SP_STORE
+        o.any_colour |= 1u << SP_STORE
+        o.no_value |= 1u << SP_STORE
+
+
+cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
+    """OR ``bits`` (fewer than 64) into the mask from action ``base`` on."""
+    cdef int off = base & 63
+    w[base >> 6] |= bits << off
+    if off and (bits >> (64 - off)):
+        w[(base >> 6) + 1] |= bits >> (64 - off)
+
+
+cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, const Spaces* o,
+                             bint colour_paid, bint ign_val, bint change, bint octavia, bint frank, bint silas,
+                             bint reroll1) noexcept nogil:
+    """The actions on an available die of type t: the free spaces it fits (its colour, or "any", or another
+    colour when the seat can pay to ignore it; its value, or none, or ignored), sell, change, and the
+    assistants' die effects."""
+    cdef int c = t // 6, v = t % 6 + 1
+    cdef uint32_t fits = o.all
+    if not colour_paid:
+        fits = o.colour[c] | o.any_colour
+    if not (ign_val or (c == p and has_tile(P, TL_IGN_VALUE))):
+        fits &= o.no_value | o.value[v]
+    set_field(w, cfg.a_place + t * NSPACE, fits)
+    setb(w, cfg.a_sell + t)
+    if change:
+        if v < 6:
+            setb(w, cfg.a_up + t)
+        if v > 1:
+            setb(w, cfg.a_down + t)
+    if octavia:
+        setb(w, cfg.a_flip + t)
+    if frank and (cfg.frank_mask >> v) & 1:
+        setb(w, cfg.a_frank + t)
+    if silas:
+        setb(w, cfg.a_silas + t)
+    if reroll1:
+        setb(w, cfg.a_reroll1 + t)
+
+
 cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
     cdef const Player* P = &s.pl[p]
-    cdef int t, sp, to, b, a, cost, c
+    cdef int t, sp, to, b, a, c, word, cost
     cdef uint32_t bits
-    cdef uint64_t boxes
-    cdef bint rearr
+    cdef uint64_t boxes, held, placed2
+    cdef bint rearr, change, octavia, frank, silas, reroll1, ign_val, paid_own, paid_other
+    cdef Spaces o
     if P.npend:
         pending_options(cfg, s, p, w)
         return
-    cost = cfg.change_cost
-    for t in range(NTYPES):
-        if P.avail[t] == 0:
-            continue
-        die_moves(cfg, P, p, t, w, False)
-        setb(w, cfg.a_sell + t)
-        if P.cogs >= cost:
-            if t % 6 < 5:
-                setb(w, cfg.a_up + t)
-            if t % 6 > 0:
-                setb(w, cfg.a_down + t)
-        if P.used_octavia < inst(cfg, P, AK_OCTAVIA):
-            setb(w, cfg.a_flip + t)
-        if P.used_frank < inst(cfg, P, AK_FRANK) and (cfg.frank_mask >> (t % 6 + 1)) & 1:
-            setb(w, cfg.a_frank + t)
-        if inst(cfg, P, AK_SILAS):
-            setb(w, cfg.a_silas + t)
-        if P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE):
-            setb(w, cfg.a_reroll1 + t)
+    free_spaces(cfg, P, &o)
+    cost = 1 if inst(cfg, P, AK_GORDON) else cfg.ignore_colour_cost
+    paid_other = cost <= P.cogs
+    paid_own = paid_other or has_tile(P, TL_IGN_COLOUR)
+    ign_val = P.used_ignval < inst(cfg, P, AK_IGNORE_VALUE)
+    change = P.cogs >= cfg.change_cost
+    octavia = P.used_octavia < inst(cfg, P, AK_OCTAVIA)
+    frank = P.used_frank < inst(cfg, P, AK_FRANK)
+    silas = inst(cfg, P, AK_SILAS) > 0
+    reroll1 = P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE)
+    for word in range(NTYPES // 8):
+        held = nonzero_bytes(sp_load8(&P.avail[8 * word]))
+        while held:
+            t = 8 * word + (lowest_bit(held) >> 3)
+            held &= held - 1
+            die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change, octavia,
+                        frank, silas, reroll1)
     if P.reroll_tile and any_dice(P):
         setb(w, cfg.a_reroll)
     if P.used_adjust < inst(cfg, P, AK_ADJUST) and any_dice(P):
         setb(w, cfg.a_adjust)
     rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
-    for sp in range(NSPACE):
+    # the placed dice: bytes 0-7 and 8-13 of ``space`` (the second word read from byte 6, its first two dropped)
+    held = nonzero_bytes(sp_load8(&P.space[0]))
+    placed2 = nonzero_bytes(sp_load8(&P.space[6]) >> 16)
+    while held or placed2:
+        if held:
+            sp = lowest_bit(held) >> 3
+            held &= held - 1
+        else:
+            sp = 8 + (lowest_bit(placed2) >> 3)
+            placed2 &= placed2 - 1
         b = P.space[sp]
-        if b == 0:
-            continue
         setb(w, cfg.a_sell_space + sp)
         if rearr:
             for to in range(NSPACE):
@@ -825,10 +939,18 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
 
 cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
     cdef int i
-    for i in range(cfg.mask_words):
-        w[i] = 0
     if not (sp_actors(cfg, s) >> seat) & 1:
+        for i in range(cfg.mask_words):
+            w[i] = 0
         return
+    actor_legal(cfg, s, seat, w)
+
+
+cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
+    """The legal actions of an acting seat."""
+    cdef int i
+    for i in range(SP_MASK_WORDS):
+        w[i] = 0
     if s.phase == PH_ACTION:
         action_options(cfg, s, seat, w)
     elif s.phase == PH_TAKE:
@@ -836,7 +958,7 @@ cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w
     elif s.phase == PH_REFILL:
         refill_options(cfg, s, seat, w)
     elif s.phase == PH_DRAFT:
-        bits_to(w, cfg.a_draft, s.dhand[seat])
+        bits_to(w, cfg.a_draft, draft_hand(cfg, s, seat))
 
 
 cdef inline void bits_to(uint64_t* w, int base, uint32_t bits) noexcept nogil:
@@ -974,12 +1096,13 @@ cdef inline int free_slots(const Player* P) noexcept nogil:
 
 cdef void do_draw(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
     cdef Player* P = &s.pl[p]
-    cdef int n = free_slots(P) + 1, i, c
+    cdef int n = free_slots(P) + 1, i, c, knowers
     for i in range(n):
-        c = draw_robot(s)
+        c = draw_robot(s, &knowers)
         if c == NO_CARD:
             break
         P.buf[P.nbuf] = <uint8_t>c
+        P.bufk[P.nbuf] = <uint8_t>(knowers | (1 << p))
         P.nbuf += 1
     finish_assign(cfg, s, p)
 
@@ -990,8 +1113,9 @@ cdef void finish_assign(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
     cdef int i, k
     if P.nbuf and free_slots(P) == 0:
         for i in range(P.nbuf):
-            to_bottom(s, P.buf[i], p, False)
+            to_bottom(s, P.buf[i], P.bufk[i])
             P.buf[i] = 0
+            P.bufk[i] = 0
         P.nbuf = 0
     if P.nbuf == 0:
         next_refiller(cfg, s, True)
@@ -1000,6 +1124,7 @@ cdef void finish_assign(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
             if P.line[k] == NO_CARD:
                 P.line[k] = P.buf[0]
         P.buf[0] = 0
+        P.bufk[0] = 0
         P.nbuf = 0
         next_refiller(cfg, s, True)
 
@@ -1239,7 +1364,7 @@ cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
                 discard_die(s, P.space[SP_ROBOT + 3 * k + j])
                 P.space[SP_ROBOT + 3 * k + j] = 0
                 P.cogs = sat(P.cogs + sell_price(cfg, P))
-        to_bottom(s, P.line[k], p, True)
+        to_bottom(s, P.line[k], (1 << cfg.nseats) - 1)
         P.line[k] = NO_CARD
         if free_slots(P) == SLOTS:
             do_draw(cfg, s, p)
@@ -1251,7 +1376,9 @@ cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         for j in range(P.nbuf):
             if P.buf[j] == card:
                 P.buf[j] = P.buf[P.nbuf - 1]
+                P.bufk[j] = P.bufk[P.nbuf - 1]
                 P.buf[P.nbuf - 1] = 0
+                P.bufk[P.nbuf - 1] = 0
                 P.nbuf -= 1
                 break
         P.line[k] = <uint8_t>card
@@ -1259,23 +1386,22 @@ cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
 
 
 cdef void draft_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
-    cdef uint32_t passed[MAX_P]
-    cdef int q, n = cfg.nseats
+    """A pick; once every seat has picked, the picks are kept and the hands passed on (passing is implicit:
+    seat q holds the hand dealt to q - dstep), and after the last step the cards left go to the deck."""
+    cdef int q, c, n = cfg.nseats
     s.dpick[p] = <uint8_t>(a - cfg.a_draft)
     for q in range(n):
         if s.dpick[q] == NO_CARD:
             return
     for q in range(n):
         s.pl[q].hand |= (<uint32_t>1) << s.dpick[q]
-        passed[q] = s.dhand[q] & ~((<uint32_t>1) << s.dpick[q])
+        s.arec[s.dpick[q]] = <uint8_t>((s.arec[s.dpick[q]] & 0xF0) | s.dstep)
         s.dpick[q] = NO_CARD
-    for q in range(n):
-        s.dhand[(q + 1) % n] = passed[q]
     s.dstep += 1
     if s.dstep >= cfg.hand_size:
-        for q in range(n):
-            s.adeck |= s.dhand[q]
-            s.dhand[q] = 0
+        for c in range(cfg.nassist):
+            if s.arec[c] & AR_DEALT and (s.arec[c] & 15) == AR_UNPICKED:
+                s.adeck |= (<uint32_t>1) << c
         begin_setup_refill(cfg, s)
 
 
@@ -1395,7 +1521,7 @@ cdef void sp_init(const void* c, void* st, uint64_t seed) noexcept nogil:
             for i in range(cfg.draft_deal):
                 k = nth_set_bit(s.adeck, <int>rng_below(&s.rng, <uint32_t>popcount(s.adeck)))
                 s.adeck &= ~((<uint32_t>1) << k)
-                s.dhand[p] |= (<uint32_t>1) << k
+                s.arec[k] = <uint8_t>(AR_DEALT | (p << 4) | AR_UNPICKED)
         s.phase = PH_DRAFT
         return
     for p in range(n):
@@ -1495,9 +1621,14 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
                   | (<int64_t>s.pl[p].level << 8) | popcount(s.pl[p].tableau))
 
 
+cdef void sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's)
+    actor_legal(<const SPConfig*>c, <const SPState*>st, seat, words)
+
+
 cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    return random_playout_loop(sp_actors, sp_legal_mask, sp_apply, (<const SPConfig*>c).mask_words,
-                               c, st, rng, max_len)
+    # the kernel's loop with Sparks' functions and its constant mask size (the loops over the mask unroll)
+    return random_playout_loop(sp_actors, sp_actor_mask, sp_apply, SP_MASK_WORDS, c, st, rng, max_len)
 
 
 # -- the invariant check ---------------------------------------------------------------------------------------
@@ -1515,6 +1646,66 @@ cdef int tiles_played(const SPConfig* cfg, const SPState* s, int p) noexcept nog
                 or (s.phase == PH_TAKE and s.taker != p):
             count += 1
     return count
+
+
+cdef bint zero_from(const uint8_t* a, int used, int cap) noexcept nogil:
+    """Whether the unused part ``a[used:cap]`` of a counted array is all zero."""
+    cdef int i
+    for i in range(used, cap):
+        if a[i]:
+            return False
+    return True
+
+
+cdef bint tally_dice(const uint8_t* a, int used, int cap, int* dice) noexcept nogil:
+    """Counts the dice ``a[:used]`` by colour into ``dice``; False when one of them is not a die or the unused
+    part is not zero."""
+    cdef int i
+    for i in range(used):
+        if a[i] == 0 or a[i] > NTYPES:
+            return False
+        dice[dcol(a[i])] += 1
+    return zero_from(a, used, cap)
+
+
+cdef bint draft_record_ok(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    """The draft record agrees with the cards' places: every hand dealt ``draft_deal`` cards, one of them picked at
+    each resolved step by the seat that held it then (in that seat's hand or played), the others still in the hand
+    being passed (during the draft) or gone to the deck, where every card not dealt stayed during the draft."""
+    cdef int n = cfg.nseats, R = s.dstep, c, h, ps, r
+    cdef int dealt[MAX_P]
+    cdef uint32_t picked[MAX_P]
+    cdef uint32_t bit
+    if not cfg.draft:
+        return R == 0 and zero_from(s.arec, 0, MAX_ASSIST)
+    if (s.phase == PH_DRAFT) != (R < cfg.hand_size):
+        return False
+    for h in range(MAX_P):
+        dealt[h] = 0
+        picked[h] = 0
+    for c in range(MAX_ASSIST):
+        r = s.arec[c]
+        bit = (<uint32_t>1) << c
+        if r == 0 or c >= cfg.nassist:
+            if r or (s.phase == PH_DRAFT and c < cfg.nassist and not s.adeck & bit):
+                return False
+            continue
+        h = (r >> 4) & 7
+        ps = r & 15
+        if not r & AR_DEALT or h >= n:
+            return False
+        dealt[h] += 1
+        if ps == AR_UNPICKED:
+            continue                         # in the hand being passed (draft_hand), or after it anywhere
+        if ps >= R or (picked[h] >> ps) & 1:
+            return False
+        picked[h] |= (<uint32_t>1) << ps
+        if not (s.pl[(h + ps) % n].hand | s.pl[(h + ps) % n].played) & bit:
+            return False
+    for h in range(n):
+        if dealt[h] != cfg.draft_deal or picked[h] != ((<uint32_t>1) << R) - 1:
+            return False
+    return True
 
 
 cdef int sp_validate(const void* c, const void* st) noexcept nogil:
@@ -1544,10 +1735,7 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         return 1
     if s.phase == PH_ACTION and s.done == (1 << n) - 1:
         return 1
-    for i in range(7):
-        if s.spare[i]:
-            return 1
-    if s.spare32:
+    if not zero_from(s.spare, 0, 7) or s.spare32:
         return 1
     if s.stacks >= (1 << NTILES) or popcount(s.stacks) != cfg.stacks_in_play or s.goals >= (1 << NGOALS):
         return 2
@@ -1563,13 +1751,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     # dice: every die in exactly one place
     for i in range(NCOL):
         dice[i] = s.bag[i] + s.disc[i]
-    for i in range(MAX_JUNK):
-        if i < s.njunk:
-            if s.junk[i] == 0 or s.junk[i] > NTYPES:
-                return 3
-            dice[dcol(s.junk[i])] += 1
-        elif s.junk[i]:
-            return 3
+    if not tally_dice(s.junk, s.njunk, MAX_JUNK, dice):
+        return 3
     for p in range(MAX_P):
         P = &s.pl[p]
         if p >= n:
@@ -1584,6 +1767,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             for k in range(SLOTS):
                 if P.line[k] != NO_CARD:
                     return 4
+            if not zero_from(P.buf, 0, 4) or not zero_from(P.bufk, 0, 4):
+                return 4
             continue
         for t in range(NTYPES):
             dice[t // 6] += P.avail[t]
@@ -1596,20 +1781,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             return 5
         if P.held:
             dice[dcol(P.held)] += 1
-        for i in range(MAX_RR):
-            if i < P.nrr:
-                if P.rr[i] == 0 or P.rr[i] > NTYPES:
-                    return 5
-                dice[dcol(P.rr[i])] += 1
-            elif P.rr[i]:
-                return 5
-        for i in range(SPACES):
-            if i < P.nrc:
-                if P.rc[i] == 0 or P.rc[i] > NTYPES:
-                    return 5
-                dice[dcol(P.rc[i])] += 1
-            elif P.rc[i]:
-                return 5
+        if not tally_dice(P.rr, P.nrr, MAX_RR, dice) or not tally_dice(P.rc, P.nrc, SPACES, dice):
+            return 5
         if P.space[SP_STORE] and cfg.storage == 0:
             return 5
         # upgrade section: colour spaces under the cap, below the top level
@@ -1655,14 +1828,13 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         if P.tableau & ~allr or P.tableau & robots:
             return 7
         robots |= P.tableau
-        for i in range(4):
-            if i < P.nbuf:
-                card = P.buf[i]
-                if card >= cfg.nrobots or (robots >> card) & 1:
-                    return 7
-                robots |= (<uint64_t>1) << card
-            elif P.buf[i]:
+        for i in range(P.nbuf):
+            card = P.buf[i]
+            if card >= cfg.nrobots or (robots >> card) & 1 or not (P.bufk[i] >> p) & 1 or P.bufk[i] >> n:
                 return 7
+            robots |= (<uint64_t>1) << card
+        if not zero_from(P.buf, P.nbuf, 4) or not zero_from(P.bufk, P.nbuf, 4):
+            return 7
         if P.nbuf and not (s.phase == PH_REFILL and s.taker == p):
             return 7
         if (P.box_used & ~(P.tableau & cfg.box_robots) & ~((<uint64_t>1) << BOARD_BOX)) or (P.box_cog & ~P.box_used):
@@ -1679,11 +1851,9 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             if not (P.played & cfg.kind_mask[AK_CONRAD]):
                 return 9
         # pending choices
-        for i in range(MAX_PEND):
-            if i >= P.npend:
-                if P.pend[i] or P.parg[i]:
-                    return 10
-                continue
+        if not zero_from(P.pend, P.npend, MAX_PEND) or not zero_from(P.parg, P.npend, MAX_PEND):
+            return 10
+        for i in range(P.npend):
             if P.pend[i] == 0 or P.pend[i] >= NUM_PD:
                 return 10
             if P.pend[i] == PD_ADVANCE and P.parg[i] > ANY:
@@ -1715,35 +1885,35 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
                     cnt += 1
             if cnt != 1:
                 return 10
-        for i in range(7):
-            if P.spare[i]:
-                return 10
+        if not zero_from(P.spare, 0, 3):
+            return 10
     for i in range(NCOL):
         if dice[i] != cfg.dice_per_colour:
             return 11
     for i in range(s.nbottom):
         card = s.bottom[i] & 63
-        if card >= cfg.nrobots or (robots >> card) & 1 or (s.bottom[i] >> 6) >= n:
+        k = bottom_knowers(s, i)
+        if card >= cfg.nrobots or (robots >> card) & 1 or k == 0 or k >> n:
             return 12
         robots |= (<uint64_t>1) << card
-    for i in range(s.nbottom, 64):
-        if s.bottom[i]:
-            return 12
-    if s.nbottom < 64 and (s.bpublic >> s.nbottom):
+    if not zero_from(s.bottom, s.nbottom, 64):
+        return 12
+    if s.nbottom < 64 and ((s.bknow[0] | s.bknow[1]) >> s.nbottom):
         return 12
     if s.pool & robots or (s.pool | robots) != allr:
         return 12
     for p in range(MAX_P):
         if p >= n or s.phase != PH_DRAFT:
-            if s.dhand[p] or s.dpick[p] != NO_CARD:
+            if s.dpick[p] != NO_CARD:
                 return 13
         else:
-            if s.dhand[p] & assist or s.dhand[p] & ~alla:
+            b32 = draft_hand(cfg, s, p)
+            if b32 & assist:
                 return 13
-            assist |= s.dhand[p]
-            if s.dpick[p] != NO_CARD and (s.dpick[p] >= cfg.nassist or not (s.dhand[p] >> s.dpick[p]) & 1):
+            assist |= b32
+            if s.dpick[p] != NO_CARD and (s.dpick[p] >= cfg.nassist or not (b32 >> s.dpick[p]) & 1):
                 return 13
-            if popcount(s.dhand[p]) != cfg.draft_deal - s.dstep or popcount(s.pl[p].hand) != s.dstep:
+            if popcount(b32) != cfg.draft_deal - s.dstep or popcount(s.pl[p].hand) != s.dstep:
                 return 13
     if s.adeck & assist or (s.adeck | assist) != alla:
         return 13
@@ -1751,6 +1921,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         for p in range(n):
             if s.pl[p].played:
                 return 13
+    if not draft_record_ok(cfg, s):
+        return 13
     # whoever must act has a legal action; the other phases' sub-states are consistent
     if s.phase == PH_TAKE:
         if s.take_end == 0xFF and (s.taker != active_of(cfg, s) or secondary(cfg, s) or s.ntaken):
@@ -1803,6 +1975,9 @@ cdef bint settle_would_move(const SPConfig* cfg, const SPState* s, int p) noexce
 
 # -- building a config -----------------------------------------------------------------------------------------
 
+include "resample.pxi"
+
+
 cdef EngineSpec SPEC
 SPEC.state_size = sizeof(SPState)
 SPEC.num_actions = 1
@@ -1815,6 +1990,9 @@ SPEC.scores = sp_scores
 SPEC.rank_keys = sp_rank_keys
 SPEC.validate = sp_validate
 SPEC.playout = sp_playout
+SPEC.resample_prepare = sp_resample_prepare
+SPEC.resample_draw = sp_resample_draw
+SPEC.resample_scratch = sizeof(SPResample)
 
 STATE_SIZE = sizeof(SPState)
 PLAYER_SIZE = sizeof(Player)
@@ -1949,6 +2127,8 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
     cfg.a_adjust = layout["adjust"][0]
     cfg.num_actions = layout["num_actions"]
     cfg.mask_words = (cfg.num_actions + 63) >> 6
+    if cfg.mask_words != SP_MASK_WORDS:
+        raise AssertionError("the action layout no longer fills SP_MASK_WORDS words")
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
     spec.mask_words = cfg.mask_words
@@ -1958,6 +2138,41 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
 
 
 # -- helpers for Python (tests, views, bots) -------------------------------------------------------------------
+
+def resample_into(State state, State out, int seat, uint64_t seed) -> int:
+    """Overwrite ``out``'s struct with a determinisation of ``state`` for ``seat`` drawn from ``seed``: the native
+    resampler of the engine spec (the very code search calls), for ``view.resample``. 0, or its error code."""
+    cdef SPResample scratch
+    cdef uint64_t rng = rng_seed(seed)
+    cdef int err = sp_resample_prepare(state.core.cfg, state.data, seat, &scratch)
+    if err == 0:
+        err = sp_resample_draw(state.core.cfg, &scratch, state.data, seat, out.data, &rng)
+    return err
+
+
+def resample_exact(State state, int seat) -> bool:
+    """Whether resampling ``state`` for ``seat`` uses the exact routing table (RULES.md, "Resampling": else the
+    sequential fallback)."""
+    cdef SPResample scratch
+    if sp_resample_prepare(state.core.cfg, state.data, seat, &scratch) != 0:
+        raise ValueError("no world is consistent with the seat's information")
+    return bool(scratch.exact)
+
+
+def resample_draws(State state, int seat, int count, uint64_t seed) -> int:
+    """Benchmarks: ``count`` native determinisations of ``state`` for ``seat`` (one prepare, then the draws, as
+    search makes them; the worlds are dropped), without the GIL. 0, or the first error code."""
+    cdef SPResample scratch
+    cdef SPState world
+    cdef uint64_t rng = rng_seed(seed)
+    cdef int err = sp_resample_prepare(state.core.cfg, state.data, seat, &scratch), i
+    with nogil:
+        for i in range(count):
+            if err:
+                break
+            err = sp_resample_draw(state.core.cfg, &scratch, state.data, seat, &world, &rng)
+    return err
+
 
 def seat_goals(GameCore core, const uint8_t[::1] raw, int seat) -> int:
     """Bitset of the goal tiles (any, in play or not) the seat meets now."""
@@ -1992,7 +2207,7 @@ cdef double heuristic(const SPConfig* cfg, const SPState* s, int p) noexcept nog
             total += dval(P.space[c])
     if P.level < cfg.nlevels:
         v += 3.0 * total / cfg.thresholds[P.level]
-    v += late * (0.8 * any_dice(P) + 0.5 * P.sparks + 0.4 * P.cogs + 0.8 * popcount(P.hand)
+    v += late * (0.8 * dice_count(P) + 0.5 * P.sparks + 0.4 * P.cogs + 0.8 * popcount(P.hand)
                  + 1.5 * popcount(P.tiles))
     v += 0.5 * P.level * late * 4
     return v
@@ -2020,8 +2235,8 @@ _P_SCALARS = ("tableau", "box_used", "box_cog", "hand", "played", "tiles", "cogs
               "used_adjust", "used_reroll1", "used_ignval", "used_emma", "reroll_tile", "rearranged", "held",
               "silas", "completed", "nrc")
 _P_ARRAYS = (("avail", NTYPES), ("space", NSPACE), ("line", SLOTS), ("stile", SLOTS), ("track", NCOL),
-             ("pend", MAX_PEND), ("parg", MAX_PEND), ("rr", MAX_RR), ("rc", SPACES), ("buf", 4))
-_S_SCALARS = ("rng", "pool", "bpublic", "adeck", "goals", "stacks", "nbottom", "njunk", "phase", "turn", "first",
+             ("pend", MAX_PEND), ("parg", MAX_PEND), ("rr", MAX_RR), ("rc", SPACES), ("buf", 4), ("bufk", 4))
+_S_SCALARS = ("rng", "pool", "adeck", "goals", "stacks", "nbottom", "njunk", "phase", "turn", "first",
               "taker", "ntaken", "take_end", "done", "dstep", "started")
 
 
@@ -2034,7 +2249,8 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
     memcpy(&s, &raw[0], sizeof(SPState))
     d = <dict>s
     out = {k: d[k] for k in _S_SCALARS}
-    out["dhand"] = list(d["dhand"])
+    out["bknow"] = list(d["bknow"])
+    out["arec"] = [s.arec[p] for p in range(MAX_ASSIST)]
     out["bottom"] = [s.bottom[p] for p in range(64)]
     out["junk"] = [s.junk[p] for p in range(MAX_JUNK)]
     out["bag"] = [s.bag[p] for p in range(NCOL)]
@@ -2062,7 +2278,10 @@ def pack_state(dict f) -> bytes:
     memset(&s, 0, sizeof(SPState))
     s.rng = f["rng"]
     s.pool = f["pool"]
-    s.bpublic = f["bpublic"]
+    s.bknow[0] = f["bknow"][0]
+    s.bknow[1] = f["bknow"][1]
+    for i in range(MAX_ASSIST):
+        s.arec[i] = f["arec"][i]
     s.adeck = f["adeck"]
     s.goals = f["goals"]
     s.stacks = f["stacks"]
@@ -2078,7 +2297,6 @@ def pack_state(dict f) -> bytes:
     s.dstep = f["dstep"]
     s.started = f["started"]
     for i in range(MAX_P):
-        s.dhand[i] = f["dhand"][i]
         s.dpick[i] = f["dpick"][i]
     for i in range(64):
         s.bottom[i] = f["bottom"][i]
@@ -2138,6 +2356,7 @@ def pack_state(dict f) -> bytes:
             P.rr[i] = q["rr"][i]
         for i in range(4):
             P.buf[i] = q["buf"][i]
+            P.bufk[i] = q["bufk"][i]
         s.pl[p] = P
     return (<char*>&s)[:sizeof(SPState)]
 
@@ -2154,4 +2373,5 @@ _OFFSETS = {
     "rr": <size_t>(<char*>&_probe.rr[0] - <char*>&_probe),
     "rc": <size_t>(<char*>&_probe.rc[0] - <char*>&_probe),
     "buf": <size_t>(<char*>&_probe.buf[0] - <char*>&_probe),
+    "bufk": <size_t>(<char*>&_probe.bufk[0] - <char*>&_probe),
 }

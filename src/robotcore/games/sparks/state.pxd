@@ -31,6 +31,8 @@ cdef enum:
     MAX_PEND = 12
     MAX_RR = 12               # dice marked for a reroll / the completed robot's dice (Recycle)
     NO_CARD = 0xFF
+    AR_DEALT = 0x80           # arec: the card was dealt in the draft
+    AR_UNPICKED = 15          # arec: pick step of a dealt card nobody has picked (yet)
     NGOALS = 6
     NPROD = 4
 
@@ -161,19 +163,21 @@ ctypedef struct Player:
     uint8_t silas                     # Silas's pips left
     uint8_t completed                 # robots completed this turn
     uint8_t nrc
-    uint8_t spare[7]                  # always 0 (explicit padding: 152 bytes)
+    uint8_t bufk[4]                   # seats that know each card of ``buf`` (bit per seat; the drawer always)
+    uint8_t spare[3]                  # always 0 (explicit padding: 152 bytes)
 
 
 ctypedef struct SPState:
     uint64_t rng                      # the PRNG counter (hidden from every seat)
     uint64_t pool                     # robot cards in the shuffled part of the deck (each draw: a uniform one)
-    uint64_t bpublic                  # bit i: bottom[i] was seen by everybody (a discarded unfinished robot)
+    uint64_t bknow[2]                 # bit i of bknow[k]: seat 2 + k knows bottom[i] (seats 0, 1: in bottom[i])
     uint32_t adeck                    # assistant deck (each draw: a uniform card of it)
-    uint32_t dhand[MAX_P]             # draft: the hand each seat holds now (hidden)
     uint32_t spare32
     Player pl[MAX_P]
+    uint8_t arec[MAX_ASSIST]          # draft record of each assistant: 0 not dealt in a draft, else
+                                      # AR_DEALT | deal seat << 4 | pick step (AR_UNPICKED: not picked)
     uint8_t bottom[64]                # robot cards returned under the deck, in order (drawn after the pool):
-                                      # card | (seat that returned it << 6); bpublic says if all saw it
+                                      # card | seat 0 knows it << 6 | seat 1 knows it << 7 (bknow: seats 2, 3)
     uint8_t junk[MAX_JUNK]            # the junkyard row, left to right (die bytes)
     uint8_t bag[NCOL]                 # dice in the bag by colour (a drawn die shows a uniform face)
     uint8_t disc[NCOL]                # discard pile by colour

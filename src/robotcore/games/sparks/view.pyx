@@ -7,7 +7,9 @@ the others hold and their pending picks, the order of the robot deck (its shuffl
 knows the size of) and the robot cards the others drew in a refill and returned under the deck, the assistant
 deck, the PRNG. Public: the junkyard, the bag and the discard pile (by colour), every board, die, line,
 tableau, track, cog, spark, tile, played assistant, the bonus tiles, the goals, the unfinished robots a seat
-discarded under the deck.
+discarded under the deck. What a seat saw stays in its view (perfect recall): the hands it held in the draft
+(``draft_seen``), the robot cards it knows under the deck (named in ``robot_deck.bottom``) or in another seat's
+refill (``drawn_known``).
 """
 
 cimport cython
@@ -16,15 +18,22 @@ from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
-from robotcore.core.rng cimport rng_below, rng_next, rng_seed
 from robotcore.core.state cimport State
-from robotcore.games.sparks.engine cimport colour_count, goals_met, seat_score, sp_actors, sp_validate
+from robotcore.games.sparks.engine cimport (
+    bottom_knowers,
+    draft_hand,
+    colour_count,
+    goals_met,
+    seat_score,
+    sp_actors,
+    sp_validate,
+)
 from robotcore.games.sparks.state cimport *
 
 import numpy as np
 
 from robotcore.games.sparks.data import COLOURS, GOALS, TILES
-from robotcore.games.sparks.engine import PENDING_NAMES, PHASE_NAMES
+from robotcore.games.sparks.engine import PENDING_NAMES, PHASE_NAMES, resample_into
 
 cnp.import_array()
 
@@ -120,7 +129,7 @@ cdef dict _player(game, const SPConfig* cfg, const SPState* s, int p):
         "completed_this_turn": P.completed,
         "done": bool((s.done >> p) & 1) if s.phase == PH_ACTION else False,
         "drawn": P.nbuf,
-        "draft_hand_size": popcount(s.dhand[p]),
+        "draft_hand_size": popcount(draft_hand(cfg, s, p)),
         "draft_committed": s.phase == PH_DRAFT and s.dpick[p] != NO_CARD,
         "goals_met": [GOALS[g] for g in range(NGOALS) if (goals_met(cfg, P) >> g) & 1],
     }
@@ -134,7 +143,7 @@ cdef dict _public(game, State state, int seat):
     bonus_text = [b.text() for b in game.content.bonus_tiles]
     bottom = []
     for i in range(s.nbottom):
-        if (s.bpublic >> i) & 1 or (s.bottom[i] >> 6) == seat:
+        if (bottom_knowers(s, i) >> seat) & 1 if seat >= 0 else bottom_knowers(s, i) == (1 << n) - 1:
             bottom.append(rnames[s.bottom[i] & 63])
         else:
             bottom.append(None)
@@ -172,7 +181,7 @@ cdef dict _public(game, State state, int seat):
 
 def view(game, State state, seat) -> dict:
     cdef const SPState* s = <const SPState*>state.data
-    cdef int me, i
+    cdef int me, i, p, n = (<const SPConfig*>state.core.cfg).nseats
     out = _public(game, state, -1 if seat is None else seat)
     out["seat"] = seat
     if seat is None:
@@ -180,11 +189,30 @@ def view(game, State state, seat) -> dict:
     me = seat
     anames = game.content.assistant_names
     rnames = game.content.robot_names
-    P = &s.pl[me]
     out["hand"] = bits32(s.pl[me].hand, anames)
     out["drawn"] = [rnames[s.pl[me].buf[i]] for i in range(s.pl[me].nbuf)]
-    out["draft_hand"] = bits32(s.dhand[me], anames)
+    out["draft_hand"] = bits32(draft_hand(<const SPConfig*>state.core.cfg, s, me), anames)
     out["draft_pick"] = None if s.dpick[me] == NO_CARD else anames[s.dpick[me]]
+    out["draft_seen"] = draft_seen(game, state, me)
+    out["drawn_known"] = [[rnames[s.pl[p].buf[i]] for i in range(s.pl[p].nbuf) if (s.pl[p].bufk[i] >> me) & 1]
+                          if p != me else [] for p in range(n)]
+    return out
+
+
+cdef list draft_seen(game, State state, int seat):
+    """The hands ``seat`` held in the draft, step by step (what it saw; its perfect recall of the draft)."""
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    cdef const SPState* s = <const SPState*>state.data
+    cdef int n = cfg.nseats, k, a, r, kmax = s.dstep if s.phase == PH_DRAFT else s.dstep - 1
+    anames = game.content.assistant_names
+    out = []
+    for k in range(kmax + 1 if cfg.draft else 0):
+        held = []
+        for a in range(cfg.nassist):
+            r = s.arec[a]
+            if r & AR_DEALT and ((r >> 4) & 7) == (seat - k + n) % n and (r & 15) >= k:
+                held.append(anames[a])
+        out.append(held)
     return out
 
 
@@ -196,13 +224,14 @@ def omniscient(game, State state) -> dict:
     anames = game.content.assistant_names
     rnames = game.content.robot_names
     out["seat"] = "omniscient"
-    out["robot_deck"]["bottom"] = [{"robot": rnames[s.bottom[i] & 63], "seat": s.bottom[i] >> 6,
-                                    "public": bool((s.bpublic >> i) & 1)} for i in range(s.nbottom)]
+    out["robot_deck"]["bottom"] = [{"robot": rnames[s.bottom[i] & 63],
+                                    "known_by": [p for p in range(cfg.nseats) if (bottom_knowers(s, i) >> p) & 1]}
+                                   for i in range(s.nbottom)]
     out["robot_deck"]["pool"] = bits64(s.pool, rnames)
     out["assistant_deck_cards"] = bits32(s.adeck, anames)
     out["hands"] = [bits32(s.pl[p].hand, anames) for p in range(cfg.nseats)]
     out["drawn"] = [[rnames[s.pl[p].buf[i]] for i in range(s.pl[p].nbuf)] for p in range(cfg.nseats)]
-    out["draft_hands"] = [bits32(s.dhand[p], anames) for p in range(cfg.nseats)]
+    out["draft_hands"] = [bits32(draft_hand(cfg, s, p), anames) for p in range(cfg.nseats)]
     out["draft_picks"] = [None if s.dpick[p] == NO_CARD else anames[s.dpick[p]] for p in range(cfg.nseats)]
     return out
 
@@ -215,6 +244,7 @@ def observation(State state, int seat) -> cnp.ndarray:
     cdef const SPState* s = <const SPState*>state.data
     cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
     cdef int n = cfg.nseats, rel, p, pos, i, t, k, j, card, b, c
+    cdef uint32_t dh
     cdef const Player* P
     cdef cnp.ndarray arr = np.zeros(OBS_SIZE, dtype=np.float32)
     cdef float* x = <float*>cnp.PyArray_DATA(arr)
@@ -289,9 +319,10 @@ def observation(State state, int seat) -> cnp.ndarray:
     x[pos + 79] = s.nbottom / 20.0
     pos += GLOBALS
     P = &s.pl[seat]
+    dh = draft_hand(cfg, s, seat)
     for i in range(MAX_ASSIST):
         x[pos + i] = (P.hand >> i) & 1
-        x[pos + 48 + i] = (s.dhand[seat] >> i) & 1
+        x[pos + 48 + i] = (dh >> i) & 1
         x[pos + 80 + i] = s.phase == PH_DRAFT and s.dpick[seat] == i
     for i in range(P.nbuf):
         x[pos + 32 + i * 4 + cfg.r_colour[P.buf[i]]] = 1.0
@@ -301,94 +332,20 @@ def observation(State state, int seat) -> cnp.ndarray:
 # -- resampling -------------------------------------------------------------------------------------------------
 
 def resample(game, State state, int seat, uint64_t seed) -> State:
-    """A copy of ``state`` where everything ``seat`` cannot see is drawn again: the robot cards it has not seen
-    (the deck's shuffled part, the cards the others returned under the deck unseen, the cards another seat is
-    holding in a refill) are re-dealt among those places, and the assistants it has not seen (the deck, the
-    others' hands, in the draft the others' hands held and their pending picks) among theirs; the PRNG is
-    re-seeded. The pools are taken in card order before the shuffle, so the result depends only on what the seat
-    knows and the seed. In the draft, the cards the seat saw in the hands it passed are not tracked (RULES.md)."""
+    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with all it saw (the
+    engine's native resampler, ``engine.resample_into``; RULES.md, "Resampling", says what it samples): the
+    robot cards it does not know are re-dealt among the places it does not know, the assistants it cannot place
+    for sure among the places its record of the draft allows; the PRNG is re-seeded. Everything is read in card
+    order before it is shuffled, so the result depends only on what the seat knows and the seed."""
     cdef State out = state.clone()
-    cdef SPState* s = <SPState*>out.data
     cdef const SPConfig* cfg = <const SPConfig*>out.core.cfg
-    cdef uint64_t rng = rng_seed(seed)
-    cdef uint64_t rpool = s.pool
-    cdef uint32_t apool = s.adeck
-    cdef uint8_t cards[64]
-    cdef int n = cfg.nseats, p, i, k, m = 0, pos = 0, cnt
-    cdef int hsize[MAX_P]
-    cdef int dsize[MAX_P]
-    if sp_validate(cfg, s) != 0:
+    cdef int err
+    if sp_validate(cfg, state.data) != 0:
         raise AssertionError("resample needs a valid state")
-    # robot cards
-    for i in range(s.nbottom):
-        if not ((s.bpublic >> i) & 1) and (s.bottom[i] >> 6) != seat:
-            rpool |= (<uint64_t>1) << (s.bottom[i] & 63)
-    for p in range(n):
-        if p != seat:
-            for i in range(s.pl[p].nbuf):
-                rpool |= (<uint64_t>1) << s.pl[p].buf[i]
-    while rpool:
-        cards[m] = <uint8_t>lowest_bit(rpool)
-        rpool &= rpool - 1
-        m += 1
-    _shuffle(&rng, cards, m)
-    for i in range(s.nbottom):
-        if not ((s.bpublic >> i) & 1) and (s.bottom[i] >> 6) != seat:
-            s.bottom[i] = <uint8_t>((s.bottom[i] & 0xC0) | cards[pos])
-            pos += 1
-    for p in range(n):
-        if p != seat:
-            for i in range(s.pl[p].nbuf):
-                s.pl[p].buf[i] = cards[pos]
-                pos += 1
-    s.pool = 0
-    while pos < m:
-        s.pool |= (<uint64_t>1) << cards[pos]
-        pos += 1
-    # assistants
-    m = 0
-    pos = 0
-    for p in range(n):
-        hsize[p] = dsize[p] = 0
-        if p != seat:
-            apool |= s.pl[p].hand | s.dhand[p]
-            hsize[p] = popcount(s.pl[p].hand)
-            dsize[p] = popcount(s.dhand[p])
-    while apool:
-        cards[m] = <uint8_t>lowest_bit(apool)
-        apool &= apool - 1
-        m += 1
-    _shuffle(&rng, cards, m)
-    s.adeck = 0
-    for p in range(n):
-        if p == seat:
-            continue
-        s.pl[p].hand = 0
-        s.dhand[p] = 0
-        for i in range(hsize[p]):
-            s.pl[p].hand |= (<uint32_t>1) << cards[pos]
-            pos += 1
-        for i in range(dsize[p]):
-            s.dhand[p] |= (<uint32_t>1) << cards[pos]
-            pos += 1
-        if s.phase == PH_DRAFT and s.dpick[p] != NO_CARD:
-            s.dpick[p] = <uint8_t>nth_set_bit(s.dhand[p], <int>rng_below(&rng, <uint32_t>dsize[p]))
-    while pos < m:
-        s.adeck |= (<uint32_t>1) << cards[pos]
-        pos += 1
-    s.rng = rng_seed(rng_next(&rng))
+    err = resample_into(state, out, seat, seed)
+    if err:
+        raise AssertionError(f"the resampler failed ({err})")
     out.seed = seed
-    if sp_validate(cfg, s) != 0:
-        raise AssertionError(f"resampling broke an invariant ({sp_validate(cfg, s)})")
+    if sp_validate(cfg, out.data) != 0:
+        raise AssertionError(f"resampling broke an invariant ({sp_validate(cfg, out.data)})")
     return out
-
-
-cdef void _shuffle(uint64_t* r, uint8_t* a, int n) noexcept:
-    cdef int i = n - 1, j
-    cdef uint8_t t
-    while i > 0:
-        j = <int>rng_below(r, <uint32_t>(i + 1))
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-        i -= 1
