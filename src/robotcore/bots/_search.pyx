@@ -575,6 +575,65 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
 
 
 
+# -- the native resampler from Python (tests, bench) --------------------------------------------------------------
+
+cdef object _prepared(State root, int seat):
+    """The scratch of the engine's ``resample_prepare`` for ``seat`` in ``root`` (a bytearray, maybe empty)."""
+    cdef const EngineSpec* spec = &root.core.spec
+    cdef char[::1] view
+    if spec.resample_draw == NULL:
+        raise ValueError("this engine has no native resampler")
+    if not 0 <= seat < spec.num_seats:
+        raise ValueError(f"seat must be in [0, {spec.num_seats})")
+    buf = bytearray(max(spec.resample_scratch, 1))
+    view = buf
+    if spec.resample_prepare != NULL:
+        if spec.resample_prepare(root.core.cfg, root.data, seat, &view[0]) != 0:
+            raise ValueError("the engine's resampler found no world consistent with the seat's information")
+    return buf
+
+
+def native_resample(State root, int seat, uint64_t seed) -> State:
+    """One draw of the engine's native resampler (``resample_prepare`` then ``resample_draw``, the very
+    functions the search calls) with the stream ``rng_seed(seed)``, as a State without history: the draw a
+    game's ``resample_hidden(seat, seed)`` makes."""
+    buf = _prepared(root, seat)
+    cdef char[::1] view = buf
+    cdef const EngineSpec* spec = &root.core.spec
+    cdef State out = empty_state(root.game, root.core, seed, 16)
+    cdef uint64_t rng = rng_seed(seed)
+    if spec.resample_draw(root.core.cfg, &view[0], root.data, seat, out.data, &rng) != 0:
+        raise ValueError("the engine's resampler failed")
+    return out
+
+
+def native_draws(State root, int seat, int64_t n, uint64_t seed=0, bint validate=False) -> int:
+    """``n`` native draws for ``seat`` from ``root`` (one prepare, then ``n`` draws into one buffer, without the
+    GIL), for timing; with ``validate`` each world goes through the engine's invariant check. Returns the
+    number of worlds that failed it (0 without ``validate``)."""
+    buf = _prepared(root, seat)
+    cdef char[::1] view = buf
+    cdef const EngineSpec* spec = &root.core.spec
+    cdef const void* cfg = root.core.cfg
+    cdef uint8_t* w = <uint8_t*>malloc(spec.state_size + 8)
+    cdef uint64_t rng = rng_seed(seed)
+    cdef int64_t i, bad = 0
+    cdef int err = 0
+    if w == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            if spec.resample_draw(cfg, &view[0], root.data, seat, w, &rng) != 0:
+                err = 1
+                break
+            if validate and spec.validate(cfg, w) != 0:
+                bad += 1
+    free(w)
+    if err:
+        raise ValueError("the engine's resampler failed")
+    return bad
+
+
 # -- a test double for the native resampler path -------------------------------------------------------------------
 
 cdef size_t _identity_size = 0

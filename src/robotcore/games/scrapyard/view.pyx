@@ -16,11 +16,12 @@ re-deals, for each hand, only what happened to it out of the seat's sight (modul
 cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from cpython.pycapsule cimport PyCapsule_New
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, popcount
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed
-from robotcore.core.state cimport MAX_MASK_WORDS, State
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, State
 from robotcore.games.scrapyard.engine cimport (
     cap_en, cap_mo, check_log, cs_count, day_dir, fate_step, known_broken_today, legal_for, player_cards,
     player_score, public_player, robot_complete, track_holder,
@@ -394,8 +395,11 @@ cdef void _shuffle_slots(SYState* s, const SYConfig* cfg, int* slots, int m, uin
             i -= 1
 
 
-def resample(game, State state, int seat, uint64_t seed) -> State:
-    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with all it knows.
+cdef int sy_resample_draw(const void* cfgp, const void* scratch, const void* st, int seat, void* dst,
+                          uint64_t* rngp) noexcept nogil:
+    """The native resampler (``EngineSpec.resample_draw``; no prepare step): ``dst`` becomes a copy of ``st``
+    where everything ``seat`` cannot see is drawn again, consistently with all it knows; 0, or 1 when the state
+    breaks the engine's invariants.
 
     1. Closed workshop: the other seats' work since the reveal is unknown to ``seat``: they are put back as
        revealed (with their "done" flags: doing nothing is always possible). In an open workshop it is public.
@@ -408,12 +412,11 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     4. Hands and Reserves are rebuilt from the record; the other seats' pending commitments are drawn again
        among their legal choices; the PRNG is re-seeded. The history is dropped (it would tell the truth).
     """
-    cdef State out = state.clone()
-    cdef SYState* s = <SYState*>out.data
-    cdef const SYConfig* cfg = <const SYConfig*>out.core.cfg
-    cdef uint64_t rng = rng_seed(seed)
+    cdef SYState* s = <SYState*>dst
+    cdef const SYConfig* cfg = <const SYConfig*>cfgp
+    cdef uint64_t rng = rngp[0]
     cdef int n = cfg.nseats, p, q, t, k, x, g, f, fs, i, j, m, kind, c, cnt, h
-    cdef bint revealed = s.phase == PH_WORKSHOP
+    cdef bint revealed
     cdef uint64_t pc[2]
     cdef uint64_t lc[2]
     cdef uint64_t gone[2]
@@ -434,6 +437,9 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     cdef uint64_t hands[MAX_P][2]
     cdef uint64_t reserves[MAX_P][2]
     cdef int broken_by[MAX_P]
+    if dst != st:
+        memcpy(dst, st, sizeof(SYState))
+    revealed = s.phase == PH_WORKSHOP
     # 1. the other seats' hidden work (in a closed workshop)
     if revealed and not cfg.open_workshop:
         for p in range(n):
@@ -580,6 +586,8 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
         cnt = 0
         for i in range((cfg.num_actions + 63) >> 6):
             cnt += popcount(words[i])
+        if cnt == 0:
+            return 1
         k = <int>rng_below(&rng, <uint32_t>cnt)
         for i in range(cfg.num_actions):
             if (words[i >> 6] >> (i & 63)) & 1:
@@ -588,5 +596,22 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
                     break
                 k -= 1
     s.rng = rng_seed(rng_next(&rng))
+    rngp[0] = rng
+    return 0
+
+
+cdef EngineSpec _HOOKS
+_HOOKS.resample_draw = sy_resample_draw
+#: the native hooks of this module (resampler; leaf evaluation), read by engine.make_core into the EngineSpec
+NATIVE_HOOKS = PyCapsule_New(&_HOOKS, b"robotcore.EngineSpec", NULL)
+
+
+def resample(game, State state, int seat, uint64_t seed) -> State:
+    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with all it knows:
+    the native resampler ``sy_resample_draw`` (its steps are described there) run with ``rng_seed(seed)``."""
+    cdef State out = state.clone()
+    cdef uint64_t rng = rng_seed(seed)
+    if sy_resample_draw(state.core.cfg, NULL, state.data, seat, out.data, &rng) != 0:
+        raise AssertionError("resample needs a valid state")
     out.seed = seed
     return out
