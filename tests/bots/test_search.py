@@ -255,3 +255,42 @@ def test_native_determinisation_search_cannot_peek(name: str) -> None:
             assert make_bot("ismcts", seed=k, iterations=60).choose(state, seat) \
                 == make_bot("ismcts", seed=k, iterations=60).choose(twin, seat)
     assert checked > 0
+
+
+def test_scrapyards_native_leaf_evaluation_mirrors_its_heuristic() -> None:
+    """``EngineSpec.evaluate`` of Scrapyard: the softmax (temperature 4 points) of ``Game.evaluate`` over the
+    seats, the heuristic GreedyBot reads: shares in [0, 1] summing to 1, ordered as the heuristic."""
+    import math
+
+    game = robotcore.load_game("scrapyard")
+    assert _search.native_evaluate(game.core) and not _search.native_evaluate(robotcore.load_game("robotrick").core)
+    for state in positions(game, 4, 25)[:8]:
+        values = _search.evaluate(state)
+        h = [game.evaluate(state, p) for p in range(game.num_players)]
+        top = max(h)
+        expected = [math.exp((x - top) / 4.0) for x in h]
+        assert values == pytest.approx([e / sum(expected) for e in expected])
+        assert sum(values) == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        _search.evaluate(robotcore.make("robotrick", seed=1))
+
+
+@pytest.mark.parametrize("bot", sorted(SEARCH))
+def test_eval_rollouts_are_an_option_with_checked_inputs(bot: str) -> None:
+    game = robotcore.load_game("scrapyard")
+    for k, state in enumerate(positions(game, 6, 30)[:5]):
+        for seat in state.actors:
+            choices = [make_bot(bot, seed=k, iterations=150, rollout="eval", depth=d).choose(state, seat)
+                       for d in (0, 0, 6)]
+            assert choices[0] == choices[1] and set(choices) <= set(state.legal_actions(seat))
+    with pytest.raises(robotcore.InvalidParameterError):
+        make_bot(bot, rollout="eval").choose(robotcore.make("robotrick", seed=1), 0)
+    for options in ({"rollout": "heavy"}, {"depth": 3}, {"rollout": "eval", "depth": -1}):
+        with pytest.raises(robotcore.InvalidParameterError):
+            make_bot(bot, **options)
+    state = game.new_initial_state(1)
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", root=state, iterations=10, depth=3)
+    with pytest.raises(ValueError):
+        _search.search(robotcore.load_game("robotrick").core, 0, "ismcts",
+                       root=robotcore.make("robotrick", seed=1), iterations=10, rollout="eval")

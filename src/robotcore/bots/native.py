@@ -11,10 +11,14 @@ implementation serves every game. Determinisations come from the engine's native
 - ``c``: the UCB1 exploration constant (returns are in [0, 1]: the winners share 1.0);
 - ``threads``: root parallelism (ISMCTS: one tree per thread, the result depends on the thread count; PIMC:
   worlds spread over threads, the result does not);
-- ``worlds``: determinisations drawn per decision through ``resample_hidden`` (PIMC: its trees; ISMCTS: the
-  pool size; default ``iterations // 32`` within [32, 4096], or 6 per millisecond of a time budget: in a
+- ``worlds``: PIMC: its determinisations (trees) per decision; ISMCTS in a game without a native resampler: the
+  pool of worlds drawn through ``resample_hidden`` (with one, every iteration draws its own world); default ``iterations // 32`` within [32, 4096], or 6 per millisecond of a time budget: in a
   120-game Robotrick tournament at 1000 iterations, pools of 31, 62 and 1000 worlds (a fresh world every
   iteration) rated -9 [-36, 20], +13 [-17, 42] and -4 [-35, 35], no measurable difference);
+- ``rollout``: ``"random"`` (the default: a uniformly random playout to the end of the game) or ``"eval"``: a
+  random playout of at most ``depth`` decisions (default 0: none), then the engine's native leaf evaluation
+  (``EngineSpec.evaluate``, per-seat values in [0, 1]; Scrapyard has one, whose random playouts carry little
+  signal); an error in a game without one;
 - ``reuse`` (ISMCTS): keep the subtree reached by the actions seen since the last decision, when every one of
   them was visible to the seat (a hidden action of another seat starts a new tree). PIMC accepts the option
   and ignores it: its trees belong to determinisations that the next decision draws afresh.
@@ -41,7 +45,8 @@ class _NativeSearchBot(Bot):
     default_c: ClassVar[float] = 0.7
 
     def __init__(self, seed: int = 0, iterations: int = 1000, ms: float | None = None, c: float | None = None,
-                 threads: int = 1, worlds: int | None = None, reuse: bool = True) -> None:
+                 threads: int = 1, worlds: int | None = None, reuse: bool = True, rollout: str = "random",
+                 depth: int = 0) -> None:
         super().__init__(seed)
         self.iterations = _positive_int("iterations", iterations)
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0):
@@ -56,6 +61,12 @@ class _NativeSearchBot(Bot):
         if not isinstance(reuse, bool):
             raise InvalidParameterError(f"reuse must be true or false, got {reuse!r}")
         self.reuse = reuse
+        if rollout not in ("random", "eval"):
+            raise InvalidParameterError(f"rollout must be 'random' or 'eval', got {rollout!r}")
+        self.rollout = rollout
+        self.depth = _positive_int("depth", depth, 0, 1 << 20)
+        if depth and rollout != "eval":
+            raise InvalidParameterError("depth applies to rollout='eval' only")
         #: the last search's figures: iterations, nodes, worlds drawn, seconds
         self.last: dict[str, Any] = {}
 
@@ -72,6 +83,8 @@ class _NativeSearchBot(Bot):
     def _search(self, observer: Observer, budget_ms: float | None, forest: Any) -> Any:
         game = observer.game
         core = game.core
+        if self.rollout == "eval" and not _search.native_evaluate(core):
+            raise InvalidParameterError(f"{game.title} has no native leaf evaluation: use rollout='random'")
         seed = self.rng.next_u64()
         t0 = time.perf_counter()
         worlds = root = None
@@ -90,7 +103,8 @@ class _NativeSearchBot(Bot):
             per = max(1, self.iterations // n)
         out = _search.search(core, observer.seat, self.mode, worlds=worlds, root=root, iterations=per,
                              budget_ms=budget, threads=self.threads, seed=seed, c=self.c,
-                             max_len=game.max_game_length, forest=forest, num_worlds=n)
+                             max_len=game.max_game_length, forest=forest, num_worlds=n, rollout=self.rollout,
+                             depth=self.depth)
         self.last = {"iterations": out.iterations, "nodes": out.nodes, "worlds": n,
                      "seconds": time.perf_counter() - t0}
         return out
@@ -115,8 +129,9 @@ class MCTSBot(_NativeSearchBot):
     mode = "pimc"
 
     def __init__(self, seed: int = 0, iterations: int = 1000, ms: float | None = None, c: float | None = None,
-                 threads: int = 1, worlds: int | None = 16, reuse: bool = True) -> None:
-        super().__init__(seed, iterations, ms, c, threads, worlds, reuse)
+                 threads: int = 1, worlds: int | None = 16, reuse: bool = True, rollout: str = "random",
+                 depth: int = 0) -> None:
+        super().__init__(seed, iterations, ms, c, threads, worlds, reuse, rollout, depth)
 
     def act(self, observer: Observer, budget_ms: float | None = None) -> int:
         legal = self._legal(observer)
@@ -136,8 +151,9 @@ class ISMCTSBot(_NativeSearchBot):
     mode = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 1000, ms: float | None = None, c: float | None = None,
-                 threads: int = 1, worlds: int | None = None, reuse: bool = True) -> None:
-        super().__init__(seed, iterations, ms, c, threads, worlds, reuse)
+                 threads: int = 1, worlds: int | None = None, reuse: bool = True, rollout: str = "random",
+                 depth: int = 0) -> None:
+        super().__init__(seed, iterations, ms, c, threads, worlds, reuse, rollout, depth)
         self._forest: Any = None
         self._history: list[tuple[int, int | None]] = []
         self._seat = -1

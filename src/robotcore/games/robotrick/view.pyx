@@ -285,6 +285,7 @@ ctypedef struct Prepared:
     uint64_t key            # the weights' inputs, packed (bit 40 set)
     int need_a, need_b, void_a, void_b
     int u[4]                # the pool's cards per colour
+    int rem[5]              # the pool's cards of colours c..3
     double W[5][13][13]
 
 
@@ -318,6 +319,9 @@ cdef int _prepare_inputs(const RTState* s, int seat, Prepared* r) noexcept nogil
     r.void_b = (s.voids >> (b * 4)) & 15
     for c in range(4):
         r.u[c] = popcount(r.pool & colour_mask(c))
+    r.rem[4] = 0
+    for c in range(3, -1, -1):
+        r.rem[c] = r.rem[c + 1] + r.u[c]
     if r.need_a > 12 or r.need_b > 12:
         return -1
     r.key = ((<uint64_t>1) << 40) | (<uint64_t>r.u[0]) | (<uint64_t>r.u[1] << 4) | (<uint64_t>r.u[2] << 8) \
@@ -381,29 +385,34 @@ cdef int _deal(const Prepared* r, uint64_t* rng, uint64_t* out_a, uint64_t* out_
     ra = r.need_a
     rb = r.need_b
     for c in range(4):
-        pick = rng_unit(rng) * r.W[c][ra][rb]
-        chosen_a = 0
-        chosen_b = 0
-        done = False
-        for ka in range(min(ra, u[c]) + 1):
-            if ka and (r.void_a >> c) & 1:
-                break
-            for kb in range(min(rb, u[c] - ka) + 1):
-                if kb and (r.void_b >> c) & 1:
+        if c == 3:
+            ka = ra                       # the last colour takes what is still due: its only split of weight > 0
+            kb = rb
+        else:
+            pick = rng_unit(rng) * r.W[c][ra][rb]
+            chosen_a = 0
+            chosen_b = 0
+            done = False
+            for ka in range(min(ra, u[c]) + 1):
+                if ka and (r.void_a >> c) & 1:
                     break
-                w = BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * r.W[c + 1][ra - ka][rb - kb]
-                if w <= 0.0:
-                    continue
-                chosen_a = ka
-                chosen_b = kb
-                if pick < w:
-                    done = True
+                # splits leaving more than the later colours hold have weight 0: start past them
+                for kb in range(max(0, ra - ka + rb - r.rem[c + 1]), min(rb, u[c] - ka) + 1):
+                    if kb and (r.void_b >> c) & 1:
+                        break
+                    w = BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * r.W[c + 1][ra - ka][rb - kb]
+                    if w <= 0.0:
+                        continue
+                    chosen_a = ka
+                    chosen_b = kb
+                    if pick < w:
+                        done = True
+                        break
+                    pick -= w
+                if done:
                     break
-                pick -= w
-            if done:
-                break
-        ka = chosen_a
-        kb = chosen_b
+            ka = chosen_a
+            kb = chosen_b
         # (rounding may leave the last valid split chosen, which is fine)
         sub = r.pool & colour_mask(c)
         for i in range(u[c]):

@@ -17,14 +17,15 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.pycapsule cimport PyCapsule_New
+from libc.math cimport exp
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, popcount
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, State
 from robotcore.games.scrapyard.engine cimport (
-    cap_en, cap_mo, check_log, cs_count, day_dir, fate_step, known_broken_today, legal_for, player_cards,
-    player_score, public_player, robot_complete, track_holder,
+    cap_en, cap_mo, check_log, cs_count, day_dir, fate_step, heuristic, known_broken_today, legal_for,
+    player_cards, player_score, public_player, robot_complete, track_holder,
 )
 from robotcore.games.scrapyard.state cimport (
     FATE_BROKEN, FATE_KEPT, HAND_SIZE, KIND_STRUCTURE, MAX_CARDS, MAX_DEALT, MAX_P, MAX_WB, NO_CARD,
@@ -600,8 +601,45 @@ cdef int sy_resample_draw(const void* cfgp, const void* scratch, const void* st,
     return 0
 
 
+# Leaf evaluation for search (``EngineSpec.evaluate``): the heuristic GreedyBot reads (``Game.evaluate``,
+# engine.pyx's ``heuristic``, in VP-like units) of every seat, turned into shares of one win by a softmax: a seat
+# EVAL_TEMPERATURE points ahead of another is e times as likely to be the winner. Random Scrapyard playouts
+# mostly end with every seat at 0 points (no robot completed), so they carry little signal; this does.
+cdef double EVAL_TEMPERATURE = 4.0
+
+
+cdef void sy_evaluate(const void* cfgp, const void* st, double* out) noexcept nogil:
+    cdef const SYConfig* cfg = <const SYConfig*>cfgp
+    cdef const SYState* s = <const SYState*>st
+    cdef int p, n = cfg.nseats
+    cdef double best = -1e300, total = 0.0
+    for p in range(n):
+        out[p] = heuristic(cfg, s, p)
+        if out[p] > best:
+            best = out[p]
+    for p in range(n):
+        out[p] = exp((out[p] - best) / EVAL_TEMPERATURE)
+        total += out[p]
+    for p in range(n):
+        out[p] /= total
+
+
+def _set_eval_temperature(double t) -> None:
+    global EVAL_TEMPERATURE
+    EVAL_TEMPERATURE = t
+
+
+def evaluate_shares(State state) -> list:
+    """``sy_evaluate`` of a state: the search's leaf values per seat (tests)."""
+    cdef double out[MAX_P]
+    cdef const SYConfig* cfg = <const SYConfig*>state.core.cfg
+    sy_evaluate(cfg, state.data, out)
+    return [out[p] for p in range(cfg.nseats)]
+
+
 cdef EngineSpec _HOOKS
 _HOOKS.resample_draw = sy_resample_draw
+_HOOKS.evaluate = sy_evaluate
 #: the native hooks of this module (resampler; leaf evaluation), read by engine.make_core into the EngineSpec
 NATIVE_HOOKS = PyCapsule_New(&_HOOKS, b"robotcore.EngineSpec", NULL)
 
