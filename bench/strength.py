@@ -27,14 +27,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--options", default="", help="more options for both searchers, e.g. rollout=eval,depth=8")
+    parser.add_argument("--against", nargs="+", default=["random", "greedy"],
+                        help="the opponents of each searcher (e.g. --against greedy: greedy alone)")
     parser.add_argument("--skip-head-to-head", action="store_true")
     args = parser.parse_args()
     for name in args.game or robotcore.list_games():
         n = robotcore.load_game(name).num_players
         extra = f",{args.options}" if args.options else ""
         searchers = [f"ismcts:iterations={args.iterations}{extra}", f"mcts:iterations={args.iterations}{extra}"]
-        for bot in searchers:                          # each searcher against random and greedy
-            bots = [bot, "random", "greedy"]
+        for bot in searchers:                          # each searcher against random and greedy (--against)
+            bots = [bot, *args.against]
             t = Tournament(name, bots, args.deals * len(lineups(len(bots), n)), seed=args.seed,
                            workers=args.workers)
             summary = t.run()

@@ -3,6 +3,8 @@ phase, the same decisions for the same seed, no peeking at what the seat cannot 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -248,10 +250,14 @@ def test_native_determinisation_search_cannot_peek(name: str) -> None:
             if twin.state_bytes() == state.state_bytes():
                 continue
             checked += 1
+            leaves: list[dict[str, Any]] = [{}] + ([{"rollout": "eval", "depth": 3}] if _search.native_evaluate(game.core) else [])
             for mode in ("ismcts", "pimc"):
-                a = _search.search(game.core, seat, mode, root=state, iterations=60, seed=k, num_worlds=4)
-                b = _search.search(game.core, seat, mode, root=twin, iterations=60, seed=k, num_worlds=4)
-                assert a.root_stats() == b.root_stats()
+                for leaf in leaves:
+                    a = _search.search(game.core, seat, mode, root=state, iterations=60, seed=k, num_worlds=4,
+                                       **leaf)
+                    b = _search.search(game.core, seat, mode, root=twin, iterations=60, seed=k, num_worlds=4,
+                                       **leaf)
+                    assert a.root_stats() == b.root_stats()
             assert make_bot("ismcts", seed=k, iterations=60).choose(state, seat) \
                 == make_bot("ismcts", seed=k, iterations=60).choose(twin, seat)
     assert checked > 0
