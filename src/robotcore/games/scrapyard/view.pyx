@@ -605,6 +605,7 @@ cdef int sy_resample_draw(const void* cfgp, const void* scratch, const void* st,
 # engine.pyx's ``heuristic``, in VP-like units) of every seat, turned into shares of one win by a softmax: a seat
 # EVAL_TEMPERATURE points ahead of another is e times as likely to be the winner. Random Scrapyard playouts
 # mostly end with every seat at 0 points (no robot completed), so they carry little signal; this does.
+# (4 points: against greedy at 1000 iterations, temperatures 1, 4 and 8 scored shares of 0.27, 0.33 and 0.30)
 cdef double EVAL_TEMPERATURE = 4.0
 
 
@@ -622,11 +623,6 @@ cdef void sy_evaluate(const void* cfgp, const void* st, double* out) noexcept no
         total += out[p]
     for p in range(n):
         out[p] /= total
-
-
-def _set_eval_temperature(double t) -> None:
-    global EVAL_TEMPERATURE
-    EVAL_TEMPERATURE = t
 
 
 def evaluate_shares(State state) -> list:
