@@ -300,3 +300,18 @@ def test_eval_rollouts_are_an_option_with_checked_inputs(bot: str) -> None:
     with pytest.raises(ValueError):
         _search.search(robotcore.load_game("robotrick").core, 0, "ismcts",
                        root=robotcore.make("robotrick", seed=1), iterations=10, rollout="eval")
+
+
+def test_nicodemus_native_leaf_evaluation_is_the_score_race() -> None:
+    """Nicodemus's ``EngineSpec.evaluate``: the logistic of the score difference (3 points: e to 1), win shares
+    summing to 1; a search with it (after a few random decisions) plays legal moves."""
+    import math
+
+    game = robotcore.load_game("nicodemus")
+    for state in positions(game, 2, 9)[:8]:
+        s0, s1 = state.scores()
+        values = _search.evaluate(state)
+        assert values == pytest.approx([1 / (1 + math.exp((s1 - s0) / 3)), 1 / (1 + math.exp((s0 - s1) / 3))])
+        seat = state.current_player
+        assert make_bot("ismcts", seed=1, iterations=60, rollout="eval", depth=5).choose(state, seat) \
+            in state.legal_actions(seat)

@@ -18,8 +18,9 @@ implementation serves every game. Determinisations come from the engine's native
   iteration) rated -9 [-36, 20], +13 [-17, 42] and -4 [-35, 35], no measurable difference);
 - ``rollout``: ``"random"`` (the default: a uniformly random playout to the end of the game) or ``"eval"``: a
   random playout of at most ``depth`` decisions (default 0: none), then the engine's native leaf evaluation
-  (``EngineSpec.evaluate``, per-seat values in [0, 1]; Scrapyard has one, whose random playouts carry little
-  signal); an error in a game without one;
+  (``EngineSpec.evaluate``, per-seat values in [0, 1]): Scrapyard has one (its greedy heuristic; its random
+  playouts carry little signal) and Nicodemus (the score race; best after some random decisions, e.g.
+  ``depth=20``); an error in a game without one;
 - ``reuse`` (ISMCTS): keep the subtree reached by the actions seen since the last decision, when every one of
   them was visible to the seat (a hidden action of another seat starts a new tree). PIMC accepts the option
   and ignores it: its trees belong to determinisations that the next decision draws afresh.

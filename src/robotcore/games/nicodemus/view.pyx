@@ -14,6 +14,7 @@ cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from cpython.pycapsule cimport PyCapsule_New
+from libc.math cimport exp
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, popcount
@@ -353,8 +354,21 @@ cdef int ni_resample_draw(const void* cfgp, const void* scratch, const void* st,
     return 0
 
 
+# Leaf evaluation for search (``EngineSpec.evaluate``): the two scores (the race to ``end_score``) as shares of
+# one win, by a softmax: a seat EVAL_TEMPERATURE points ahead is e times as likely to be the winner.
+cdef double EVAL_TEMPERATURE = 3.0
+
+
+cdef void ni_evaluate(const void* cfgp, const void* st, double* out) noexcept nogil:
+    cdef const NMState* s = <const NMState*>st
+    cdef double d = (s.score[1] - s.score[0]) / EVAL_TEMPERATURE
+    out[0] = 1.0 / (1.0 + exp(d))
+    out[1] = 1.0 - out[0]
+
+
 cdef EngineSpec _HOOKS
 _HOOKS.resample_draw = ni_resample_draw
+_HOOKS.evaluate = ni_evaluate
 #: the native hooks of this module (resampler; leaf evaluation), read by engine.make_core into the EngineSpec
 NATIVE_HOOKS = PyCapsule_New(&_HOOKS, b"robotcore.EngineSpec", NULL)
 
