@@ -8,18 +8,20 @@ What is timed: one whole decision from the start of a game (``choose`` for ours,
 fixed number of simulations and random rollouts (one rollout per simulation), i.e. simulations per second of
 thread CPU time (``time.thread_time_ns``: another tenant's load does not count):
 
-- ours: ``mcts`` (UCT over 16 determinisations) and ``ismcts`` through ``make_bot(...).choose`` — the Python
-  draws of the determinisation pool included in the time; ``ismcts worlds=sims`` draws a fresh determinisation
-  through the game's Python ``resample_hidden`` for every iteration (the cost a native resampler removes), and
-  ``worlds=sims/64`` shows how the figure moves with the pool size;
+- ours: ``mcts`` (UCT over 16 determinisations) and ``ismcts`` through ``make_bot(...).choose``, the
+  determinisations included in the time: every game here has a native resampler (``EngineSpec.resample_draw``),
+  so ``ismcts`` draws a fresh world for every iteration; a row with ``rollout=eval`` is added for a game with a
+  native leaf evaluation (it is not a random rollout: not a target row);
 - OpenSpiel 2.0.2's C++ ``MCTSBot`` and ``ISMCTSBot`` (``RandomRolloutEvaluator(1)``, UCT c=2) on
   ``oh_hell(players=3)`` after the deal (its C++ bots crash on Python-defined games, so they cannot run ours);
 - OpenSpiel's Python ``open_spiel.python.algorithms.mcts.MCTSBot`` playing our Robotrick through our OpenSpiel
   adapter (``robotcore.adapters.openspiel``), with fewer simulations (it is slow).
 
 Blocks are interleaved (every row once per block, in turn); the table shows the median rate over blocks with its
-spread (min-max) and ratios of medians. A second table gives root-parallel search on ``--threads`` threads in
-wall-clock time (simulations per second of elapsed time, and per core), since CPU time cannot show a speed-up.
+spread (min-max) and ratios of medians. A second table gives root-parallel search on 1 and ``--threads``
+threads, in wall-clock time (the speed-up, meaningful on an idle machine only) and in process CPU time (all the
+threads' CPU: what parallelism costs in extra work). A third gives the native resampler's cost against a
+native random rollout from the same mid-game position (issue 14's target: at most 0.5).
 A simulation is a whole game: Robotrick from the start is 126 actions (three rounds), an ``oh_hell`` deal about
 a third of that, so the table also prints the mean rollout length and simulated actions per second.
 """
@@ -41,17 +43,78 @@ from robotcore.bots import make_bot
 Row = Callable[[int], tuple[int, int]]          # block index -> (simulations, ns)
 
 
-def ours(game_name: str, bot: str, sims: int, threads: int = 1, wall: bool = False, **options: Any) -> Row:
+def ours(game_name: str, bot: str, sims: int, threads: int = 1, clock: Callable[[], int] = time.thread_time_ns,
+         **options: Any) -> Row:
     game = robotcore.load_game(game_name)
 
     def run(block: int) -> tuple[int, int]:
         state = game.new_initial_state(1000 + block)
         b = make_bot(bot, seed=block, iterations=sims, threads=threads, **options)
-        clock = time.perf_counter_ns if wall else time.thread_time_ns
         t0 = clock()
         b.choose(state, state.current_player)
         return int(b.last["iterations"]), clock() - t0
     return run
+
+
+def both_clocks(game_name: str, bot: str, sims: int, threads: int) -> Callable[[int], tuple[int, int, int]]:
+    """One decision timed in wall-clock and in process CPU time (every thread's CPU)."""
+    game = robotcore.load_game(game_name)
+
+    def run(block: int) -> tuple[int, int, int]:
+        state = game.new_initial_state(1000 + block)
+        b = make_bot(bot, seed=block, iterations=sims, threads=threads)
+        w0, c0 = time.perf_counter_ns(), time.process_time_ns()
+        b.choose(state, state.current_player)
+        return int(b.last["iterations"]), time.perf_counter_ns() - w0, time.process_time_ns() - c0
+    return run
+
+
+def midgame(game: robotcore.Game, seed: int = 0) -> robotcore.State:
+    """A third into a seeded random game."""
+    rng = np.random.default_rng(seed)
+    moves = []
+    state = game.new_initial_state(seed)
+    while not state.is_terminal:
+        legal = state.legal_actions(state.current_player)
+        moves.append(int(legal[int(rng.integers(len(legal)))]))
+        state.apply(moves[-1], state.current_player)
+    state = game.new_initial_state(seed)
+    for a in moves[:len(moves) // 3]:
+        state.apply(a, state.current_player)
+    return state
+
+
+def resample_costs(blocks: int) -> None:
+    """Native draw and Python resample_hidden against one native random rollout, per game, thread CPU time."""
+    from robotcore.bots import _search
+    from robotcore.core import batch
+
+    print("\nresampling cost from a mid-game position (a third into a seeded random game), thread CPU time, "
+          "median over blocks")
+    print(f"{'game':12s} {'native draw':>12s} {'resample_hidden':>16s} {'native rollout':>15s} "
+          f"{'draw ÷ rollout':>15s}  (target <= 0.5)")
+    for name in robotcore.list_games():
+        game = robotcore.load_game(name)
+        state = midgame(game)
+        seat = state.current_player
+        draws, pys, rolls = [], [], []
+        for block in range(blocks):
+            if game.core.native_resample:
+                t0 = time.thread_time_ns()
+                _search.native_draws(state, seat, 2000, seed=block)
+                draws.append((time.thread_time_ns() - t0) / 2000)
+            t0 = time.thread_time_ns()
+            for k in range(200):
+                state.resample_hidden(seat, k)
+            pys.append((time.thread_time_ns() - t0) / 200)
+            states = np.stack([np.frombuffer(state.state_bytes(), dtype=np.uint8)] * 500)
+            t0 = time.thread_time_ns()
+            batch.random_playouts(game, states, seed=block)
+            rolls.append((time.thread_time_ns() - t0) / 500)
+        roll = statistics.median(rolls)
+        draw = statistics.median(draws) if draws else float("nan")
+        print(f"{name:12s} {draw / 1000:>10.2f}µs {statistics.median(pys) / 1000:>14.2f}µs {roll / 1000:>13.2f}µs "
+              f"{draw / roll:>15.3f}  {'met' if draw / roll <= 0.5 else ('NOT met' if draws else 'no native')}")
 
 
 def _oh_hell_start(pyspiel: Any, game: Any, seed: int) -> Any:
@@ -161,10 +224,12 @@ def main() -> None:
     g, sims = args.game, args.sims
     rows: dict[str, Row] = {
         f"ours mcts (PIMC, 16 worlds) on {g}": ours(g, "mcts", sims),
-        f"ours ismcts (pool of sims/32 worlds) on {g}": ours(g, "ismcts", sims),
-        f"ours ismcts worlds=sims/64 on {g}": ours(g, "ismcts", sims, worlds=max(1, sims // 64)),
-        f"ours ismcts worlds=sims (a resample_hidden each) on {g}": ours(g, "ismcts", sims, worlds=sims),
+        f"ours ismcts (a native world per iteration) on {g}": ours(g, "ismcts", sims),
     }
+    from robotcore.bots import _search
+
+    if _search.native_evaluate(robotcore.load_game(g).core):
+        rows[f"ours ismcts rollout=eval (not a target row) on {g}"] = ours(g, "ismcts", sims, rollout="eval")
     peers: list[str] = []
     try:
         import pyspiel  # noqa: F401
@@ -189,20 +254,26 @@ def main() -> None:
         print(f"simulated actions per second, ours mcts ÷ OpenSpiel MCTSBot: "
               f"{mcts_med * ours_len / (cpp * theirs_len):.2f}×")
     if args.threads > 1:
-        par = {
-            f"ours mcts threads=1 on {g} (wall)": ours(g, "mcts", sims, wall=True),
-            f"ours mcts threads={args.threads} on {g} (wall)": ours(g, "mcts", sims, args.threads, wall=True),
-            f"ours ismcts threads=1 on {g} (wall)": ours(g, "ismcts", sims, wall=True),
-            f"ours ismcts threads={args.threads} on {g} (wall)": ours(g, "ismcts", sims, args.threads, wall=True),
-        }
-        prates = measure(par, args.blocks)
-        table(f"root parallelism, {sims} simulations, wall-clock time (meaningful on an idle machine only)",
-              prates, [])
+        par = {(kind, t): both_clocks(g, kind, sims, t) for kind in ("mcts", "ismcts") for t in (1, args.threads)}
+        for run in par.values():
+            run(10**6)
+        got: dict[tuple[str, int], list[tuple[float, float]]] = {k: [] for k in par}
+        for block in range(args.blocks):
+            for key, run in par.items():
+                n, wall_ns, cpu_ns = run(block)
+                got[key].append((n / (wall_ns / 1e9), n / (cpu_ns / 1e9)))
+        print(f"\nroot parallelism on {g}, {sims} simulations: wall-clock sims/s (the speed-up) and sims per "
+              f"process CPU second (all threads), medians; load average now {os.getloadavg()[0]:.2f}"
+              + (" (LOADED: the wall-clock speed-up is a floor, not the idle machine's)"
+                 if os.getloadavg()[0] > 1.0 else ""))
         for kind in ("mcts", "ismcts"):
-            one = statistics.median(prates[f"ours {kind} threads=1 on {g} (wall)"])
-            many = statistics.median(prates[f"ours {kind} threads={args.threads} on {g} (wall)"])
-            print(f"{kind}: speed-up on {args.threads} threads {many / one:.2f}×")
-
+            w1 = statistics.median(x[0] for x in got[(kind, 1)])
+            c1 = statistics.median(x[1] for x in got[(kind, 1)])
+            wn = statistics.median(x[0] for x in got[(kind, args.threads)])
+            cn = statistics.median(x[1] for x in got[(kind, args.threads)])
+            print(f"{kind:7s} 1 thread: {w1:>10,.0f} wall, {c1:>10,.0f} CPU;  {args.threads} threads: {wn:>10,.0f} wall,"
+                  f" {cn:>10,.0f} CPU;  speed-up {wn / w1:.2f}× wall, CPU efficiency {cn / c1:.2f}")
+    resample_costs(max(3, args.blocks // 2))
 
 if __name__ == "__main__":
     main()

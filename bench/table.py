@@ -214,6 +214,14 @@ def rc_probes(game: robotcore.Game, block_s: float, env: dict[str, Any]) -> dict
     probes["floor step: the same loop with two no-op calls"] = loop_probe(floor, block_s)
     probes["rc Python-driven random game"] = loop_probe(python_game, block_s)
     probes["rc native game (first deal included), 1 thread"] = loop_probe(native_games, block_s)
+    if game.core.native_resample:
+        from robotcore.bots import _search
+
+        def native_draws() -> float:       # what search pays per determinisation: one prepare per 200 draws
+            _search.native_draws(env["s"], env["seat"], 200, seed=1)
+            return 200.0
+
+        probes["rc native resample draw (EngineSpec.resample_draw)"] = loop_probe(native_draws, block_s)
     return probes
 
 
@@ -424,12 +432,15 @@ def table(name: str, block_ms: float, rounds: int, with_os: bool, with_cg: bool)
              ("clone().apply(a)", "rc clone().apply(a)", "os clone().apply_action(a)"),
              ("current player", "rc current_player", "os current_player()"),
              ("resample_hidden(seat, seed)", "rc resample_hidden(seat)", None),
+             ("native resample draw (search's determinisation)",
+              "rc native resample draw (EngineSpec.resample_draw)", None),
              ("step: legal_actions + apply, replayed games", "rc step: legal_actions + apply, replayed games",
               "os step: legal_actions + apply_action, replayed games (chance included)"),
              ("floor step: the same loop with two no-op calls", "floor step: the same loop with two no-op calls",
               None)]
     for label, a, b in pairs:
-        print(f"| {label} | {fig[a].ns()} | {fig[b].ns() if b and b in fig else ''} |")
+        if a in fig:
+            print(f"| {label} | {fig[a].ns()} | {fig[b].ns() if b and b in fig else ''} |")
     for label in ("floor: no-op method n.m()", "floor: no-op method with an argument n.m1(a)",
                   "copy of the state's bytes: bytearray(raw)"):
         print(f"| {label} | {fig[label].ns()} | |")
@@ -485,6 +496,10 @@ def table(name: str, block_ms: float, rounds: int, with_os: bool, with_cg: bool)
         target("clone: pyspiel / robotcore", r, ">= 5", r >= 5)
     resample = fig["rc resample_hidden(seat)"].median / rc_nat.median
     target("resample_hidden / one native random game", resample, "<= 0.5", resample <= 0.5)
+    draw = fig.get("rc native resample draw (EngineSpec.resample_draw)")
+    if draw:
+        r = draw.median / rc_nat.median
+        target("native resample draw / one native random game", r, "<= 0.5", r <= 0.5)
     if os_nat:
         r = (rc_decisions / rc_nat.median) / (os_decisions / os_nat.median)
         target("native decisions/s: robotcore / OpenSpiel", r, "(context)", None)

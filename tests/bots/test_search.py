@@ -3,6 +3,8 @@ phase, the same decisions for the same seed, no peeking at what the seat cannot 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -125,8 +127,11 @@ def test_search_checks_its_inputs() -> None:
     bad[0, :] = 255
     with pytest.raises(ValueError):
         _search.search(game.core, 0, "ismcts", worlds=bad, iterations=10)
-    with pytest.raises(ValueError):                       # no native resampler: worlds are required
-        _search.search(game.core, 0, "ismcts", root=state, iterations=10)
+    with pytest.raises(ValueError):                       # no worlds: the root must be a state of this core
+        _search.search(game.core, 0, "ismcts", iterations=10)
+    other = robotcore.load_game("robotrick", hangars=4).new_initial_state(1)
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", root=other, iterations=10)
     with pytest.raises(ValueError):
         _search.search(game.core, 0, "ismcts", worlds=worlds, iterations=0)
     for options in ({"iterations": 0}, {"threads": 0}, {"ms": -1}, {"c": "x"}, {"worlds": 0}):
@@ -157,13 +162,14 @@ def test_a_determinisation_carries_no_history() -> None:
 
 
 def test_the_native_resampler_path_matches_the_pool_path_on_the_same_worlds() -> None:
-    """No game provides ``EngineSpec.resample_draw`` yet: a test double that hands back the root itself runs the
-    native path, which must give exactly what the pool path gives when every pooled world is that root."""
+    """A test double whose ``resample_draw`` hands back the root itself runs the native path (in every game,
+    with a native resampler of its own or not), which must give exactly what the pool path gives when every
+    pooled world is that root."""
     for name in robotcore.list_games():
         state = positions(robotcore.load_game(name), 3, 4)[2]
         seat = state.current_player
         core, root = _search._identity_resampler_core(state)
-        assert core.native_resample and not state.game.core.native_resample
+        assert core.native_resample
         same = np.stack([np.frombuffer(state.state_bytes(), dtype=np.uint8)] * 5)
         for mode, extra in (("ismcts", {}), ("pimc", {"num_worlds": 5})):
             native = _search.search(core, seat, mode, root=root, iterations=150, seed=9, threads=2, **extra)
@@ -204,3 +210,108 @@ def test_search_bots_beat_random_play_in_every_game(default_game: robotcore.Game
     summary = Tournament(default_game.name, [bot, "random"], 16, seed=1).run()
     row = summary["bots"][0]
     assert row["score_share_ci"][0] > summary["chance"], row
+
+
+NATIVE = ["robotrick", "scrapyard", "nicodemus", "smartphone"]
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_the_native_resampler_is_resample_hidden(name: str) -> None:
+    """One sampler, not two: the engine's native ``resample_prepare``/``resample_draw`` (the functions the
+    search calls) give, for the same seed, exactly the state ``resample_hidden`` gives (so the conformance
+    suite's resampling properties cover the native path); same seed, same world; every draw passes the engine's
+    invariant check; draws with different seeds differ somewhere."""
+    games = [robotcore.load_game(name)] + ([robotcore.load_game(name, open_workshop=False)]
+                                           if name == "scrapyard" else [])
+    for game in games:
+        assert game.core.native_resample
+        differed = 0
+        for state in positions(game, 21, 7)[:12]:
+            for seat in state.actors:
+                native = _search.native_resample(state, seat, 99)
+                assert native.state_bytes() == state.resample_hidden(seat, 99).state_bytes()
+                assert native.history == [] and native.seed == 99
+                assert _search.native_resample(state, seat, 99).state_bytes() == native.state_bytes()
+                differed += _search.native_resample(state, seat, 100).state_bytes() != native.state_bytes()
+                assert _search.native_draws(state, seat, 30, seed=5, validate=True) == 0
+        assert differed > 0
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_native_determinisation_search_cannot_peek(name: str) -> None:
+    """The native path reads the root only through the engine's resampler: on a state and on a re-deal of it
+    for the searching seat, a search with the same seed grows the same root statistics, and a bot takes the
+    same decisions."""
+    game = robotcore.load_game(name)
+    checked = 0
+    for k, state in enumerate(positions(game, 8, 6)[:8]):
+        for seat in state.actors:
+            twin = state.resample_hidden(seat, 500 + k)
+            if twin.state_bytes() == state.state_bytes():
+                continue
+            checked += 1
+            leaves: list[dict[str, Any]] = [{}] + ([{"rollout": "eval", "depth": 3}] if _search.native_evaluate(game.core) else [])
+            for mode in ("ismcts", "pimc"):
+                for leaf in leaves:
+                    a = _search.search(game.core, seat, mode, root=state, iterations=60, seed=k, num_worlds=4,
+                                       **leaf)
+                    b = _search.search(game.core, seat, mode, root=twin, iterations=60, seed=k, num_worlds=4,
+                                       **leaf)
+                    assert a.root_stats() == b.root_stats()
+            assert make_bot("ismcts", seed=k, iterations=60).choose(state, seat) \
+                == make_bot("ismcts", seed=k, iterations=60).choose(twin, seat)
+    assert checked > 0
+
+
+def test_scrapyards_native_leaf_evaluation_mirrors_its_heuristic() -> None:
+    """``EngineSpec.evaluate`` of Scrapyard: the softmax (temperature 4 points) of ``Game.evaluate`` over the
+    seats, the heuristic GreedyBot reads: shares in [0, 1] summing to 1, ordered as the heuristic."""
+    import math
+
+    game = robotcore.load_game("scrapyard")
+    assert _search.native_evaluate(game.core) and not _search.native_evaluate(robotcore.load_game("robotrick").core)
+    for state in positions(game, 4, 25)[:8]:
+        values = _search.evaluate(state)
+        h = [game.evaluate(state, p) for p in range(game.num_players)]
+        top = max(h)
+        expected = [math.exp((x - top) / 4.0) for x in h]
+        assert values == pytest.approx([e / sum(expected) for e in expected])
+        assert sum(values) == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        _search.evaluate(robotcore.make("robotrick", seed=1))
+
+
+@pytest.mark.parametrize("bot", sorted(SEARCH))
+def test_eval_rollouts_are_an_option_with_checked_inputs(bot: str) -> None:
+    game = robotcore.load_game("scrapyard")
+    for k, state in enumerate(positions(game, 6, 30)[:5]):
+        for seat in state.actors:
+            choices = [make_bot(bot, seed=k, iterations=150, rollout="eval", depth=d).choose(state, seat)
+                       for d in (0, 0, 6)]
+            assert choices[0] == choices[1] and set(choices) <= set(state.legal_actions(seat))
+    with pytest.raises(robotcore.InvalidParameterError):
+        make_bot(bot, rollout="eval").choose(robotcore.make("robotrick", seed=1), 0)
+    for options in ({"rollout": "heavy"}, {"depth": 3}, {"rollout": "eval", "depth": -1}):
+        with pytest.raises(robotcore.InvalidParameterError):
+            make_bot(bot, **options)
+    state = game.new_initial_state(1)
+    with pytest.raises(ValueError):
+        _search.search(game.core, 0, "ismcts", root=state, iterations=10, depth=3)
+    with pytest.raises(ValueError):
+        _search.search(robotcore.load_game("robotrick").core, 0, "ismcts",
+                       root=robotcore.make("robotrick", seed=1), iterations=10, rollout="eval")
+
+
+def test_nicodemus_native_leaf_evaluation_is_the_score_race() -> None:
+    """Nicodemus's ``EngineSpec.evaluate``: the logistic of the score difference (3 points: e to 1), win shares
+    summing to 1; a search with it (after a few random decisions) plays legal moves."""
+    import math
+
+    game = robotcore.load_game("nicodemus")
+    for state in positions(game, 2, 9)[:8]:
+        s0, s1 = state.scores()
+        values = _search.evaluate(state)
+        assert values == pytest.approx([1 / (1 + math.exp((s1 - s0) / 3)), 1 / (1 + math.exp((s0 - s1) / 3))])
+        seat = state.current_player
+        assert make_bot("ismcts", seed=1, iterations=60, rollout="eval", depth=5).choose(state, seat) \
+            in state.legal_actions(seat)

@@ -8,7 +8,8 @@
 - ``MCTSBot`` (``"mcts"``): native UCT over determinisations (PIMC), one tree per re-deal.
 - ``ISMCTSBot`` (``"ismcts"``): native single-observer information-set MCTS (UCB1 with availability counts over
   determinisations, native rollouts, subtrees reused between moves).
-  Both take ``iterations=`` or ``ms=`` and ``threads=`` (``robotcore.bots.native``).
+  Both take ``iterations=`` or ``ms=``, ``threads=`` and ``rollout="eval"`` (a native leaf evaluation where the
+  engine has one) (``robotcore.bots.native``).
 
 ``make_bot(name, seed, **options)`` builds one by name (``BOTS`` lists them) or by ``module:Class``; every
 bot's ``choose(state, seat, budget_ms=None)`` returns a legal action of ``seat``, computed by its

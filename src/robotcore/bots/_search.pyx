@@ -85,6 +85,28 @@ ctypedef struct Tree:
 
 
 cdef enum:
+    LOG_TABLE = 4096
+
+
+# log(n) for small n: UCB1 takes one logarithm per child considered, the largest cost of the walk itself; the
+# table holds the very values libm gives, so the search is unchanged
+cdef double _LOGS[LOG_TABLE]
+cdef int _li
+_LOGS[0] = 0.0
+for _li in range(1, LOG_TABLE):
+    _LOGS[_li] = log(<double>_li)
+
+
+cdef inline double _log_n(uint32_t n) noexcept nogil:
+    return _LOGS[n] if n < LOG_TABLE else log(<double>n)
+
+
+cdef enum:
+    LEAF_RANDOM = 0        # random rollout to the end
+    LEAF_EVAL = 1          # random rollout of at most ``depth`` decisions, then the engine's ``evaluate``
+
+
+cdef enum:
     ERR_MEMORY = -1
     ERR_ENGINE = -2        # an acting seat without a legal action, or a resampler error
     CHECK_EVERY = 16
@@ -145,11 +167,44 @@ cdef inline int64_t _playout(const EngineSpec* spec, const void* cfg, void* st, 
     return random_playout_loop(spec.actors, spec.legal_mask, spec.apply, spec.mask_words, cfg, st, rng, max_len)
 
 
+cdef int64_t _bounded_playout(const EngineSpec* spec, const void* cfg, void* st, uint64_t* rng,
+                             int64_t depth) noexcept nogil:
+    """Core/playout.pxd's loop stopped after ``depth`` decisions (or at the end); the count, or -2 when an acting
+    seat has no legal action."""
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint32_t bits
+    cdef int player, i, count, k, a
+    cdef int64_t n = 0
+    while n < depth:
+        bits = spec.actors(cfg, st)
+        if bits == 0:
+            return n
+        player = lowest_bit(bits)
+        spec.legal_mask(cfg, st, player, words)
+        count = 0
+        for i in range(spec.mask_words):
+            if words[i]:
+                count += popcount(words[i])
+        if count == 0:
+            return -2
+        k = <int>rng_below(rng, <uint32_t>count)
+        i = 0
+        while True:
+            a = popcount(words[i]) if words[i] else 0
+            if k < a:
+                break
+            k -= a
+            i += 1
+        spec.apply(cfg, st, player, (i << 6) | nth_set_bit(words[i], k))
+        n += 1
+    return n
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 cdef int _iterate(const EngineSpec* spec, const void* cfg, Tree* t, void* w, int seat, double c,
-                  int64_t max_len, int32_t* path) noexcept nogil:
-    """One iteration from the world ``w`` (played in place): select, expand, roll out, back up."""
+                  int64_t max_len, int32_t* path, int leaf, int64_t depth) noexcept nogil:
+    """One iteration from the world ``w`` (played in place): select, expand, roll out (or evaluate), back up."""
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef double ret[MAX_SEATS]
     cdef int32_t node = 0, ch, best
@@ -176,7 +231,7 @@ cdef int _iterate(const EngineSpec* spec, const void* cfg, Tree* t, void* w, int
             if nd.player == player and (words[a >> 6] >> (a & 63)) & 1:
                 words[a >> 6] &= ~((<uint64_t>1) << (a & 63))
                 nd.avail += 1
-                v = nd.total / nd.visits + c * sqrt(log(<double>nd.avail) / nd.visits)
+                v = nd.total / nd.visits + c * sqrt(_log_n(nd.avail) / nd.visits)
                 if v > bestv:
                     bestv = v
                     best = ch
@@ -209,10 +264,18 @@ cdef int _iterate(const EngineSpec* spec, const void* cfg, Tree* t, void* w, int
         spec.apply(cfg, w, player, t.nodes[node].action)
         path[npath] = node
         npath += 1
-    if spec.actors(cfg, w) != 0:
-        if _playout(spec, cfg, w, &t.rng, max_len) < 0:
+    if leaf == LEAF_EVAL:
+        if depth > 0 and _bounded_playout(spec, cfg, w, &t.rng, depth) < 0:
             return ERR_ENGINE
-    compute_returns(spec, cfg, w, ret)
+        if spec.actors(cfg, w) != 0:
+            spec.evaluate(cfg, w, ret)
+        else:
+            compute_returns(spec, cfg, w, ret)
+    else:
+        if spec.actors(cfg, w) != 0:
+            if _playout(spec, cfg, w, &t.rng, max_len) < 0:
+                return ERR_ENGINE
+        compute_returns(spec, cfg, w, ret)
     for i in range(npath):
         nd = &t.nodes[path[i]]
         nd.visits += 1
@@ -238,6 +301,8 @@ cdef struct Job:
     int64_t pool_step
     const void* root       # the real state, for a native resampler only
     const void* scratch
+    int leaf
+    int64_t depth
     int status
 
 
@@ -271,13 +336,14 @@ cdef void _run(Job* job) noexcept nogil:
             else:
                 memcpy(w, job.worlds + (pool % job.nworlds) * size, size)
                 pool += job.pool_step
-            r = _iterate(spec, job.cfg, t, w, job.seat, job.c, job.max_len, path)
+            r = _iterate(spec, job.cfg, t, w, job.seat, job.c, job.max_len, path, job.leaf, job.depth)
             if r != 0:
                 status = r
         else:
             for j in range(job.ntrees):
                 memcpy(w, job.worlds + j * size, size)
-                r = _iterate(spec, job.cfg, &job.trees[j], w, job.seat, job.c, job.max_len, path)
+                r = _iterate(spec, job.cfg, &job.trees[j], w, job.seat, job.c, job.max_len, path, job.leaf,
+                             job.depth)
                 if r != 0:
                     status = r
                     break
@@ -440,7 +506,7 @@ cdef object _check_worlds(GameCore core, object worlds):
 
 def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, int64_t iterations=0,
            double budget_ms=0.0, int threads=1, uint64_t seed=0, double c=0.7, int64_t max_len=100000,
-           Forest forest=None, int num_worlds=0) -> Forest:
+           Forest forest=None, int num_worlds=0, str rollout="random", int64_t depth=0) -> Forest:
     """Run one search for ``seat`` and return its trees.
 
     ``mode`` is ``"ismcts"`` or ``"pimc"``. Determinisations come from ``worlds`` (an ``(N, state_size)`` array of
@@ -448,8 +514,11 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
     native resampler applied to ``root`` (which only the resampler reads). PIMC takes one tree per world (or
     ``num_worlds`` native draws). ``iterations`` is the budget (ISMCTS: in total; PIMC: per world) unless
     ``budget_ms`` > 0 sets a time budget instead. ``forest`` continues earlier ISMCTS trees (tree reuse).
+    ``rollout`` is ``"random"`` (a random playout to the end; ``depth`` must be 0) or ``"eval"``: a random
+    playout of at most ``depth`` decisions (0: none), then the engine's ``EngineSpec.evaluate`` when the game
+    is not over.
     """
-    cdef int m
+    cdef int m, leaf
     cdef int t, j, nt
     cdef const EngineSpec* spec = &core.spec
     cdef uint8_t* wp = NULL
@@ -474,6 +543,18 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
         raise ValueError("threads must be from 1 to 256")
     if iterations < 0 or (iterations == 0 and budget_ms <= 0.0):
         raise ValueError("give iterations >= 1 or a positive budget_ms")
+    if rollout == "random":
+        leaf = LEAF_RANDOM
+        if depth != 0:
+            raise ValueError("depth applies to rollout='eval' only")
+    elif rollout == "eval":
+        leaf = LEAF_EVAL
+        if spec.evaluate == NULL:
+            raise ValueError("this engine has no native leaf evaluation (EngineSpec.evaluate)")
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+    else:
+        raise ValueError(f"rollout must be 'random' or 'eval', got {rollout!r}")
     if worlds is not None:
         arr = _check_worlds(core, worlds)
         wp = <uint8_t*>cnp.PyArray_DATA(arr)
@@ -533,6 +614,8 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
             jobs[t].deadline = deadline
             jobs[t].root = rootp
             jobs[t].scratch = scratch
+            jobs[t].leaf = leaf
+            jobs[t].depth = depth
             jobs[t].status = 0
             if m == 0:
                 per = iterations // nt + (1 if t < iterations % nt else 0)
@@ -573,6 +656,80 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
         free(jobs)
     return forest
 
+
+
+def native_evaluate(GameCore core) -> bool:
+    """Whether the engine provides a native leaf evaluation (``EngineSpec.evaluate``, for ``rollout="eval"``)."""
+    return core.spec.evaluate != NULL
+
+
+def evaluate(State state) -> list:
+    """The engine's native leaf evaluation of ``state``: one value in [0, 1] per seat (tests)."""
+    cdef double out[MAX_SEATS]
+    cdef int i
+    if state.core.spec.evaluate == NULL:
+        raise ValueError("this engine has no native leaf evaluation (EngineSpec.evaluate)")
+    state.core.spec.evaluate(state.core.cfg, state.data, out)
+    return [out[i] for i in range(state.core.spec.num_seats)]
+
+
+# -- the native resampler from Python (tests, bench) --------------------------------------------------------------
+
+cdef object _prepared(State root, int seat):
+    """The scratch of the engine's ``resample_prepare`` for ``seat`` in ``root`` (a bytearray, maybe empty)."""
+    cdef const EngineSpec* spec = &root.core.spec
+    cdef char[::1] view
+    if spec.resample_draw == NULL:
+        raise ValueError("this engine has no native resampler")
+    if not 0 <= seat < spec.num_seats:
+        raise ValueError(f"seat must be in [0, {spec.num_seats})")
+    buf = bytearray(max(spec.resample_scratch, 1))
+    view = buf
+    if spec.resample_prepare != NULL:
+        if spec.resample_prepare(root.core.cfg, root.data, seat, &view[0]) != 0:
+            raise ValueError("the engine's resampler found no world consistent with the seat's information")
+    return buf
+
+
+def native_resample(State root, int seat, uint64_t seed) -> State:
+    """One draw of the engine's native resampler (``resample_prepare`` then ``resample_draw``, the very
+    functions the search calls) with the stream ``rng_seed(seed)``, as a State without history: the draw a
+    game's ``resample_hidden(seat, seed)`` makes."""
+    buf = _prepared(root, seat)
+    cdef char[::1] view = buf
+    cdef const EngineSpec* spec = &root.core.spec
+    cdef State out = empty_state(root.game, root.core, seed, 16)
+    cdef uint64_t rng = rng_seed(seed)
+    if spec.resample_draw(root.core.cfg, &view[0], root.data, seat, out.data, &rng) != 0:
+        raise ValueError("the engine's resampler failed")
+    return out
+
+
+def native_draws(State root, int seat, int64_t n, uint64_t seed=0, bint validate=False) -> int:
+    """``n`` native draws for ``seat`` from ``root`` (one prepare, then ``n`` draws into one buffer, without the
+    GIL), for timing; with ``validate`` each world goes through the engine's invariant check. Returns the
+    number of worlds that failed it (0 without ``validate``)."""
+    buf = _prepared(root, seat)
+    cdef char[::1] view = buf
+    cdef const EngineSpec* spec = &root.core.spec
+    cdef const void* cfg = root.core.cfg
+    cdef uint8_t* w = <uint8_t*>malloc(spec.state_size + 8)
+    cdef uint64_t rng = rng_seed(seed)
+    cdef int64_t i, bad = 0
+    cdef int err = 0
+    if w == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            if spec.resample_draw(cfg, &view[0], root.data, seat, w, &rng) != 0:
+                err = 1
+                break
+            if validate and spec.validate(cfg, w) != 0:
+                bad += 1
+    free(w)
+    if err:
+        raise ValueError("the engine's resampler failed")
+    return bad
 
 
 # -- a test double for the native resampler path -------------------------------------------------------------------

@@ -43,6 +43,10 @@ ctypedef int64_t (*playout_fn)(const void* cfg, void* st, uint64_t* rng, int64_t
 ctypedef int (*resample_prepare_fn)(const void* cfg, const void* st, int seat, void* scratch) noexcept nogil
 ctypedef int (*resample_draw_fn)(const void* cfg, const void* scratch, const void* st, int seat, void* out,
                                  uint64_t* rng) noexcept nogil
+# Optional heuristic leaf evaluation for search (NULL, the default: search only rolls out to the end). Writes
+# ``num_seats`` values in [0, 1] into ``out``, on the scale of ``compute_returns`` (higher is better), for a
+# state that may be a determinisation; used by the search bots when asked (``rollout="eval"``).
+ctypedef void (*evaluate_fn)(const void* cfg, const void* st, double* out) noexcept nogil
 
 
 ctypedef struct EngineSpec:
@@ -61,6 +65,7 @@ ctypedef struct EngineSpec:
     resample_prepare_fn resample_prepare
     resample_draw_fn resample_draw
     uint32_t resample_scratch
+    evaluate_fn evaluate
 
 
 @cython.final

@@ -1128,6 +1128,21 @@ SPEC.rank_keys = nm_rank_keys
 SPEC.validate = nm_validate
 SPEC.playout = nm_playout
 
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+
+cdef int _wire_view_hooks(EngineSpec* spec) except -1:
+    # the native resampler (and leaf evaluation) live in view.pyx, which cimports this module: they are read
+    # from its NATIVE_HOOKS capsule when a core is made
+    from robotcore.games.nicodemus.view import NATIVE_HOOKS
+    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(NATIVE_HOOKS, b"robotcore.EngineSpec")
+    spec.resample_prepare = h.resample_prepare
+    spec.resample_draw = h.resample_draw
+    spec.resample_scratch = h.resample_scratch
+    spec.evaluate = h.evaluate
+    return 0
+
 STATE_SIZE = sizeof(NMState)
 NUM_JOKER_ALLOCS = NUM_ALLOCS
 #: joker reductions (wood, copper, crystal) of each allocation index
@@ -1248,6 +1263,7 @@ def make_core(machines, projects, supply, start, int public_projects, int sharin
     cfg.mask_words = (cfg.num_actions + 63) >> 6
     spec.num_actions = cfg.num_actions
     core = GameCore()
+    _wire_view_hooks(&spec)
     core.bind(&spec, &cfg, sizeof(NMConfig))
     return core
 

@@ -13,11 +13,13 @@ public and private projects.
 cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memset
+from cpython.pycapsule cimport PyCapsule_New
+from libc.math cimport exp
+from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, popcount
 from robotcore.core.rng cimport rng_next, rng_seed, rng_shuffle_u8
-from robotcore.core.state cimport State
+from robotcore.core.state cimport EngineSpec, State
 from robotcore.games.nicodemus.engine cimport hand_count, nm_validate, reserve_of
 from robotcore.games.nicodemus.state cimport (
     COAL, FX_COPY, MAX_CARDS, MAX_PROJECTS, MAX_TYPES, NO_CARD, NUM_PHASES, PH_KEEP, PH_OVER, PH_PROJECTS,
@@ -56,7 +58,7 @@ cdef list _project_list(uint32_t bits, tuple names):
     return out
 
 
-cdef int _total(const uint8_t* counts, int T) noexcept:
+cdef int _total(const uint8_t* counts, int T) noexcept nogil:
     cdef int t, n = 0
     for t in range(T):
         n += counts[t]
@@ -258,8 +260,10 @@ def observation(State state, int seat) -> cnp.ndarray:
 
 # -- resampling -------------------------------------------------------------------------------------------------
 
-def resample(game, State state, int seat, uint64_t seed) -> State:
-    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with what it
+cdef int ni_resample_draw(const void* cfgp, const void* scratch, const void* st, int seat, void* dst,
+                          uint64_t* rngp) noexcept nogil:
+    """The native resampler (``EngineSpec.resample_draw``, no prepare step; ``st`` valid): ``dst``
+    becomes a copy of ``st`` where everything ``seat`` cannot see is drawn again, consistently with what it
     knows: the opponent's hand, the face-down discards of the opponent's hand and the deck are re-dealt from the
     machines the seat has not seen elsewhere, the machines it knows the opponent holds (``known``) staying in the
     opponent's hand or those face-down discards; the project pile, the projects the opponent removed and the
@@ -269,10 +273,9 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     placed uniformly over the rest of the hand and the hidden discards: the exact posterior until the seat plays
     R3 and right after it, an approximation once the victim has drawn again, never an impossible world (RULES.md,
     "What a seat sees", says what is guaranteed and what is not)."""
-    cdef State out = state.clone()
-    cdef NMState* s = <NMState*>out.data
-    cdef const NMConfig* cfg = <const NMConfig*>out.core.cfg
-    cdef uint64_t rng = rng_seed(seed)
+    cdef NMState* s = <NMState*>dst
+    cdef const NMConfig* cfg = <const NMConfig*>cfgp
+    cdef uint64_t rng = rngp[0]
     cdef int T = cfg.num_types, o = 1 - seat, t, i, k, n = 0, nh, nd, nk, ns, free, m = 0, pos
     cdef uint8_t pool[MAX_CARDS]
     cdef uint8_t region[MAX_CARDS]
@@ -280,8 +283,8 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
     cdef uint8_t projs[MAX_PROJECTS]
     cdef uint32_t removed
     cdef bint hidden_pend
-    if nm_validate(cfg, s) != 0:
-        raise AssertionError("resample needs a valid state")
+    if dst != st:
+        memcpy(dst, st, sizeof(NMState))
     # machines: opponent's hand + face-down discards unseen by the seat (one region), and the deck
     nh = hand_count(s, o)
     nd = _total(s.hdisc[seat], T)
@@ -347,7 +350,40 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
         s.pile[i] = projs[pos]
         pos += 1
     s.rng = rng_seed(rng_next(&rng))
+    rngp[0] = rng
+    return 0
+
+
+# Leaf evaluation for search (``EngineSpec.evaluate``): the two scores (the race to ``end_score``) as shares of
+# one win, by a softmax: a seat EVAL_TEMPERATURE points ahead is e times as likely to be the winner.
+cdef double EVAL_TEMPERATURE = 3.0
+
+
+cdef void ni_evaluate(const void* cfgp, const void* st, double* out) noexcept nogil:
+    cdef const NMState* s = <const NMState*>st
+    cdef double d = (s.score[1] - s.score[0]) / EVAL_TEMPERATURE
+    out[0] = 1.0 / (1.0 + exp(d))
+    out[1] = 1.0 - out[0]
+
+
+cdef EngineSpec _HOOKS
+_HOOKS.resample_draw = ni_resample_draw
+_HOOKS.evaluate = ni_evaluate
+#: the native hooks of this module (resampler; leaf evaluation), read by engine.make_core into the EngineSpec
+NATIVE_HOOKS = PyCapsule_New(&_HOOKS, b"robotcore.EngineSpec", NULL)
+
+
+def resample(game, State state, int seat, uint64_t seed) -> State:
+    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with what it
+    knows: the native resampler ``ni_resample_draw`` (described there) run with ``rng_seed(seed)``, the
+    invariants checked before and after."""
+    cdef State out = state.clone()
+    cdef uint64_t rng = rng_seed(seed)
+    cdef const NMConfig* cfg = <const NMConfig*>state.core.cfg
+    if nm_validate(cfg, state.data) != 0:
+        raise AssertionError("resample needs a valid state")
+    ni_resample_draw(cfg, NULL, state.data, seat, out.data, &rng)
     out.seed = seed
-    if nm_validate(cfg, s) != 0:
+    if nm_validate(cfg, out.data) != 0:
         raise AssertionError("resampling broke an invariant")
     return out

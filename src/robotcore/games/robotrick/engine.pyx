@@ -658,6 +658,21 @@ SPEC.rank_keys = rt_rank_keys
 SPEC.validate = rt_validate
 SPEC.playout = rt_playout
 
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+
+cdef int _wire_view_hooks(EngineSpec* spec) except -1:
+    # the native resampler (and leaf evaluation) live in view.pyx, which cimports this module: they are read
+    # from its NATIVE_HOOKS capsule when a core is made
+    from robotcore.games.robotrick.view import NATIVE_HOOKS
+    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(NATIVE_HOOKS, b"robotcore.EngineSpec")
+    spec.resample_prepare = h.resample_prepare
+    spec.resample_draw = h.resample_draw
+    spec.resample_scratch = h.resample_scratch
+    spec.evaluate = h.evaluate
+    return 0
+
 STATE_SIZE = sizeof(RTState)
 LEAD_RULE_COUNT = NUM_LEAD_RULES
 FOLLOW_RULE_COUNT = NUM_FOLLOW_RULES
@@ -694,6 +709,7 @@ def make_core(vp, ai_rules, int hangars, bint same_ai, int rounds) -> GameCore:
     cfg.same_ai = same_ai
     cfg.rounds = rounds
     core = GameCore()
+    _wire_view_hooks(&SPEC)
     core.bind(&SPEC, &cfg, sizeof(RTConfig))
     return core
 

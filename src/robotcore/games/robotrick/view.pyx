@@ -10,11 +10,12 @@ the trump card, every played card and who played it, every capture, the scores.
 cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset
+from cpython.pycapsule cimport PyCapsule_New
+from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
-from robotcore.core.state cimport State
+from robotcore.core.state cimport EngineSpec, State
 from robotcore.games.robotrick.engine cimport (
     live_round_score, next_player, replay_round, stored_rounds, to_play, trick_winner_of,
 )
@@ -270,108 +271,150 @@ cdef uint64_t _random_subset(uint64_t cards, int k, uint64_t* rng) noexcept nogi
     return out
 
 
-# The deal weights depend only on the colour counts of the pool, the two hand sizes and the two void masks, and a
-# search resamples the same position again and again: the last few tables are kept (a small round-robin cache,
-# read and written with the GIL held, as resample() always is).
+# Native resampling (``EngineSpec.resample_prepare`` / ``resample_draw``). ``_prepare`` reads the seat's
+# information set once per decision: the pool of unseen cards, what each other seat must get and the colours it
+# lacks, and the exact deal weights (a dynamic programme over colours); ``_draw`` then deals one world from them.
+# ``resample`` below is the same two functions, with the weight tables of recent positions kept in a small
+# round-robin cache (read and written with the GIL held, as resample() always is): a search through the Python
+# API resamples the same position again and again.
+
+ctypedef struct Prepared:
+    uint64_t pool           # the unseen cards: the other seats' hidden cards and the set-aside
+    uint64_t fixed_a        # cards the seat gave its left neighbour, still in that hand (play phase)
+    uint64_t played_b       # cards the right neighbour has played this round (play phase)
+    uint64_t key            # the weights' inputs, packed (bit 40 set)
+    int need_a, need_b, void_a, void_b
+    int u[4]                # the pool's cards per colour
+    int rem[5]              # the pool's cards of colours c..3
+    double W[5][13][13]
+
+
 cdef enum:
     WEIGHT_CACHE = 8
 cdef double _weights[WEIGHT_CACHE][5][13][13]
-cdef uint64_t _weight_keys[WEIGHT_CACHE]      # the packed inputs, with bit 40 set once the slot is filled
+cdef uint64_t _weight_keys[WEIGHT_CACHE]      # Prepared.key of each slot (0: empty)
 cdef int _weight_next = 0
 
 
-cdef double (*_deal_weights(const int* u, int need_a, int need_b, int void_a, int void_b) noexcept)[13][13]:
-    """W[c][ra][rb]: the number of ways to deal colours c..3 with ra cards still due to seat a and rb to seat b
-    (a dynamic programme over colours), from the cache when these inputs were seen recently."""
-    global _weight_next
-    cdef uint64_t key = ((<uint64_t>1) << 40) | (<uint64_t>u[0]) | (<uint64_t>u[1] << 4) | (<uint64_t>u[2] << 8) \
-        | (<uint64_t>u[3] << 12) | (<uint64_t>need_a << 16) | (<uint64_t>need_b << 20) \
-        | (<uint64_t>void_a << 24) | (<uint64_t>void_b << 28)
-    cdef int slot, c, ra, rb, ka, kb
+cdef int _prepare_inputs(const RTState* s, int seat, Prepared* r) noexcept nogil:
+    """Everything of ``r`` but the weights; -1 when the hand sizes are out of range."""
+    cdef int a = (seat + 1) % NUM_SEATS, b = (seat + 2) % NUM_SEATS, c
+    cdef uint64_t hidden_a, hidden_b
+    r.fixed_a = 0
+    r.played_b = 0
+    if s.phase == PHASE_PASS:
+        hidden_a = s.hand[a] | s.passed[a]
+        hidden_b = s.hand[b] | s.passed[b]
+    else:
+        r.fixed_a = s.passed[seat] & s.hand[a]
+        hidden_a = s.hand[a] & ~r.fixed_a
+        hidden_b = s.hand[b]
+        for c in range(NUM_CARDS):
+            if s.played_at[c] and (s.played_at[c] - 1) % 4 == b:
+                r.played_b |= bit(c)
+    r.pool = hidden_a | hidden_b | s.aside
+    r.need_a = popcount(hidden_a)
+    r.need_b = popcount(hidden_b)
+    r.void_a = (s.voids >> (a * 4)) & 15
+    r.void_b = (s.voids >> (b * 4)) & 15
+    for c in range(4):
+        r.u[c] = popcount(r.pool & colour_mask(c))
+    r.rem[4] = 0
+    for c in range(3, -1, -1):
+        r.rem[c] = r.rem[c + 1] + r.u[c]
+    if r.need_a > 12 or r.need_b > 12:
+        return -1
+    r.key = ((<uint64_t>1) << 40) | (<uint64_t>r.u[0]) | (<uint64_t>r.u[1] << 4) | (<uint64_t>r.u[2] << 8) \
+        | (<uint64_t>r.u[3] << 12) | (<uint64_t>r.need_a << 16) | (<uint64_t>r.need_b << 20) \
+        | (<uint64_t>r.void_a << 24) | (<uint64_t>r.void_b << 28)
+    return 0
+
+
+cdef void _deal_weights(Prepared* r) noexcept nogil:
+    """W[c][ra][rb]: the number of ways to deal colours c..3 with ra cards still due to seat a and rb to seat b."""
+    cdef int c, ra, rb, ka, kb
     cdef int rem[5]
     cdef double w
-    cdef double (*W)[13][13]
-    for slot in range(WEIGHT_CACHE):
-        if _weight_keys[slot] == key:
-            return _weights[slot]
-    slot = _weight_next
-    _weight_next = (_weight_next + 1) % WEIGHT_CACHE
-    W = _weights[slot]
+    cdef const int* u = r.u
     rem[4] = 0
     for c in range(3, -1, -1):
         rem[c] = rem[c + 1] + u[c]
-    memset(W, 0, sizeof(_weights[0]))
-    W[4][0][0] = 1.0
+    memset(r.W, 0, sizeof(r.W))
+    r.W[4][0][0] = 1.0
     for c in range(3, -1, -1):
-        for ra in range(need_a + 1):
-            for rb in range(need_b + 1):
+        for ra in range(r.need_a + 1):
+            for rb in range(r.need_b + 1):
                 if rem[c] - ra - rb < 0:
                     continue
                 w = 0.0
                 for ka in range(min(ra, u[c]) + 1):
-                    if ka and (void_a >> c) & 1:
+                    if ka and (r.void_a >> c) & 1:
                         break
                     for kb in range(min(rb, u[c] - ka) + 1):
-                        if kb and (void_b >> c) & 1:
+                        if kb and (r.void_b >> c) & 1:
                             break
                         if rem[c + 1] - (ra - ka) - (rb - kb) < 0:
                             continue
-                        w += BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * W[c + 1][ra - ka][rb - kb]
-                W[c][ra][rb] = w
-    _weight_keys[slot] = key
-    return W
+                        w += BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * r.W[c + 1][ra - ka][rb - kb]
+                r.W[c][ra][rb] = w
 
 
-cdef int _deal(uint64_t pool, int need_a, int need_b, int void_a, int void_b, uint64_t* rng,
-               uint64_t* out_a, uint64_t* out_b, uint64_t* out_x) noexcept:
-    """Split ``pool`` into seat a (need_a cards), seat b (need_b) and the set-aside (the rest), uniformly among
-    the splits where no seat gets a colour it is known to lack. Counts per colour are drawn from exact weights
-    (``_deal_weights``), then the cards of each colour are shuffled. Returns 0, or -1 if no split exists."""
-    cdef double (*W)[13][13]
-    cdef int u[4]
+cdef int rt_resample_prepare(const void* cfg, const void* st, int seat, void* scratch) noexcept nogil:
+    cdef Prepared* r = <Prepared*>scratch
+    if _prepare_inputs(<const RTState*>st, seat, r) != 0:
+        return 1
+    _deal_weights(r)
+    return 0 if r.W[0][r.need_a][r.need_b] > 0.0 else 2
+
+
+cdef int _deal(const Prepared* r, uint64_t* rng, uint64_t* out_a, uint64_t* out_b, uint64_t* out_x) noexcept nogil:
+    """Split the pool into seat a (need_a cards), seat b (need_b) and the set-aside (the rest), uniformly among
+    the splits where no seat gets a colour it is known to lack. Counts per colour are drawn from the exact
+    weights, then the cards of each colour are shuffled. Returns 0, or -1 if no split exists."""
     cdef int c, ra, rb, ka, kb, i, chosen_a, chosen_b
     cdef bint done
     cdef double w, pick
     cdef uint8_t cards[13]
     cdef uint64_t sub
-    for c in range(4):
-        u[c] = popcount(pool & colour_mask(c))
-    if need_a > 12 or need_b > 12 or need_a < 0 or need_b < 0:
-        return -1
-    W = _deal_weights(u, need_a, need_b, void_a, void_b)
-    if W[0][need_a][need_b] <= 0.0:
+    cdef const int* u = r.u
+    if r.W[0][r.need_a][r.need_b] <= 0.0:
         return -1
     out_a[0] = 0
     out_b[0] = 0
     out_x[0] = 0
-    ra = need_a
-    rb = need_b
+    ra = r.need_a
+    rb = r.need_b
     for c in range(4):
-        pick = rng_unit(rng) * W[c][ra][rb]
-        chosen_a = 0
-        chosen_b = 0
-        done = False
-        for ka in range(min(ra, u[c]) + 1):
-            if ka and (void_a >> c) & 1:
-                break
-            for kb in range(min(rb, u[c] - ka) + 1):
-                if kb and (void_b >> c) & 1:
+        if c == 3:
+            ka = ra                       # the last colour takes what is still due: its only split of weight > 0
+            kb = rb
+        else:
+            pick = rng_unit(rng) * r.W[c][ra][rb]
+            chosen_a = 0
+            chosen_b = 0
+            done = False
+            for ka in range(min(ra, u[c]) + 1):
+                if ka and (r.void_a >> c) & 1:
                     break
-                w = BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * W[c + 1][ra - ka][rb - kb]
-                if w <= 0.0:
-                    continue
-                chosen_a = ka
-                chosen_b = kb
-                if pick < w:
-                    done = True
+                # splits leaving more than the later colours hold have weight 0: start past them
+                for kb in range(max(0, ra - ka + rb - r.rem[c + 1]), min(rb, u[c] - ka) + 1):
+                    if kb and (r.void_b >> c) & 1:
+                        break
+                    w = BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * r.W[c + 1][ra - ka][rb - kb]
+                    if w <= 0.0:
+                        continue
+                    chosen_a = ka
+                    chosen_b = kb
+                    if pick < w:
+                        done = True
+                        break
+                    pick -= w
+                if done:
                     break
-                pick -= w
-            if done:
-                break
-        ka = chosen_a
-        kb = chosen_b
+            ka = chosen_a
+            kb = chosen_b
         # (rounding may leave the last valid split chosen, which is fine)
-        sub = pool & colour_mask(c)
+        sub = r.pool & colour_mask(c)
         for i in range(u[c]):
             cards[i] = <uint8_t>lowest_bit(sub)
             sub &= sub - 1
@@ -388,41 +431,62 @@ cdef int _deal(uint64_t pool, int need_a, int need_b, int void_a, int void_b, ui
     return 0
 
 
+cdef int rt_resample_draw(const void* cfg, const void* scratch, const void* st, int seat, void* dst,
+                          uint64_t* rng) noexcept nogil:
+    cdef const Prepared* r = <const Prepared*>scratch
+    cdef RTState* s = <RTState*>dst
+    cdef int a = (seat + 1) % NUM_SEATS, b = (seat + 2) % NUM_SEATS
+    cdef uint64_t new_a, new_b, new_x
+    if dst != st:
+        memcpy(dst, st, sizeof(RTState))
+    if _deal(r, rng, &new_a, &new_b, &new_x) != 0:
+        return 1
+    s.aside = new_x
+    if s.phase == PHASE_PASS:
+        s.passed[a] = _random_subset(new_a, s.pass_count[a], rng)
+        s.hand[a] = new_a & ~s.passed[a]
+        s.passed[b] = _random_subset(new_b, s.pass_count[b], rng)
+        s.hand[b] = new_b & ~s.passed[b]
+    else:
+        s.hand[a] = r.fixed_a | new_a
+        s.hand[b] = new_b
+        s.passed[a] = _random_subset(s.hand[b] | r.played_b, 2, rng)
+    s.rng = rng_seed(rng_next(rng))
+    return 0
+
+
+cdef EngineSpec _HOOKS
+_HOOKS.resample_prepare = rt_resample_prepare
+_HOOKS.resample_draw = rt_resample_draw
+_HOOKS.resample_scratch = sizeof(Prepared)
+#: the native hooks of this module (resampler; leaf evaluation), read by engine.make_core into the EngineSpec
+NATIVE_HOOKS = PyCapsule_New(&_HOOKS, b"robotcore.EngineSpec", NULL)
+
+
 def resample(game, State state, int seat, uint64_t seed) -> State:
     """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with what it
     knows: its hand, Droco's hand, the trump, the cards it gave (still in its left neighbour's hand unless
-    played), every played card, and which colours each seat has shown it lacks."""
+    played), every played card, and which colours each seat has shown it lacks. The native resampler
+    (``rt_resample_prepare`` then ``rt_resample_draw`` with ``rng_seed(seed)``), weights from the cache."""
+    global _weight_next
     cdef State out = state.clone()
-    cdef RTState* s = <RTState*>out.data
-    cdef int a = (seat + 1) % NUM_SEATS, b = (seat + 2) % NUM_SEATS
-    cdef uint64_t rng = rng_seed(seed), fixed_a = 0, hidden_a, hidden_b, pool, new_a, new_b, new_x, played_b
-    cdef int c, i, round_start, p
-    if s.phase == PHASE_PASS:
-        hidden_a = s.hand[a] | s.passed[a]
-        hidden_b = s.hand[b] | s.passed[b]
-    else:
-        fixed_a = s.passed[seat] & s.hand[a]
-        hidden_a = s.hand[a] & ~fixed_a
-        hidden_b = s.hand[b]
-    pool = hidden_a | hidden_b | s.aside
-    if _deal(pool, popcount(hidden_a), popcount(hidden_b), (s.voids >> (a * 4)) & 15, (s.voids >> (b * 4)) & 15,
-             &rng, &new_a, &new_b, &new_x) != 0:
+    cdef Prepared r
+    cdef uint64_t rng = rng_seed(seed)
+    cdef int slot
+    if _prepare_inputs(<const RTState*>state.data, seat, &r) != 0:
         raise AssertionError("no consistent deal exists: the state breaks Robotrick's invariants")
-    s.aside = new_x
-    if s.phase == PHASE_PASS:
-        s.passed[a] = _random_subset(new_a, s.pass_count[a], &rng)
-        s.hand[a] = new_a & ~s.passed[a]
-        s.passed[b] = _random_subset(new_b, s.pass_count[b], &rng)
-        s.hand[b] = new_b & ~s.passed[b]
+    for slot in range(WEIGHT_CACHE):
+        if _weight_keys[slot] == r.key:
+            memcpy(r.W, _weights[slot], sizeof(r.W))
+            break
     else:
-        s.hand[a] = fixed_a | new_a
-        s.hand[b] = new_b
-        played_b = 0
-        for c in range(NUM_CARDS):
-            if s.played_at[c] and (s.played_at[c] - 1) % 4 == b:
-                played_b |= bit(c)
-        s.passed[a] = _random_subset(s.hand[b] | played_b, 2, &rng)
-    s.rng = rng_seed(rng_next(&rng))
+        _deal_weights(&r)
+        slot = _weight_next
+        _weight_next = (_weight_next + 1) % WEIGHT_CACHE
+        memcpy(_weights[slot], r.W, sizeof(r.W))
+        _weight_keys[slot] = r.key
+    if rt_resample_draw(state.core.cfg, &r, state.data, seat, out.data, &rng) != 0:
+        raise AssertionError("no consistent deal exists: the state breaks Robotrick's invariants")
     out.seed = seed
     return out
 

@@ -30,3 +30,4 @@ cdef int pair_b(int idx) noexcept nogil
 cdef int check_log(const SYConfig* cfg, const SYState* s, bint complete, uint64_t* hands, uint64_t* reserves,
                    int* broken_by) noexcept nogil
 cdef bint only_done(const SYConfig* cfg, const Player* P) noexcept nogil
+cdef double heuristic(const SYConfig* cfg, const SYState* s, int seat) noexcept nogil

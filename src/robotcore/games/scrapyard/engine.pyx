@@ -1460,6 +1460,21 @@ SPEC.rank_keys = sy_rank_keys
 SPEC.validate = sy_validate
 SPEC.playout = sy_playout
 
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+
+cdef int _wire_view_hooks(EngineSpec* spec) except -1:
+    # the native resampler (and leaf evaluation) live in view.pyx, which cimports this module: they are read
+    # from its NATIVE_HOOKS capsule when a core is made
+    from robotcore.games.scrapyard.view import NATIVE_HOOKS
+    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(NATIVE_HOOKS, b"robotcore.EngineSpec")
+    spec.resample_prepare = h.resample_prepare
+    spec.resample_draw = h.resample_draw
+    spec.resample_scratch = h.resample_scratch
+    spec.evaluate = h.evaluate
+    return 0
+
 STATE_SIZE = sizeof(SYState)
 PLAYER_SIZE = sizeof(Player)
 
@@ -1544,6 +1559,7 @@ def make_core(dict tables, int players, int workbenches, int days=DAYS, bint ope
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
     core = GameCore()
+    _wire_view_hooks(&spec)
     core.bind(&spec, &cfg, sizeof(SYConfig))
     return core
 

@@ -1223,6 +1223,21 @@ SPEC.rank_keys = sp_rank_keys
 SPEC.validate = sp_validate
 SPEC.playout = sp_playout
 
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+
+cdef int _wire_view_hooks(EngineSpec* spec) except -1:
+    # the native resampler (and leaf evaluation) live in view.pyx, which cimports this module: they are read
+    # from its NATIVE_HOOKS capsule when a core is made
+    from robotcore.games.smartphone.view import NATIVE_HOOKS
+    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(NATIVE_HOOKS, b"robotcore.EngineSpec")
+    spec.resample_prepare = h.resample_prepare
+    spec.resample_draw = h.resample_draw
+    spec.resample_scratch = h.resample_scratch
+    spec.evaluate = h.evaluate
+    return 0
+
 STATE_SIZE = sizeof(SPState)
 PHASE_NAMES = ("main", "pick", "lose", "depollute", "offer", "answer", "event_pick", "event_discard",
                "event_tax", "vote", "over")
@@ -1402,6 +1417,7 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
     core = GameCore()
+    _wire_view_hooks(&spec)
     core.bind(&spec, cfg, sizeof(SPConfig))
     return core
 

@@ -14,10 +14,11 @@ is stacked in a fixed order), the quiz draw, every turn's context.
 cimport cython
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memset
+from cpython.pycapsule cimport PyCapsule_New
+from libc.string cimport memcpy, memset
 
 from robotcore.core.rng cimport rng_next, rng_seed, rng_shuffle_u8
-from robotcore.core.state cimport State
+from robotcore.core.state cimport EngineSpec, State
 from robotcore.games.smartphone.engine cimport (
     deck_size, hand_sup, laid_sup, malus_weight, pile_size, recycled_owned, seat_score, sp_validate,
 )
@@ -233,20 +234,21 @@ def observation(State state, int seat) -> cnp.ndarray:
 
 # -- resampling -------------------------------------------------------------------------------------------------
 
-def resample(game, State state, int seat, uint64_t seed) -> State:
-    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with what it
+cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st, int seat, void* dst,
+                          uint64_t* rngp) noexcept nogil:
+    """The native resampler (``EngineSpec.resample_draw``, no prepare step; ``st`` valid): ``dst``
+    becomes a copy of ``st`` where everything ``seat`` cannot see is drawn again, consistently with what it
     knows: for each supplier, the cards of the other players' hands that nobody saw (all but ``known``) and that
     supplier's deck are pooled, in type order, shuffled and dealt again, each hand keeping its number of cards of
     that supplier and its known cards. The PRNG is re-seeded."""
-    cdef State out = state.clone()
-    cdef SPState* s = <SPState*>out.data
-    cdef const SPConfig* cfg = <const SPConfig*>out.core.cfg
-    cdef uint64_t rng = rng_seed(seed)
+    cdef SPState* s = <SPState*>dst
+    cdef const SPConfig* cfg = <const SPConfig*>cfgp
+    cdef uint64_t rng = rngp[0]
     cdef uint8_t pool[256]
     cdef int unknown[MAX_P]
     cdef int sup, t, p, k, m, pos, i
-    if sp_validate(cfg, s) != 0:
-        raise AssertionError("resample needs a valid state")
+    if dst != st:
+        memcpy(dst, st, sizeof(SPState))
     for sup in range(NS):
         m = 0
         for t in range(NT):
@@ -281,7 +283,27 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
             s.deck[sup * NT + pool[pos]] += 1
             pos += 1
     s.rng = rng_seed(rng_next(&rng))
+    rngp[0] = rng
+    return 0
+
+
+cdef EngineSpec _HOOKS
+_HOOKS.resample_draw = sm_resample_draw
+#: the native hooks of this module (resampler; leaf evaluation), read by engine.make_core into the EngineSpec
+NATIVE_HOOKS = PyCapsule_New(&_HOOKS, b"robotcore.EngineSpec", NULL)
+
+
+def resample(game, State state, int seat, uint64_t seed) -> State:
+    """A copy of ``state`` where everything ``seat`` cannot see is drawn again, consistently with what it
+    knows: the native resampler ``sm_resample_draw`` (described there) run with ``rng_seed(seed)``, the
+    invariants checked before and after."""
+    cdef State out = state.clone()
+    cdef uint64_t rng = rng_seed(seed)
+    cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
+    if sp_validate(cfg, state.data) != 0:
+        raise AssertionError("resample needs a valid state")
+    sm_resample_draw(cfg, NULL, state.data, seat, out.data, &rng)
     out.seed = seed
-    if sp_validate(cfg, s) != 0:
+    if sp_validate(cfg, out.data) != 0:
         raise AssertionError("resampling broke an invariant")
     return out
