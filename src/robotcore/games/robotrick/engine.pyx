@@ -527,6 +527,21 @@ cdef int replay_round(const RTConfig* cfg, const uint8_t* played_at, int trick_n
     return leader
 
 
+cdef int nonzero_bytes(const uint8_t* p, int n) noexcept nogil:
+    """How many of ``p[0:n]`` are not zero, eight at a time (the high bit of each byte of
+    ``((w & 0x7F..) + 0x7F..) | w`` is set exactly when that byte is not zero, whatever the byte order)."""
+    cdef uint64_t w, low7 = <uint64_t>0x7F7F7F7F7F7F7F7FULL
+    cdef int i = 0, count = 0
+    while i + 8 <= n:
+        memcpy(&w, p + i, 8)
+        count += popcount((((w & low7) + low7) | w) & ~low7)
+        i += 8
+    while i < n:
+        count += p[i] != 0
+        i += 1
+    return count
+
+
 cdef int tricks_are_whole(const uint8_t* played_at, int trick_no) noexcept nogil:
     """1 when ``played_at`` points to tricks 0..trick_no only, each of the first ``trick_no`` holding exactly one
     card of each player; the cards of trick ``trick_no`` (the one in progress) are checked by the caller."""
@@ -641,12 +656,16 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
         for p in range(NUM_SEATS):
             if r >= s.round and s.round_scores[r][p] != 0:
                 return 8
-    # played_at agrees with the played set, never points to a future trick, and every completed trick holds
-    # exactly one card of each player
-    for card in range(NUM_CARDS):
-        if (s.played_at[card] != 0) != ((s.played >> card) & 1 != 0):
+    # played_at agrees with the played set (as many marks as cards played, each on a played card), never points
+    # to a future trick, and every completed trick holds exactly one card of each player
+    if nonzero_bytes(s.played_at, NUM_CARDS) != popcount(s.played):
+        return 9
+    seen = s.played
+    while seen:
+        if s.played_at[lowest_bit(seen)] == 0:
             return 9
-    if not tricks_are_whole(s.played_at, s.trick_no):
+        seen &= seen - 1
+    if s.played and not tricks_are_whole(s.played_at, s.trick_no):
         return 9
     # the finished rounds kept for the views, and nothing for the others
     for i in range(6):
@@ -656,12 +675,8 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
         if r < stored_rounds(s):
             if not past_round_is_consistent(cfg, s, r):
                 return 22
-        else:
-            if s.past_trump[r]:
-                return 22
-            for card in range(NUM_CARDS):
-                if s.past_played_at[r][card]:
-                    return 22
+        elif s.past_trump[r] or nonzero_bytes(s.past_played_at[r], NUM_CARDS):
+            return 22
     # every card in exactly one place
     union_ = bit(s.trump) | s.aside | s.played
     total = 1 + SET_ASIDE + popcount(s.played)
