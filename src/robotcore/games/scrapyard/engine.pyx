@@ -191,7 +191,7 @@ cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed,
 
     Each hand is followed once (``track_holder``, incrementally) and its cards are tabled by pass, so every seat
     costs a lookup: this runs at every break of a playout."""
-    cdef int n = cfg.nseats, t, x, h, k, f, c, p, b, L, dirn = day_dir(s)
+    cdef int n = cfg.nseats, t, x, h, k, f, c, p, b, L, top, kept_late, dirn = day_dir(s)
     cdef int last[MAX_P]
     cdef int kept_at[17]                   # backs kept at pass L
     cdef int kept_after[17]                # backs kept at a pass > L
@@ -200,6 +200,14 @@ cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed,
         out[p][0] = 0
         out[p][1] = 0
     for t in range(n):
+        top = -1                           # the last pass a card of this hand was broken at, or -1
+        kept_late = 0
+        for k in range(s.dealt[t]):
+            f = s.day_fate[t * HAND_SIZE + k]
+            if f & FATE_BROKEN and fate_step(f) > top:
+                top = fate_step(f)
+        if top < 0:
+            continue                       # nothing of this hand is in the discard pile
         for p in range(n):
             last[p] = -1
         h = t
@@ -210,25 +218,29 @@ cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed,
                 break
             h = next_keeper(s, n, h, dirn, x)
             x += 1
-        memset(kept_at, 0, sizeof(kept_at))
-        memset(broken_from, 0, sizeof(broken_from))
+        # entries 0..top only: nothing broken after ``top`` (what was kept later cannot hide a broken card)
+        memset(kept_at, 0, (top + 1) * sizeof(int))
+        memset(broken_from, 0, (top + 1) * sizeof(broken_from[0]))
         for k in range(s.dealt[t]):        # the hand's cards by pass: backs kept, cards broken
             f = s.day_fate[t * HAND_SIZE + k]
             c = s.day_card[t * HAND_SIZE + k]
             if f & FATE_KEPT:
-                kept_at[fate_step(f)] |= 1 << cfg.kind[c]
+                if fate_step(f) <= top:
+                    kept_at[fate_step(f)] |= 1 << cfg.kind[c]
+                else:
+                    kept_late |= 1 << cfg.kind[c]  # kept after the last break: hides that back from all before
             if f & FATE_BROKEN:
                 cs_add(broken_from[fate_step(f)][cfg.kind[c]], c)
-        kept_after[16] = 0
-        for L in range(15, -1, -1):        # suffix unions: kept after pass L, broken at pass L or later
+        kept_after[top] = kept_late
+        for L in range(top - 1, -1, -1):   # suffix unions: kept after pass L, broken at pass L or later
             kept_after[L] = kept_after[L + 1] | kept_at[L + 1]
             for b in range(2):
                 broken_from[L][b][0] |= broken_from[L + 1][b][0]
                 broken_from[L][b][1] |= broken_from[L + 1][b][1]
         for p in range(n):
             L = last[p]
-            if L < 0:
-                continue
+            if L < 0 or L > top:
+                continue                   # never held it, or held it after its last break
             for b in range(2):
                 if revealed or not (kept_after[L] >> b) & 1:
                     out[p][0] |= broken_from[L][b][0]
