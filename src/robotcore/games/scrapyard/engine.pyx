@@ -722,6 +722,19 @@ cdef void sy_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     start_day(cfg, s)
 
 
+cdef inline bint seat_acts(const SYConfig* cfg, const SYState* s, int p) noexcept nogil:
+    """Whether seat p must act now (``s`` not over): bit p of ``sy_actors``."""
+    if s.phase == PH_WORKSHOP:
+        return not (s.done >> p) & 1
+    if s.pending[p] != NO_PENDING:
+        return False
+    if s.phase == PH_DRAFT:
+        return s.broke_at[p] == NOT_BROKEN
+    if s.phase == PH_PURCHASE:
+        return can_buy(&s.pl[p])
+    return over_capacity(&s.pl[p])      # PH_DELIVERY
+
+
 cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
     cdef const SYConfig* cfg = <const SYConfig*>c
     cdef const SYState* s = <const SYState*>st
@@ -729,19 +742,10 @@ cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
     cdef int p
     if s.phase == PH_OVER:
         return 0
+    if s.phase == PH_WORKSHOP:
+        return ~(<uint32_t>s.done) & ((1u << cfg.nseats) - 1)
     for p in range(cfg.nseats):
-        if s.phase == PH_WORKSHOP:
-            if not (s.done >> p) & 1:
-                bits |= (<uint32_t>1) << p
-        elif s.pending[p] != NO_PENDING:
-            continue
-        elif s.phase == PH_DRAFT:
-            if s.broke_at[p] == NOT_BROKEN:
-                bits |= (<uint32_t>1) << p
-        elif s.phase == PH_PURCHASE:
-            if can_buy(&s.pl[p]):
-                bits |= (<uint32_t>1) << p
-        elif over_capacity(&s.pl[p]):     # PH_DELIVERY
+        if seat_acts(cfg, s, p):
             bits |= (<uint32_t>1) << p
     return bits
 
@@ -830,11 +834,10 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
 
 cdef void sy_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     cdef const SYConfig* cfg = <const SYConfig*>c
-    cdef int i, nw = (cfg.num_actions + 63) >> 6
-    for i in range(nw):
-        words[i] = 0
-    if (sy_actors(c, st) >> seat) & 1:
-        legal_for(cfg, <const SYState*>st, seat, words)
+    cdef const SYState* s = <const SYState*>st
+    memset(words, 0, ((cfg.num_actions + 63) >> 6) * sizeof(uint64_t))
+    if s.phase != PH_OVER and 0 <= seat < cfg.nseats and seat_acts(cfg, s, seat):
+        legal_for(cfg, s, seat, words)
 
 
 cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil:
