@@ -36,9 +36,9 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.playout cimport PLAYOUT_TOO_LONG
 from robotcore.core.rng cimport rng_below, rng_seed
-from robotcore.core.state cimport EngineSpec, GameCore, State
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.scrapyard.state cimport (
     BUY_COST, DAYS, EXCHANGE_COST, EXPAND_COST, F_BOOST, F_MOVEMENT, F_SHIELD, F_SOFTWARE, F_WEAPON,
     FATE_BROKEN, FATE_KEPT, HAND_SIZE, HOURS_MAX, KIND_STRUCTURE, KIND_UPGRADE, MAX_CARDS, MAX_DEALT,
@@ -1457,9 +1457,65 @@ def evaluate(State state, int seat) -> float:
     return heuristic(cfg, <const SYState*>state.data, seat)
 
 
+cdef inline void legal_words(const SYConfig* cfg, const SYState* s, int p, int* lo, int* hi) noexcept nogil:
+    """The mask words ``legal_for`` can write for seat p now: each phase fills one block of the action layout
+    (the draft keep..break, the purchase buy..nobuy, an overflow its codes, the workshop place..done)."""
+    if s.phase == PH_DRAFT:
+        lo[0], hi[0] = cfg.a_keep >> 6, (cfg.a_break >> 6) + 1
+    elif s.phase == PH_PURCHASE:
+        lo[0], hi[0] = cfg.a_buy >> 6, (cfg.a_nobuy >> 6) + 1
+    elif over_capacity(&s.pl[p]):
+        lo[0], hi[0] = cfg.a_overflow >> 6, (cfg.num_actions + 63) >> 6
+    else:
+        lo[0], hi[0] = cfg.a_place >> 6, (cfg.a_done >> 6) + 1
+
+
 cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    return random_playout_loop(sy_actors, sy_legal_mask, sy_apply,
-                               ((<const SYConfig*>c).num_actions + 63) >> 6, c, st, rng, max_len)
+    """``random_playout_loop`` for Scrapyard: the same draws (k below the number of legal actions of the lowest
+    acting seat, the k-th of them), with only the words of the phase's block of actions scanned (Scrapyard has
+    up to 41 mask words; a phase uses 1 to 21 of them). Should the block hold no action, every word is scanned,
+    as the generic loop does."""
+    cdef const SYConfig* cfg = <const SYConfig*>c
+    cdef SYState* s = <SYState*>st
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint8_t nonzero[MAX_MASK_WORDS]
+    cdef int nw = (cfg.num_actions + 63) >> 6, seat, i, m, j, count, k, cnt, lo, hi
+    cdef uint32_t bits
+    cdef int64_t n = 0
+    while True:
+        bits = sy_actors(c, st)
+        if bits == 0:
+            return n
+        if n >= max_len:
+            return PLAYOUT_TOO_LONG
+        seat = lowest_bit(bits)
+        memset(words, 0, nw * sizeof(uint64_t))
+        legal_for(cfg, s, seat, words)
+        legal_words(cfg, s, seat, &lo, &hi)
+        while True:
+            count = 0
+            m = 0
+            for i in range(lo, hi):
+                if words[i]:
+                    nonzero[m] = <uint8_t>i
+                    m += 1
+                    count += popcount(words[i])
+            if count or (lo == 0 and hi == nw):
+                break
+            lo, hi = 0, nw
+        if count == 0:
+            return PLAYOUT_TOO_LONG
+        k = <int>rng_below(rng, <uint32_t>count)
+        j = 0
+        while True:
+            i = nonzero[j]
+            cnt = popcount(words[i])
+            if k < cnt:
+                break
+            k -= cnt
+            j += 1
+        sy_apply(c, st, seat, (i << 6) | nth_set_bit(words[i], k))
+        n += 1
 
 
 cdef EngineSpec SPEC
