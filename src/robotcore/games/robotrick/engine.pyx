@@ -15,7 +15,7 @@ cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport bit, highest_bit, lowest_bit, nth_set_bit, popcount
+from robotcore.core.bits cimport bit, highest_bit, lowest_bit, popcount
 from robotcore.core.playout cimport PLAYOUT_TOO_LONG
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport EngineSpec, GameCore
@@ -89,6 +89,15 @@ cdef int trick_best(const RTState* s) noexcept nogil:
 # Droco's rules work on bitsets. Within a trick, the card that wins so far is the strongest trump played, else the
 # strongest card of the led colour (rules A and B, as ``beats`` applies them card by card), so it is read off the
 # set of the trick's cards in a few instructions (``best_of``) instead of replaying the trick.
+
+cdef inline int kth_card(uint64_t cards, int k) noexcept nogil:
+    """The k-th lowest card of a set (k < its size): nth_set_bit's answer, by clearing the lowest cards one by
+    one, the cheapest way for hands of at most 12 cards (k averages about 2 here)."""
+    while k > 0:
+        cards &= cards - 1
+        k -= 1
+    return lowest_bit(cards)
+
 
 cdef inline uint64_t above(int card) noexcept nogil:
     """Cards with a higher id than ``card`` (0 <= card < 63): within a colour, the stronger ones."""
@@ -396,7 +405,7 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
                 s.played |= trick
                 rng_io[0] = rng
                 return PLAYOUT_TOO_LONG
-            card = nth_set_bit(legal, <int>rng_below(&rng, <uint32_t>cnt))
+            card = kth_card(legal, <int>rng_below(&rng, <uint32_t>cnt))
             n += 1
         s.hand[player] = hand & ~bit(card)
         if tl == 0:
@@ -469,21 +478,25 @@ cdef inline void rt_legal_mask(const void* c, const void* st, int seat, uint64_t
 cdef inline void rt_apply(const void* c, void* st, int seat, int action) noexcept nogil:
     cdef const RTConfig* cfg = <const RTConfig*>c
     cdef RTState* s = <RTState*>st
-    cdef int card, p
     if action >= PASS_BASE:
-        card = action - PASS_BASE
-        s.hand[seat] &= ~bit(card)
-        s.passed[seat] |= bit(card)
-        s.pass_count[seat] += 1
-        for p in range(NUM_SEATS):
-            if s.pass_count[p] < PASS_CARDS:
-                return
-        # every seat has chosen: the choices are revealed to their receivers (the seat on the left)
-        for p in range(NUM_SEATS):
-            s.hand[(p + 1) % NUM_SEATS] |= s.passed[p]
-        s.phase = PHASE_PLAY
+        pass_card(cfg, s, seat, action - PASS_BASE)
     else:
         play_card(cfg, s, seat, action)
+        advance(cfg, s)
+
+
+cdef inline void pass_card(const RTConfig* cfg, RTState* s, int seat, int card) noexcept nogil:
+    """``seat`` chooses ``card`` for the pass; once every seat has chosen two, the choices go to their receivers
+    (the seat on the left) and Droco leads the first trick."""
+    cdef int p
+    s.hand[seat] &= ~bit(card)
+    s.passed[seat] |= bit(card)
+    s.pass_count[seat] += 1
+    if s.pass_count[0] < PASS_CARDS or s.pass_count[1] < PASS_CARDS or s.pass_count[2] < PASS_CARDS:
+        return
+    for p in range(NUM_SEATS):
+        s.hand[(p + 1) % NUM_SEATS] |= s.passed[p]
+    s.phase = PHASE_PLAY
     advance(cfg, s)
 
 
@@ -776,7 +789,7 @@ cdef int64_t rt_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
             cnt = popcount(hand)
             if cnt == 0:
                 return PLAYOUT_TOO_LONG
-            rt_apply(c, st, seat, PASS_BASE + nth_set_bit(hand, <int>rng_below(rng, <uint32_t>cnt)))
+            pass_card(cfg, s, seat, kth_card(hand, <int>rng_below(rng, <uint32_t>cnt)))
             n += 1
         else:
             return n
