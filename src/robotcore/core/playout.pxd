@@ -8,7 +8,7 @@ calls into direct, inlinable ones. Both paths draw the same random numbers in th
 the same states (tests/conformance checks it).
 """
 
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
 from robotcore.core.rng cimport rng_below
@@ -24,8 +24,9 @@ cdef inline int64_t random_playout_loop(
 ) noexcept nogil:
     """Uniformly random legal actions for the current (lowest acting) seat until the end; the action count."""
     cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint8_t nonzero[MAX_MASK_WORDS]      # the words with a legal action, in order (most masks have 1 or 2)
     cdef uint32_t bits
-    cdef int seat, i, count, k, c
+    cdef int seat, i, m, j, count, k, c
     cdef int64_t n = 0
     while True:
         bits = actors(cfg, st)
@@ -36,18 +37,22 @@ cdef inline int64_t random_playout_loop(
         seat = lowest_bit(bits)
         legal_mask(cfg, st, seat, words)
         count = 0
+        m = 0
         for i in range(mask_words):
             if words[i]:
+                nonzero[m] = <uint8_t>i
+                m += 1
                 count += popcount(words[i])
         if count == 0:
             return PLAYOUT_TOO_LONG
         k = <int>rng_below(rng, <uint32_t>count)
-        i = 0
+        j = 0
         while True:
-            c = popcount(words[i]) if words[i] else 0
+            i = nonzero[j]
+            c = popcount(words[i])
             if k < c:
                 break
             k -= c
-            i += 1
+            j += 1
         apply(cfg, st, seat, (i << 6) | nth_set_bit(words[i], k))
         n += 1

@@ -242,7 +242,8 @@ cdef class State:
         cdef int s
         cdef uint64_t* words
         cdef uint64_t w
-        cdef int nw = self.core.spec.mask_words, i, count = 0
+        cdef int nw = self.core.spec.mask_words, i, j, m = 0, count = 0
+        cdef uint8_t nonzero[MAX_MASK_WORDS]
         cdef Py_ssize_t k = 0
         cdef object a
         if seat is None:
@@ -257,11 +258,14 @@ cdef class State:
         self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
         self.mask_seat = s
         self.mask_actors = bits
-        for i in range(nw):
+        for i in range(nw):                   # one pass over the mask: the words with actions, and the count
             if words[i]:
+                nonzero[m] = <uint8_t>i
+                m += 1
                 count += popcount(words[i])
         out = PyList_New(count)
-        for i in range(nw):
+        for j in range(m):
+            i = nonzero[j]
             w = words[i]
             while w:
                 a = <object>PyTuple_GET_ITEM(_ACTION_IDS, (i << 6) | lowest_bit(w))
@@ -278,12 +282,16 @@ cdef class State:
         cdef cnp.npy_intp n = self.core.spec.num_actions
         cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &n, cnp.NPY_BOOL, 0)
         cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
+        cdef uint64_t w
         cdef int i
         if s < 0:
             return arr
         self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
-        for i in range(n):
-            out[i] = (words[i >> 6] >> (i & 63)) & 1
+        for i in range(self.core.spec.mask_words):     # the array is zeroed: set the legal ones only
+            w = words[i]
+            while w:
+                out[(i << 6) | lowest_bit(w)] = 1
+                w &= w - 1
         return arr
 
     def is_legal(self, action, seat=None) -> bool:

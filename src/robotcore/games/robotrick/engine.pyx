@@ -16,8 +16,8 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport bit, highest_bit, lowest_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
-from robotcore.core.rng cimport rng_below, rng_seed, rng_shuffle_u8
+from robotcore.core.playout cimport PLAYOUT_TOO_LONG
+from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport EngineSpec, GameCore
 from robotcore.games.robotrick.state cimport (
     ACTIONS_PER_ROUND, DISCARD_CHEAPEST_TRUMP_WIN, DISCARD_HIGHEST, DISCARD_HIGHEST_NON_TRUMP,
@@ -36,6 +36,10 @@ from robotcore.games.robotrick.state cimport (
 # NEXT[r][p]: the player after p clockwise in round r. In round r Droco sits between seat r and seat r+1:
 # round 1 between seat 0 and its left neighbour, round 2 between the two others, round 3 between seat 0 and its
 # right neighbour. (A table: this is on the path of every move.)
+cdef uint8_t DECK_ORDER[NUM_CARDS]
+for _i in range(NUM_CARDS):
+    DECK_ORDER[_i] = _i
+
 cdef uint8_t NEXT[MAX_ROUNDS][4]
 NEXT[0][:] = [DROCO, 2, 0, 1]
 NEXT[1][:] = [1, DROCO, 0, 2]
@@ -82,24 +86,47 @@ cdef int trick_best(const RTState* s) noexcept nogil:
 
 
 # -- Droco ------------------------------------------------------------------------------------------------------
+# Droco's rules work on bitsets. Within a trick, the card that wins so far is the strongest trump played, else the
+# strongest card of the led colour (rules A and B, as ``beats`` applies them card by card), so it is read off the
+# set of the trick's cards in a few instructions (``best_of``) instead of replaying the trick.
+
+cdef inline int kth_card(uint64_t cards, int k) noexcept nogil:
+    """The k-th lowest card of a set (k < its size): nth_set_bit's answer, by clearing the lowest cards one by
+    one, the cheapest way for hands of at most 12 cards (k averages about 2 here)."""
+    while k > 0:
+        cards &= cards - 1
+        k -= 1
+    return lowest_bit(cards)
+
+
+cdef inline uint64_t above(int card) noexcept nogil:
+    """Cards with a higher id than ``card`` (0 <= card < 63): within a colour, the stronger ones."""
+    return ~((<uint64_t>2 << card) - 1)
+
+
+cdef inline int best_of(uint64_t trick, uint64_t led_mask, uint64_t trump_mask) noexcept nogil:
+    """The card winning a non-empty trick so far (``trick``: its cards, the first of the led colour)."""
+    cdef uint64_t t = trick & trump_mask
+    return highest_bit(t) if t else highest_bit(trick & led_mask)
+
+
+cdef inline uint64_t trick_set(const RTState* s) noexcept nogil:
+    cdef uint64_t t = 0
+    cdef int i
+    for i in range(s.trick_len):
+        t |= bit(s.trick_card[i])
+    return t
+
 
 cdef int pick_extreme(uint64_t cards, int trump_colour, bint highest) noexcept nogil:
     """Strongest (or weakest) card of a non-empty set; equal strengths: a non-trump colour first, then the colour
     order Red, Green, Orange, Blue."""
-    cdef int col, card, best = -1, rank, best_rank = 0
-    cdef uint64_t sub
-    for col in range(NUM_COLOURS):
-        sub = cards & colour_mask(col)
-        if not sub:
-            continue
-        card = highest_bit(sub) if highest else lowest_bit(sub)
-        rank = card % NUM_STRENGTHS
-        if (best < 0
-                or (highest and rank > best_rank) or (not highest and rank < best_rank)
-                or (rank == best_rank and colour_of(best) == trump_colour)):
-            best = card
-            best_rank = rank
-    return best
+    cdef uint64_t ranks = (cards | (cards >> 13) | (cards >> 26) | (cards >> 39)) & 0x1FFF
+    cdef int rank = highest_bit(ranks) if highest else lowest_bit(ranks)
+    # bit 13 * c set when colour c holds that rank; a non-trump colour first, then the colour order
+    cdef uint64_t at = (cards >> rank) & <uint64_t>0x0000008004002001ULL
+    cdef uint64_t other = at & ~((<uint64_t>1) << (NUM_STRENGTHS * trump_colour))
+    return lowest_bit(other if other else at) + rank
 
 
 cdef int colour_by_length(uint64_t cards, bint longest) noexcept nogil:
@@ -112,7 +139,7 @@ cdef int colour_by_length(uint64_t cards, bint longest) noexcept nogil:
         if not sub:
             continue
         n = popcount(sub)
-        edge = (highest_bit(sub) if longest else lowest_bit(sub)) % NUM_STRENGTHS
+        edge = (highest_bit(sub) if longest else lowest_bit(sub)) - NUM_STRENGTHS * col
         if (best < 0
                 or (longest and (n > best_n or (n == best_n and edge > best_edge)))
                 or (not longest and (n < best_n or (n == best_n and edge < best_edge)))):
@@ -122,25 +149,13 @@ cdef int colour_by_length(uint64_t cards, bint longest) noexcept nogil:
     return best
 
 
-cdef int cheapest_winner(uint64_t cards, int best, int led, int tc) noexcept nogil:
-    """Weakest card of ``cards`` that beats ``best``, or -1."""
-    cdef int c
-    while cards:
-        c = lowest_bit(cards)
-        if beats(c, best, led, tc):
-            return c
-        cards &= cards - 1
-    return -1
-
-
-cdef int droco_choose(const RTConfig* cfg, const RTState* s) noexcept nogil:
-    """The card Droco plays now, fixed by its AI card for the three situations (RULES.md, "The AI cards")."""
-    cdef uint64_t hand = s.hand[DROCO], trumps, others, follow
-    cdef int tc = colour_of(s.trump), led, best, c, rule
-    trumps = hand & colour_mask(tc)
-    others = hand & ~colour_mask(tc)
-    if s.trick_len == 0:
-        rule = cfg.ai_lead[s.ai_card]
+cdef int droco_pick(const RTConfig* cfg, int ai_card, uint64_t hand, uint64_t trick, int led, int tc) noexcept nogil:
+    """The card Droco plays from ``hand`` with ``trick`` the cards of the trick in progress (0: it leads; else
+    the first was of colour ``led``), fixed by its AI card for the three situations (RULES.md, "The AI cards")."""
+    cdef uint64_t tmask = colour_mask(tc), trumps = hand & tmask, others = hand & ~tmask, follow, win
+    cdef int best, rule
+    if trick == 0:
+        rule = cfg.ai_lead[ai_card]
         if rule == LEAD_HIGHEST:
             return pick_extreme(hand, tc, True)
         if rule == LEAD_LOWEST:
@@ -156,43 +171,46 @@ cdef int droco_choose(const RTConfig* cfg, const RTState* s) noexcept nogil:
         if rule == LEAD_HIGHEST_NON_TRUMP:
             return pick_extreme(others, tc, True) if others else highest_bit(trumps)
         return pick_extreme(others, tc, False) if others else lowest_bit(trumps)   # LEAD_LOWEST_NON_TRUMP
-    led = colour_of(s.trick_card[0])
-    best = s.trick_card[trick_best(s)]
+    best = best_of(trick, colour_mask(led), tmask)
     follow = hand & colour_mask(led)
     if follow:
-        rule = cfg.ai_follow[s.ai_card]
+        # the led-colour cards that beat the best so far: none once a trump leads (unless trumps were led)
+        win = follow & above(best) if (led == tc or not (tmask >> best) & 1) else 0
+        rule = cfg.ai_follow[ai_card]
         if rule == FOLLOW_HIGHEST:
             return highest_bit(follow)
         if rule == FOLLOW_LOWEST:
             return lowest_bit(follow)
         if rule == FOLLOW_CHEAPEST_WIN:
-            c = cheapest_winner(follow, best, led, tc)
-            return c if c >= 0 else lowest_bit(follow)
+            return lowest_bit(win) if win else lowest_bit(follow)
         if rule == FOLLOW_HIGHEST_IF_WIN:
-            c = highest_bit(follow)
-            return c if beats(c, best, led, tc) else lowest_bit(follow)
+            return highest_bit(follow) if win else lowest_bit(follow)    # the highest wins if any card does
         # FOLLOW_DUCK: the strongest card that does not take the lead, else the weakest
-        while follow:
-            c = highest_bit(follow)
-            if not beats(c, best, led, tc):
-                return c
-            follow &= ~bit(c)
-        return lowest_bit(hand & colour_mask(led))
-    rule = cfg.ai_discard[s.ai_card]
+        if follow & ~win:
+            return highest_bit(follow & ~win)
+        return lowest_bit(follow)
+    rule = cfg.ai_discard[ai_card]
     if rule == DISCARD_LOWEST:
         return pick_extreme(hand, tc, False)
     if rule == DISCARD_HIGHEST:
         return pick_extreme(hand, tc, True)
     if rule == DISCARD_CHEAPEST_TRUMP_WIN:
-        c = cheapest_winner(trumps, best, led, tc)
-        if c >= 0:
-            return c
+        # any trump beats a led-colour best; a trump best only a higher trump
+        win = trumps & above(best) if (tmask >> best) & 1 else trumps
+        if win:
+            return lowest_bit(win)
         return pick_extreme(others, tc, False) if others else lowest_bit(trumps)
     if rule == DISCARD_HIGHEST_TRUMP:
         return highest_bit(trumps) if trumps else pick_extreme(hand, tc, False)
     if rule == DISCARD_LOWEST_NON_TRUMP:
         return pick_extreme(others, tc, False) if others else lowest_bit(trumps)
     return pick_extreme(others, tc, True) if others else lowest_bit(trumps)    # DISCARD_HIGHEST_NON_TRUMP
+
+
+cdef int droco_choose(const RTConfig* cfg, const RTState* s) noexcept nogil:
+    """The card Droco plays now in ``s`` (``droco_pick`` on the struct's trick in progress)."""
+    return droco_pick(cfg, s.ai_card, s.hand[DROCO], trick_set(s),
+                      colour_of(s.trick_card[0]) if s.trick_len else 0, colour_of(s.trump))
 
 
 # -- scoring ----------------------------------------------------------------------------------------------------
@@ -236,7 +254,9 @@ cdef void rt_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
 cdef void setup_round(const RTConfig* cfg, RTState* s) noexcept nogil:
     """Steps 1-4 of the round set-up: reveal an AI card, shuffle, reveal the trump, set 3 aside, deal 12 each."""
     cdef uint8_t deck[NUM_CARDS]
-    cdef int i = 0, p, k
+    cdef int i = 0, p, k, j
+    cdef uint64_t rng, h
+    cdef uint8_t t
     if not (cfg.same_ai and s.round > 0):
         k = <int>rng_below(&s.rng, <uint32_t>(cfg.num_ai - popcount(s.ai_used)))
         for i in range(cfg.num_ai):
@@ -246,15 +266,30 @@ cdef void setup_round(const RTConfig* cfg, RTState* s) noexcept nogil:
                 k -= 1
         s.ai_used |= <uint16_t>(1 << i)
         s.ai_card = <uint8_t>i
-    for i in range(NUM_CARDS):
-        deck[i] = <uint8_t>i
-    rng_shuffle_u8(&s.rng, deck, NUM_CARDS)
+    # rng_shuffle_u8's Fisher-Yates (the same draws), with the counter in a register and each card dealt as its
+    # place becomes final: place i is never read again once step i has swapped into it
+    memcpy(deck, DECK_ORDER, NUM_CARDS)
+    rng = s.rng
+    i = NUM_CARDS - 1
+    for p in range(3, -1, -1):          # places 40..51 are Droco's hand, 28..39 seat 2's, ... 4..15 seat 0's
+        h = 0
+        while i >= 1 + SET_ASIDE + HAND_SIZE * p:
+            j = <int>rng_below(&rng, <uint32_t>(i + 1))
+            t = deck[j]
+            deck[j] = deck[i]
+            h |= bit(t)
+            i -= 1
+        s.hand[p] = h
+    h = 0
+    while i >= 1:                       # places 1..3: set aside
+        j = <int>rng_below(&rng, <uint32_t>(i + 1))
+        t = deck[j]
+        deck[j] = deck[i]
+        h |= bit(t)
+        i -= 1
+    s.aside = h
     s.trump = deck[0]
-    s.aside = bit(deck[1]) | bit(deck[2]) | bit(deck[3])
-    for p in range(4):
-        s.hand[p] = 0
-        for i in range(HAND_SIZE):
-            s.hand[p] |= bit(deck[1 + SET_ASIDE + HAND_SIZE * p + i])
+    s.rng = rng
     for p in range(NUM_SEATS):
         s.face_up[p] = 0
         s.face_down[p] = 0
@@ -282,10 +317,11 @@ cdef void end_round(const RTConfig* cfg, RTState* s) noexcept nogil:
         setup_round(cfg, s)
 
 
-cdef void resolve_trick(const RTConfig* cfg, RTState* s) noexcept nogil:
-    """Captures: Droco wins -> each seat keeps its own card face down; a seat wins -> it takes Droco's card face
-    up while it has fewer face-up cards than hangars, else face down. Every other card is discarded."""
-    cdef int winner = s.trick_player[trick_best(s)], i, p
+cdef inline void capture(const RTConfig* cfg, RTState* s, int winner) noexcept nogil:
+    """Captures of the complete trick in ``s.trick_card``: Droco wins -> each seat keeps its own card face down;
+    a seat wins -> it takes Droco's card face up while it has fewer face-up cards than hangars, else face down.
+    Every other card is discarded. Then the winner leads the next trick."""
+    cdef int i, p
     for i in range(4):
         p = s.trick_player[i]
         if winner == DROCO:
@@ -301,6 +337,16 @@ cdef void resolve_trick(const RTConfig* cfg, RTState* s) noexcept nogil:
     s.trick_no += 1
     if s.trick_no == TRICKS_PER_ROUND:
         end_round(cfg, s)
+
+
+cdef inline int player_of(const RTState* s, int card) noexcept nogil:
+    """Who played ``card`` this round (``played_at`` is 1 + trick * 4 + player)."""
+    return (s.played_at[card] - 1) & 3
+
+
+cdef void resolve_trick(const RTConfig* cfg, RTState* s) noexcept nogil:
+    cdef int tc = colour_of(s.trump)
+    capture(cfg, s, player_of(s, best_of(trick_set(s), colour_mask(colour_of(s.trick_card[0])), colour_mask(tc))))
 
 
 cdef inline void play_card(const RTConfig* cfg, RTState* s, int player, int card) noexcept nogil:
@@ -323,6 +369,68 @@ cdef inline void advance(const RTConfig* cfg, RTState* s) noexcept nogil:
     """Let Droco play for as long as it is its turn (it leads the first trick of every round)."""
     while s.phase == PHASE_PLAY and to_play(s) == DROCO:
         play_card(cfg, s, DROCO, droco_choose(cfg, s))
+
+
+cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64_t n, int64_t max_len) noexcept nogil:
+    """The random playout through the play phase of a round: ``random_playout_loop``'s draws (a uniform card
+    among the legal ones of the seat to act, the k-th lowest), with the trick kept in registers. Returns the
+    decisions counted so far once the round is over (the next one dealt or the game over), or PLAYOUT_TOO_LONG
+    (the state then stands at the decision that exceeded the bound)."""
+    cdef uint64_t rng = rng_io[0]
+    cdef int rnd = s.round, tc = colour_of(s.trump), tl = s.trick_len, led = 0, player, card, cnt, winner
+    cdef int trick_base = 1 + s.trick_no * 4
+    cdef uint64_t tmask = colour_mask(tc), led_mask = 0, trick = trick_set(s), hand, legal
+    if tl:
+        led = colour_of(s.trick_card[0])
+        led_mask = colour_mask(led)
+    player = to_play(s)
+    while True:
+        if player == DROCO:
+            hand = s.hand[DROCO]
+            card = droco_pick(cfg, s.ai_card, hand, trick, led, tc)
+        else:
+            if n >= max_len:
+                s.played |= trick
+                rng_io[0] = rng
+                return PLAYOUT_TOO_LONG
+            hand = s.hand[player]
+            legal = hand
+            if tl:
+                legal = hand & led_mask
+                if not legal:
+                    legal = hand
+                    s.voids |= <uint16_t>(1 << (player * 4 + led))
+            cnt = popcount(legal)
+            if cnt == 0:
+                s.played |= trick
+                rng_io[0] = rng
+                return PLAYOUT_TOO_LONG
+            card = kth_card(legal, <int>rng_below(&rng, <uint32_t>cnt))
+            n += 1
+        s.hand[player] = hand & ~bit(card)
+        if tl == 0:
+            led = colour_of(card)
+            led_mask = colour_mask(led)
+        s.trick_card[tl] = <uint8_t>card
+        s.trick_player[tl] = <uint8_t>player
+        s.played_at[card] = <uint8_t>(trick_base + player)
+        trick |= bit(card)
+        tl += 1
+        if tl < 4:
+            s.trick_len = <uint8_t>tl
+            player = NEXT[rnd][player]
+            continue
+        s.played |= trick
+        winner = (s.played_at[best_of(trick, led_mask, tmask)] - 1) & 3
+        if s.trick_no == TRICKS_PER_ROUND - 1:       # the last trick: the next round is dealt, or the game over
+            capture(cfg, s, winner)
+            rng_io[0] = rng
+            return n
+        capture(cfg, s, winner)
+        player = winner
+        trick = 0
+        tl = 0
+        trick_base += 4
 
 
 # -- the engine contract ----------------------------------------------------------------------------------------
@@ -370,21 +478,25 @@ cdef inline void rt_legal_mask(const void* c, const void* st, int seat, uint64_t
 cdef inline void rt_apply(const void* c, void* st, int seat, int action) noexcept nogil:
     cdef const RTConfig* cfg = <const RTConfig*>c
     cdef RTState* s = <RTState*>st
-    cdef int card, p
     if action >= PASS_BASE:
-        card = action - PASS_BASE
-        s.hand[seat] &= ~bit(card)
-        s.passed[seat] |= bit(card)
-        s.pass_count[seat] += 1
-        for p in range(NUM_SEATS):
-            if s.pass_count[p] < PASS_CARDS:
-                return
-        # every seat has chosen: the choices are revealed to their receivers (the seat on the left)
-        for p in range(NUM_SEATS):
-            s.hand[(p + 1) % NUM_SEATS] |= s.passed[p]
-        s.phase = PHASE_PLAY
+        pass_card(cfg, s, seat, action - PASS_BASE)
     else:
         play_card(cfg, s, seat, action)
+        advance(cfg, s)
+
+
+cdef inline void pass_card(const RTConfig* cfg, RTState* s, int seat, int card) noexcept nogil:
+    """``seat`` chooses ``card`` for the pass; once every seat has chosen two, the choices go to their receivers
+    (the seat on the left) and Droco leads the first trick."""
+    cdef int p
+    s.hand[seat] &= ~bit(card)
+    s.passed[seat] |= bit(card)
+    s.pass_count[seat] += 1
+    if s.pass_count[0] < PASS_CARDS or s.pass_count[1] < PASS_CARDS or s.pass_count[2] < PASS_CARDS:
+        return
+    for p in range(NUM_SEATS):
+        s.hand[(p + 1) % NUM_SEATS] |= s.passed[p]
+    s.phase = PHASE_PLAY
     advance(cfg, s)
 
 
@@ -426,6 +538,21 @@ cdef int replay_round(const RTConfig* cfg, const uint8_t* played_at, int trick_n
                     down[winner] |= bit(cards[i])
         leader = winner
     return leader
+
+
+cdef int nonzero_bytes(const uint8_t* p, int n) noexcept nogil:
+    """How many of ``p[0:n]`` are not zero, eight at a time (the high bit of each byte of
+    ``((w & 0x7F..) + 0x7F..) | w`` is set exactly when that byte is not zero, whatever the byte order)."""
+    cdef uint64_t w, low7 = <uint64_t>0x7F7F7F7F7F7F7F7FULL
+    cdef int i = 0, count = 0
+    while i + 8 <= n:
+        memcpy(&w, p + i, 8)
+        count += popcount((((w & low7) + low7) | w) & ~low7)
+        i += 8
+    while i < n:
+        count += p[i] != 0
+        i += 1
+    return count
 
 
 cdef int tricks_are_whole(const uint8_t* played_at, int trick_no) noexcept nogil:
@@ -542,12 +669,16 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
         for p in range(NUM_SEATS):
             if r >= s.round and s.round_scores[r][p] != 0:
                 return 8
-    # played_at agrees with the played set, never points to a future trick, and every completed trick holds
-    # exactly one card of each player
-    for card in range(NUM_CARDS):
-        if (s.played_at[card] != 0) != ((s.played >> card) & 1 != 0):
+    # played_at agrees with the played set (as many marks as cards played, each on a played card), never points
+    # to a future trick, and every completed trick holds exactly one card of each player
+    if nonzero_bytes(s.played_at, NUM_CARDS) != popcount(s.played):
+        return 9
+    seen = s.played
+    while seen:
+        if s.played_at[lowest_bit(seen)] == 0:
             return 9
-    if not tricks_are_whole(s.played_at, s.trick_no):
+        seen &= seen - 1
+    if s.played and not tricks_are_whole(s.played_at, s.trick_no):
         return 9
     # the finished rounds kept for the views, and nothing for the others
     for i in range(6):
@@ -557,12 +688,8 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
         if r < stored_rounds(s):
             if not past_round_is_consistent(cfg, s, r):
                 return 22
-        else:
-            if s.past_trump[r]:
-                return 22
-            for card in range(NUM_CARDS):
-                if s.past_played_at[r][card]:
-                    return 22
+        elif s.past_trump[r] or nonzero_bytes(s.past_played_at[r], NUM_CARDS):
+            return 22
     # every card in exactly one place
     union_ = bit(s.trump) | s.aside | s.played
     total = 1 + SET_ASIDE + popcount(s.played)
@@ -642,7 +769,30 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
 
 
 cdef int64_t rt_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    return random_playout_loop(rt_actors, rt_legal_mask, rt_apply, 2, c, st, rng, max_len)
+    """``random_playout_loop`` for Robotrick: the same draws in the same order, so the same end states (the
+    conformance suite compares the two), with the play phase in ``play_round``."""
+    cdef const RTConfig* cfg = <const RTConfig*>c
+    cdef RTState* s = <RTState*>st
+    cdef int64_t n = 0
+    cdef int seat, cnt
+    cdef uint64_t hand
+    while True:
+        if s.phase == PHASE_PLAY:
+            n = play_round(cfg, s, rng, n, max_len)
+            if n < 0:
+                return n
+        elif s.phase == PHASE_PASS:
+            if n >= max_len:
+                return PLAYOUT_TOO_LONG
+            seat = 0 if s.pass_count[0] < PASS_CARDS else (1 if s.pass_count[1] < PASS_CARDS else 2)
+            hand = s.hand[seat]
+            cnt = popcount(hand)
+            if cnt == 0:
+                return PLAYOUT_TOO_LONG
+            pass_card(cfg, s, seat, kth_card(hand, <int>rng_below(rng, <uint32_t>cnt)))
+            n += 1
+        else:
+            return n
 
 
 cdef EngineSpec SPEC

@@ -36,9 +36,9 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.playout cimport PLAYOUT_TOO_LONG
 from robotcore.core.rng cimport rng_below, rng_seed
-from robotcore.core.state cimport EngineSpec, GameCore, State
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.scrapyard.state cimport (
     BUY_COST, DAYS, EXCHANGE_COST, EXPAND_COST, F_BOOST, F_MOVEMENT, F_SHIELD, F_SOFTWARE, F_WEAPON,
     FATE_BROKEN, FATE_KEPT, HAND_SIZE, HOURS_MAX, KIND_STRUCTURE, KIND_UPGRADE, MAX_CARDS, MAX_DEALT,
@@ -191,7 +191,7 @@ cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed,
 
     Each hand is followed once (``track_holder``, incrementally) and its cards are tabled by pass, so every seat
     costs a lookup: this runs at every break of a playout."""
-    cdef int n = cfg.nseats, t, x, h, k, f, c, p, b, L, dirn = day_dir(s)
+    cdef int n = cfg.nseats, t, x, h, k, f, c, p, b, L, top, kept_late, dirn = day_dir(s)
     cdef int last[MAX_P]
     cdef int kept_at[17]                   # backs kept at pass L
     cdef int kept_after[17]                # backs kept at a pass > L
@@ -200,6 +200,14 @@ cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed,
         out[p][0] = 0
         out[p][1] = 0
     for t in range(n):
+        top = -1                           # the last pass a card of this hand was broken at, or -1
+        kept_late = 0
+        for k in range(s.dealt[t]):
+            f = s.day_fate[t * HAND_SIZE + k]
+            if f & FATE_BROKEN and fate_step(f) > top:
+                top = fate_step(f)
+        if top < 0:
+            continue                       # nothing of this hand is in the discard pile
         for p in range(n):
             last[p] = -1
         h = t
@@ -210,25 +218,29 @@ cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed,
                 break
             h = next_keeper(s, n, h, dirn, x)
             x += 1
-        memset(kept_at, 0, sizeof(kept_at))
-        memset(broken_from, 0, sizeof(broken_from))
+        # entries 0..top only: nothing broken after ``top`` (what was kept later cannot hide a broken card)
+        memset(kept_at, 0, (top + 1) * sizeof(int))
+        memset(broken_from, 0, (top + 1) * sizeof(broken_from[0]))
         for k in range(s.dealt[t]):        # the hand's cards by pass: backs kept, cards broken
             f = s.day_fate[t * HAND_SIZE + k]
             c = s.day_card[t * HAND_SIZE + k]
             if f & FATE_KEPT:
-                kept_at[fate_step(f)] |= 1 << cfg.kind[c]
+                if fate_step(f) <= top:
+                    kept_at[fate_step(f)] |= 1 << cfg.kind[c]
+                else:
+                    kept_late |= 1 << cfg.kind[c]  # kept after the last break: hides that back from all before
             if f & FATE_BROKEN:
                 cs_add(broken_from[fate_step(f)][cfg.kind[c]], c)
-        kept_after[16] = 0
-        for L in range(15, -1, -1):        # suffix unions: kept after pass L, broken at pass L or later
+        kept_after[top] = kept_late
+        for L in range(top - 1, -1, -1):   # suffix unions: kept after pass L, broken at pass L or later
             kept_after[L] = kept_after[L + 1] | kept_at[L + 1]
             for b in range(2):
                 broken_from[L][b][0] |= broken_from[L + 1][b][0]
                 broken_from[L][b][1] |= broken_from[L + 1][b][1]
         for p in range(n):
             L = last[p]
-            if L < 0:
-                continue
+            if L < 0 or L > top:
+                continue                   # never held it, or held it after its last break
             for b in range(2):
                 if revealed or not (kept_after[L] >> b) & 1:
                     out[p][0] |= broken_from[L][b][0]
@@ -710,6 +722,19 @@ cdef void sy_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     start_day(cfg, s)
 
 
+cdef inline bint seat_acts(const SYConfig* cfg, const SYState* s, int p) noexcept nogil:
+    """Whether seat p must act now (``s`` not over): bit p of ``sy_actors``."""
+    if s.phase == PH_WORKSHOP:
+        return not (s.done >> p) & 1
+    if s.pending[p] != NO_PENDING:
+        return False
+    if s.phase == PH_DRAFT:
+        return s.broke_at[p] == NOT_BROKEN
+    if s.phase == PH_PURCHASE:
+        return can_buy(&s.pl[p])
+    return over_capacity(&s.pl[p])      # PH_DELIVERY
+
+
 cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
     cdef const SYConfig* cfg = <const SYConfig*>c
     cdef const SYState* s = <const SYState*>st
@@ -717,19 +742,10 @@ cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
     cdef int p
     if s.phase == PH_OVER:
         return 0
+    if s.phase == PH_WORKSHOP:
+        return ~(<uint32_t>s.done) & ((1u << cfg.nseats) - 1)
     for p in range(cfg.nseats):
-        if s.phase == PH_WORKSHOP:
-            if not (s.done >> p) & 1:
-                bits |= (<uint32_t>1) << p
-        elif s.pending[p] != NO_PENDING:
-            continue
-        elif s.phase == PH_DRAFT:
-            if s.broke_at[p] == NOT_BROKEN:
-                bits |= (<uint32_t>1) << p
-        elif s.phase == PH_PURCHASE:
-            if can_buy(&s.pl[p]):
-                bits |= (<uint32_t>1) << p
-        elif over_capacity(&s.pl[p]):     # PH_DELIVERY
+        if seat_acts(cfg, s, p):
             bits |= (<uint32_t>1) << p
     return bits
 
@@ -818,11 +834,10 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
 
 cdef void sy_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     cdef const SYConfig* cfg = <const SYConfig*>c
-    cdef int i, nw = (cfg.num_actions + 63) >> 6
-    for i in range(nw):
-        words[i] = 0
-    if (sy_actors(c, st) >> seat) & 1:
-        legal_for(cfg, <const SYState*>st, seat, words)
+    cdef const SYState* s = <const SYState*>st
+    memset(words, 0, ((cfg.num_actions + 63) >> 6) * sizeof(uint64_t))
+    if s.phase != PH_OVER and 0 <= seat < cfg.nseats and seat_acts(cfg, s, seat):
+        legal_for(cfg, s, seat, words)
 
 
 cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil:
@@ -1442,9 +1457,65 @@ def evaluate(State state, int seat) -> float:
     return heuristic(cfg, <const SYState*>state.data, seat)
 
 
+cdef inline void legal_words(const SYConfig* cfg, const SYState* s, int p, int* lo, int* hi) noexcept nogil:
+    """The mask words ``legal_for`` can write for seat p now: each phase fills one block of the action layout
+    (the draft keep..break, the purchase buy..nobuy, an overflow its codes, the workshop place..done)."""
+    if s.phase == PH_DRAFT:
+        lo[0], hi[0] = cfg.a_keep >> 6, (cfg.a_break >> 6) + 1
+    elif s.phase == PH_PURCHASE:
+        lo[0], hi[0] = cfg.a_buy >> 6, (cfg.a_nobuy >> 6) + 1
+    elif over_capacity(&s.pl[p]):
+        lo[0], hi[0] = cfg.a_overflow >> 6, (cfg.num_actions + 63) >> 6
+    else:
+        lo[0], hi[0] = cfg.a_place >> 6, (cfg.a_done >> 6) + 1
+
+
 cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    return random_playout_loop(sy_actors, sy_legal_mask, sy_apply,
-                               ((<const SYConfig*>c).num_actions + 63) >> 6, c, st, rng, max_len)
+    """``random_playout_loop`` for Scrapyard: the same draws (k below the number of legal actions of the lowest
+    acting seat, the k-th of them), with only the words of the phase's block of actions scanned (Scrapyard has
+    up to 41 mask words; a phase uses 1 to 21 of them). Should the block hold no action, every word is scanned,
+    as the generic loop does."""
+    cdef const SYConfig* cfg = <const SYConfig*>c
+    cdef SYState* s = <SYState*>st
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint8_t nonzero[MAX_MASK_WORDS]
+    cdef int nw = (cfg.num_actions + 63) >> 6, seat, i, m, j, count, k, cnt, lo, hi
+    cdef uint32_t bits
+    cdef int64_t n = 0
+    while True:
+        bits = sy_actors(c, st)
+        if bits == 0:
+            return n
+        if n >= max_len:
+            return PLAYOUT_TOO_LONG
+        seat = lowest_bit(bits)
+        memset(words, 0, nw * sizeof(uint64_t))
+        legal_for(cfg, s, seat, words)
+        legal_words(cfg, s, seat, &lo, &hi)
+        while True:
+            count = 0
+            m = 0
+            for i in range(lo, hi):
+                if words[i]:
+                    nonzero[m] = <uint8_t>i
+                    m += 1
+                    count += popcount(words[i])
+            if count or (lo == 0 and hi == nw):
+                break
+            lo, hi = 0, nw
+        if count == 0:
+            return PLAYOUT_TOO_LONG
+        k = <int>rng_below(rng, <uint32_t>count)
+        j = 0
+        while True:
+            i = nonzero[j]
+            cnt = popcount(words[i])
+            if k < cnt:
+                break
+            k -= cnt
+            j += 1
+        sy_apply(c, st, seat, (i << 6) | nth_set_bit(words[i], k))
+        n += 1
 
 
 cdef EngineSpec SPEC
