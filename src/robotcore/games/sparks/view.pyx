@@ -43,7 +43,8 @@ cdef enum:
     PER_SEAT = 240
     GLOBALS = 96
     OWN = 32 + 16 + 32 + 32
-    OBS_SIZE = MAX_P * PER_SEAT + GLOBALS + OWN
+    RECALL = 32 + 32 + 64 + 64 + 64   # perfect recall: draft seen, last step seen, robots under the deck / drawn
+    OBS_SIZE = MAX_P * PER_SEAT + GLOBALS + OWN + RECALL
 
 
 def observation_size() -> int:
@@ -326,7 +327,39 @@ def observation(State state, int seat) -> cnp.ndarray:
         x[pos + 80 + i] = s.phase == PH_DRAFT and s.dpick[seat] == i
     for i in range(P.nbuf):
         x[pos + 32 + i * 4 + cfg.r_colour[P.buf[i]]] = 1.0
+    pos += OWN
+    recall_floats(cfg, s, seat, x + pos)
     return arr
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef void recall_floats(const SPConfig* cfg, const SPState* s, int seat, float* x) noexcept nogil:
+    """What perfect recall keeps, as the view's ``draft_seen``, ``robot_deck.bottom`` and ``drawn_known`` do: per
+    assistant, 1 if the seat saw it in a draft hand it held ([0, 32)) and (k + 1) / hand_size for the last step k
+    at which it saw it ([32, 64)); per robot card, 1 if the seat knows it is under the deck ([64, 128)), in another
+    seat's refill ([128, 192)), in its own draw ([192, 256))."""
+    cdef int n = cfg.nseats, k, a, r, i, p, kmax
+    if cfg.draft:
+        kmax = s.dstep if s.phase == PH_DRAFT else s.dstep - 1
+        for a in range(cfg.nassist):
+            r = s.arec[a]
+            if not (r & AR_DEALT):
+                continue
+            for k in range(kmax, -1, -1):    # the hand the seat held at step k is the one dealt to seat - k
+                if ((r >> 4) & 7) == (seat - k + n) % n and (r & 15) >= k:
+                    x[a] = 1.0
+                    x[32 + a] = (k + 1) / <float>cfg.hand_size
+                    break
+    for i in range(s.nbottom):
+        if (bottom_knowers(s, i) >> seat) & 1:
+            x[64 + (s.bottom[i] & 63)] = 1.0
+    for p in range(n):
+        for i in range(s.pl[p].nbuf):
+            if p == seat:
+                x[192 + s.pl[p].buf[i]] = 1.0
+            elif (s.pl[p].bufk[i] >> seat) & 1:
+                x[128 + s.pl[p].buf[i]] = 1.0
 
 
 # -- resampling -------------------------------------------------------------------------------------------------

@@ -1,0 +1,156 @@
+"""The observation tensor keeps what perfect recall keeps (RULES.md, "Observation"): the assistants a seat saw in
+the draft hands it held and the last step it saw each, the robot cards it knows under the deck, in another seat's
+refill and in its own draw; only the seat's own knowledge sets them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+import robotcore
+from robotcore.games.sparks import SparksContent
+from robotcore.games.sparks import view as sparks_view
+
+from .test_reference import stress_content
+
+BASE = 4 * 240 + 96 + 112          # the recall block follows the seat blocks, the globals and the own block
+SEEN, STEP, UNDER, REFILL, OWN_DRAW = BASE, BASE + 32, BASE + 64, BASE + 128, BASE + 192
+
+
+def _content(game: robotcore.Game) -> SparksContent:
+    assert isinstance(game.content, SparksContent)
+    return game.content
+
+
+def _names(game: robotcore.Game, obs: np.ndarray, at: int, n: int, names: tuple[str, ...]) -> set[str]:
+    return {names[i] for i in range(min(n, len(names))) if obs[at + i]}
+
+
+def _check_against_view(state: robotcore.State, seat: int) -> None:
+    """The recall floats say what the view says, no more."""
+    game = state.game
+    obs = state.observation(seat)
+    v = state.view(seat)
+    anames, rnames = _content(game).assistant_names, _content(game).robot_names
+    seen = {a for hand in v["draft_seen"] for a in hand}
+    assert _names(game, obs, SEEN, 32, anames) == seen
+    for a in range(32):
+        if a < len(anames) and anames[a] in seen:
+            last = max(k for k, hand in enumerate(v["draft_seen"]) if anames[a] in hand)
+            assert obs[STEP + a] == np.float32((last + 1) / _content(game).hand_size)
+        else:
+            assert obs[STEP + a] == 0
+    assert _names(game, obs, UNDER, 64, rnames) == {r for r in v["robot_deck"]["bottom"] if r is not None}
+    assert _names(game, obs, REFILL, 64, rnames) == {r for drawn in v["drawn_known"] for r in drawn}
+    assert _names(game, obs, OWN_DRAW, 64, rnames) == set(v["drawn"])
+
+
+def test_the_observation_has_a_fixed_shape_with_the_recall_block() -> None:
+    for params in ({"players": 1}, {"players": 2, "draft": True}, {"players": 4, "goals": 2}):
+        game = robotcore.load_game("sparks", **params)
+        assert game.observation_shape == (sparks_view.observation_size(),) == (BASE + 256,)
+        assert game.new_initial_state(0).observation(0).shape == (BASE + 256,)
+
+
+def test_a_draft_step_sets_the_passed_hand_in_the_passer_and_the_receiver_only() -> None:
+    game = robotcore.load_game("sparks", players=4, draft=True)
+    state = game.new_initial_state(3)
+    anames = _content(game).assistant_names
+    before = [state.observation(p) for p in range(4)]
+    hands = [set(state.view(p)["draft_hand"]) for p in range(4)]
+    for p in range(4):                                # step 0: each seat sees its own dealt hand, at step 0
+        assert _names(game, before[p], SEEN, 32, anames) == hands[p]
+        assert all(before[p][STEP + anames.index(a)] == np.float32(1 / 6) for a in hands[p])
+    picks = {}
+    for p in range(4):
+        act = state.legal_actions(p)[0]
+        picks[p] = game.action_to_str(act).split()[-1]
+        state.apply(act, p)
+    assert state.view(None)["phase"] == "draft" and len(state.view(0)["hand"]) == 1
+    obs = [state.observation(p) for p in range(4)]
+    passed = hands[0] - {picks[0]}                    # seat 0 passed these to seat 1
+    assert len(passed) == 6
+    for a in passed:
+        i = anames.index(a)
+        assert obs[0][SEEN + i] == 1 and obs[0][STEP + i] == np.float32(1 / 6)    # seen at step 0, passed on
+        assert obs[1][SEEN + i] == 1 and obs[1][STEP + i] == np.float32(2 / 6)    # held now, at step 1
+        assert obs[2][SEEN + i] == 0 and obs[3][SEEN + i] == 0                    # never held that hand
+        assert obs[2][STEP + i] == 0 and obs[3][STEP + i] == 0
+    assert obs[0][SEEN + anames.index(picks[0])] == 1                            # its own pick, at step 0
+    for p in range(4):
+        _check_against_view(state, p)
+
+
+def test_the_draft_floats_are_zero_without_the_draft() -> None:
+    game = robotcore.load_game("sparks", players=3)
+    state = game.new_initial_state(0)
+    rng = random.Random(0)
+    for _ in range(40):
+        seat = rng.choice(state.actors)
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+        for p in range(3):
+            assert not state.observation(p)[SEEN:UNDER].any()
+
+
+def test_a_card_returned_under_the_deck_shows_in_the_returners_observation_only() -> None:
+    """At set-up each seat draws 4 robots, places 3 and returns the 4th under the deck, face down: it alone
+    knows it (and while it holds the 4 cards, they show in its own draw block only)."""
+    game = robotcore.load_game("sparks", players=3)
+    state = game.new_initial_state(1)
+    rnames = _content(game).robot_names
+    first = state.view(None)["taker"]
+    assert state.view(None)["phase"] == "refill"
+    drawn = state.view(first)["drawn"]
+    assert len(drawn) == 4
+    for p in range(3):
+        obs = state.observation(p)
+        assert _names(game, obs, OWN_DRAW, 64, rnames) == (set(drawn) if p == first else set())
+        assert not obs[REFILL:OWN_DRAW].any()                      # nobody else knows the drawer's cards
+    while state.view(None)["taker"] == first and state.view(first)["drawn"]:
+        state.apply(state.legal_actions(first)[0], first)
+    bottom = game.omniscient_view(state)["robot_deck"]["bottom"]
+    assert len(bottom) == 1 and bottom[0]["known_by"] == [first]
+    card = rnames.index(bottom[0]["robot"])
+    for p in range(3):
+        assert state.observation(p)[UNDER + card] == (1 if p == first else 0)
+        assert state.observation(p)[UNDER:REFILL].sum() == (1 if p == first else 0)
+        _check_against_view(state, p)
+
+
+def test_a_known_card_drawn_back_out_shows_in_the_knowers_refill_block() -> None:
+    """With a deck that runs out (the stress content), a card a seat put under the deck comes back out in another
+    seat's refill: the seat that knows it sees it there, a seat that does not know it does not."""
+    private = 0
+    for players in (3, 4):
+        game = robotcore.load_game("sparks", players=players, content=stress_content())
+        rnames = _content(game).robot_names
+        rng = random.Random(players)
+        for seed in range(4):
+            state = game.new_initial_state(seed=seed)
+            while not state.is_terminal:
+                obs = [state.observation(p) for p in range(players)]
+                for p in range(players):
+                    _check_against_view(state, p)
+                refill = [_names(game, obs[p], REFILL, 64, rnames) for p in range(players)]
+                for p in range(players):
+                    for q in range(players):
+                        if q != p and refill[p] - refill[q] - set(state.view(q)["drawn"]):
+                            private += 1        # p knows a card of a refill that q (not its drawer) does not
+                seat = rng.choice(state.actors)
+                state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert private > 0
+
+
+def test_the_recall_floats_are_the_same_in_every_world_the_seat_cannot_tell_apart() -> None:
+    game = robotcore.load_game("sparks", players=3, draft=True)
+    rng = random.Random(7)
+    state = game.new_initial_state(seed=5)
+    checked = 0
+    while not state.is_terminal and checked < 60:
+        for p in range(3):
+            world = state.resample_hidden(p, checked)
+            assert np.array_equal(world.observation(p)[BASE:], state.observation(p)[BASE:])
+        checked += 1
+        seat = rng.choice(state.actors)
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
