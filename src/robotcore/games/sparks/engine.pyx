@@ -874,32 +874,38 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     cdef int t, sp, to, b, a, c, word, cost
     cdef uint32_t bits
     cdef uint64_t boxes, held, placed2
+    cdef uint64_t avail[3]
     cdef bint rearr, change, octavia, frank, silas, reroll1, ign_val, paid_own, paid_other
     cdef Spaces o
     if P.npend:
         pending_options(cfg, s, p, w)
         return
-    free_spaces(cfg, P, &o)
-    cost = 1 if inst(cfg, P, AK_GORDON) else cfg.ignore_colour_cost
-    paid_other = cost <= P.cogs
-    paid_own = paid_other or has_tile(P, TL_IGN_COLOUR)
-    ign_val = P.used_ignval < inst(cfg, P, AK_IGNORE_VALUE)
-    change = P.cogs >= cfg.change_cost
-    octavia = P.used_octavia < inst(cfg, P, AK_OCTAVIA)
-    frank = P.used_frank < inst(cfg, P, AK_FRANK)
-    silas = inst(cfg, P, AK_SILAS) > 0
-    reroll1 = P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE)
-    for word in range(NTYPES // 8):
-        held = nonzero_bytes(sp_load8(&P.avail[8 * word]))
-        while held:
-            t = 8 * word + (lowest_bit(held) >> 3)
-            held &= held - 1
-            die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change, octavia,
-                        frank, silas, reroll1)
-    if P.reroll_tile and any_dice(P):
-        setb(w, cfg.a_reroll)
-    if P.used_adjust < inst(cfg, P, AK_ADJUST) and any_dice(P):
-        setb(w, cfg.a_adjust)
+    # the available dice (bit 8i of word k: type 8k + i); with none, the spaces and die flags are not needed
+    avail[0] = nonzero_bytes(sp_load8(&P.avail[0]))
+    avail[1] = nonzero_bytes(sp_load8(&P.avail[8]))
+    avail[2] = nonzero_bytes(sp_load8(&P.avail[16]))
+    if avail[0] | avail[1] | avail[2]:
+        free_spaces(cfg, P, &o)
+        cost = 1 if inst(cfg, P, AK_GORDON) else cfg.ignore_colour_cost
+        paid_other = cost <= P.cogs
+        paid_own = paid_other or has_tile(P, TL_IGN_COLOUR)
+        ign_val = P.used_ignval < inst(cfg, P, AK_IGNORE_VALUE)
+        change = P.cogs >= cfg.change_cost
+        octavia = P.used_octavia < inst(cfg, P, AK_OCTAVIA)
+        frank = P.used_frank < inst(cfg, P, AK_FRANK)
+        silas = inst(cfg, P, AK_SILAS) > 0
+        reroll1 = P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE)
+        for word in range(NTYPES // 8):
+            held = avail[word]
+            while held:
+                t = 8 * word + (lowest_bit(held) >> 3)
+                held &= held - 1
+                die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change,
+                            octavia, frank, silas, reroll1)
+        if P.reroll_tile:
+            setb(w, cfg.a_reroll)
+        if P.used_adjust < inst(cfg, P, AK_ADJUST):
+            setb(w, cfg.a_adjust)
     rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
     # the placed dice: bytes 0-7 and 8-13 of ``space`` (the second word read from byte 6, its first two dropped)
     held = nonzero_bytes(sp_load8(&P.space[0]))
