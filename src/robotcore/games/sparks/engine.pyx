@@ -1079,16 +1079,21 @@ cdef void begin_actions(const SPConfig* cfg, SPState* s) noexcept nogil:
 
 
 cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
-    cdef int p, t, price
+    cdef int p, t, price, word
+    cdef uint64_t held
     cdef Player* P
     for p in range(cfg.nseats):
         P = &s.pl[p]
         price = sell_price(cfg, P)
-        for t in range(NTYPES):
-            while P.avail[t]:
-                P.avail[t] -= 1
-                s.disc[t // 6] += 1
-                P.cogs = sat(P.cogs + price)
+        for word in range(NTYPES // 8):         # the held die types only, in order
+            held = nonzero_bytes(sp_load8(&P.avail[8 * word]))
+            while held:
+                t = 8 * word + (lowest_bit(held) >> 3)
+                held &= held - 1
+                while P.avail[t]:
+                    P.avail[t] -= 1
+                    s.disc[t // 6] += 1
+                    P.cogs = sat(P.cogs + price)
         if P.space[SP_STORE]:
             gain_die(P, P.space[SP_STORE])
             P.space[SP_STORE] = 0
