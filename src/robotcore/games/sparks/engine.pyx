@@ -107,10 +107,8 @@ cdef extern from *:
 
 cdef inline uint64_t nonzero_bytes(uint64_t x) noexcept nogil:
     """Bit 8i set exactly when byte i of ``x`` is not zero (to visit the non-zero entries of a byte array)."""
-    x |= x >> 4
-    x |= x >> 2
-    x |= x >> 1
-    return x & 0x0101010101010101ULL
+    # the low seven bits of each byte plus 0x7F carry into bit 7 when any is set; bit 7 itself is or-ed in
+    return ((((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7) & 0x0101010101010101ULL
 
 
 cdef inline uint8_t sat(int x) noexcept nogil:
