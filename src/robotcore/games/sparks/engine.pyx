@@ -23,7 +23,7 @@ cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
+from robotcore.core.bits cimport highest_bit, lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
@@ -1023,7 +1023,8 @@ cdef int take_need(const SPConfig* cfg, const SPState* s) noexcept nogil:
 cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nogil:
     """Move PH_TAKE on: to the next seat clockwise that can take, then to the action phase; take forced dice."""
     cdef uint64_t w[MAX_MASK_WORDS]
-    cdef int act = active_of(cfg, s), i, n, a
+    cdef int act = active_of(cfg, s), n, a, off
+    cdef uint64_t picks
     while True:
         if advance:
             s.taker = <uint8_t>((s.taker + 1) % cfg.nseats)
@@ -1040,12 +1041,14 @@ cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nog
         # a forced take (one legal position) is made at once: the junkyard and the seat's assistants are public
         sp_zero_mask(w)
         take_options(cfg, s, s.taker, w)
-        n = 0
-        a = -1
-        for i in range(MAX_JUNK):
-            if (w[(cfg.a_pick + i) >> 6] >> ((cfg.a_pick + i) & 63)) & 1:
-                n += 1
-                a = i
+        # the MAX_JUNK pick bits as one field: how many, and the last one
+        off = cfg.a_pick & 63
+        picks = w[cfg.a_pick >> 6] >> off
+        if off > 64 - MAX_JUNK:
+            picks |= w[(cfg.a_pick >> 6) + 1] << (64 - off)
+        picks &= (1u << MAX_JUNK) - 1
+        n = popcount(picks)
+        a = highest_bit(picks) if picks else -1
         if n > 1:
             advance = False
             return
