@@ -23,7 +23,7 @@ cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
+from robotcore.core.bits cimport highest_bit, lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
@@ -87,16 +87,28 @@ cdef extern from *:
     #endif
         return x;
     }
+    /* Zero the legal-action mask with straight-line 16-byte stores: a loop or memset becomes ``rep stos``,
+       which costs an instruction per word. */
+    #if defined(__GNUC__)
+    typedef uint64_t sp_v2 __attribute__((vector_size(16), aligned(8)));
+    static inline void sp_zero_mask(uint64_t* w) {
+        const sp_v2 z = {0, 0};
+        sp_v2* v = (sp_v2*)w;
+        v[0] = z; v[1] = z; v[2] = z; v[3] = z; v[4] = z; v[5] = z;
+        v[6] = z; v[7] = z; v[8] = z; v[9] = z; v[10] = z;
+    }
+    #else
+    static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 22 * sizeof(uint64_t)); }
+    #endif
     """
     uint64_t sp_load8(const uint8_t* p) noexcept nogil
+    void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_WORDS (22) words
 
 
 cdef inline uint64_t nonzero_bytes(uint64_t x) noexcept nogil:
     """Bit 8i set exactly when byte i of ``x`` is not zero (to visit the non-zero entries of a byte array)."""
-    x |= x >> 4
-    x |= x >> 2
-    x |= x >> 1
-    return x & 0x0101010101010101ULL
+    # the low seven bits of each byte plus 0x7F carry into bit 7 when any is set; bit 7 itself is or-ed in
+    return ((((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7) & 0x0101010101010101ULL
 
 
 cdef inline uint8_t sat(int x) noexcept nogil:
@@ -874,32 +886,38 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     cdef int t, sp, to, b, a, c, word, cost
     cdef uint32_t bits
     cdef uint64_t boxes, held, placed2
+    cdef uint64_t avail[3]
     cdef bint rearr, change, octavia, frank, silas, reroll1, ign_val, paid_own, paid_other
     cdef Spaces o
     if P.npend:
         pending_options(cfg, s, p, w)
         return
-    free_spaces(cfg, P, &o)
-    cost = 1 if inst(cfg, P, AK_GORDON) else cfg.ignore_colour_cost
-    paid_other = cost <= P.cogs
-    paid_own = paid_other or has_tile(P, TL_IGN_COLOUR)
-    ign_val = P.used_ignval < inst(cfg, P, AK_IGNORE_VALUE)
-    change = P.cogs >= cfg.change_cost
-    octavia = P.used_octavia < inst(cfg, P, AK_OCTAVIA)
-    frank = P.used_frank < inst(cfg, P, AK_FRANK)
-    silas = inst(cfg, P, AK_SILAS) > 0
-    reroll1 = P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE)
-    for word in range(NTYPES // 8):
-        held = nonzero_bytes(sp_load8(&P.avail[8 * word]))
-        while held:
-            t = 8 * word + (lowest_bit(held) >> 3)
-            held &= held - 1
-            die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change, octavia,
-                        frank, silas, reroll1)
-    if P.reroll_tile and any_dice(P):
-        setb(w, cfg.a_reroll)
-    if P.used_adjust < inst(cfg, P, AK_ADJUST) and any_dice(P):
-        setb(w, cfg.a_adjust)
+    # the available dice (bit 8i of word k: type 8k + i); with none, the spaces and die flags are not needed
+    avail[0] = nonzero_bytes(sp_load8(&P.avail[0]))
+    avail[1] = nonzero_bytes(sp_load8(&P.avail[8]))
+    avail[2] = nonzero_bytes(sp_load8(&P.avail[16]))
+    if avail[0] | avail[1] | avail[2]:
+        free_spaces(cfg, P, &o)
+        cost = 1 if inst(cfg, P, AK_GORDON) else cfg.ignore_colour_cost
+        paid_other = cost <= P.cogs
+        paid_own = paid_other or has_tile(P, TL_IGN_COLOUR)
+        ign_val = P.used_ignval < inst(cfg, P, AK_IGNORE_VALUE)
+        change = P.cogs >= cfg.change_cost
+        octavia = P.used_octavia < inst(cfg, P, AK_OCTAVIA)
+        frank = P.used_frank < inst(cfg, P, AK_FRANK)
+        silas = inst(cfg, P, AK_SILAS) > 0
+        reroll1 = P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE)
+        for word in range(NTYPES // 8):
+            held = avail[word]
+            while held:
+                t = 8 * word + (lowest_bit(held) >> 3)
+                held &= held - 1
+                die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change,
+                            octavia, frank, silas, reroll1)
+        if P.reroll_tile:
+            setb(w, cfg.a_reroll)
+        if P.used_adjust < inst(cfg, P, AK_ADJUST):
+            setb(w, cfg.a_adjust)
     rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
     # the placed dice: bytes 0-7 and 8-13 of ``space`` (the second word read from byte 6, its first two dropped)
     held = nonzero_bytes(sp_load8(&P.space[0]))
@@ -948,9 +966,7 @@ cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w
 
 cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
     """The legal actions of an acting seat."""
-    cdef int i
-    for i in range(SP_MASK_WORDS):
-        w[i] = 0
+    sp_zero_mask(w)
     if s.phase == PH_ACTION:
         action_options(cfg, s, seat, w)
     elif s.phase == PH_TAKE:
@@ -1007,7 +1023,8 @@ cdef int take_need(const SPConfig* cfg, const SPState* s) noexcept nogil:
 cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nogil:
     """Move PH_TAKE on: to the next seat clockwise that can take, then to the action phase; take forced dice."""
     cdef uint64_t w[MAX_MASK_WORDS]
-    cdef int act = active_of(cfg, s), i, n, a
+    cdef int act = active_of(cfg, s), n, a, off
+    cdef uint64_t picks
     while True:
         if advance:
             s.taker = <uint8_t>((s.taker + 1) % cfg.nseats)
@@ -1022,15 +1039,16 @@ cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nog
         if s.njunk == 0 or s.ntaken >= take_need(cfg, s):
             continue
         # a forced take (one legal position) is made at once: the junkyard and the seat's assistants are public
-        for i in range(cfg.mask_words):
-            w[i] = 0
+        sp_zero_mask(w)
         take_options(cfg, s, s.taker, w)
-        n = 0
-        a = -1
-        for i in range(MAX_JUNK):
-            if (w[(cfg.a_pick + i) >> 6] >> ((cfg.a_pick + i) & 63)) & 1:
-                n += 1
-                a = i
+        # the MAX_JUNK pick bits as one field: how many, and the last one
+        off = cfg.a_pick & 63
+        picks = w[cfg.a_pick >> 6] >> off
+        if off > 64 - MAX_JUNK:
+            picks |= w[(cfg.a_pick >> 6) + 1] << (64 - off)
+        picks &= (1u << MAX_JUNK) - 1
+        n = popcount(picks)
+        a = highest_bit(picks) if picks else -1
         if n > 1:
             advance = False
             return
@@ -1062,16 +1080,21 @@ cdef void begin_actions(const SPConfig* cfg, SPState* s) noexcept nogil:
 
 
 cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
-    cdef int p, t, price
+    cdef int p, t, price, word
+    cdef uint64_t held
     cdef Player* P
     for p in range(cfg.nseats):
         P = &s.pl[p]
         price = sell_price(cfg, P)
-        for t in range(NTYPES):
-            while P.avail[t]:
-                P.avail[t] -= 1
-                s.disc[t // 6] += 1
-                P.cogs = sat(P.cogs + price)
+        for word in range(NTYPES // 8):         # the held die types only, in order
+            held = nonzero_bytes(sp_load8(&P.avail[8 * word]))
+            while held:
+                t = 8 * word + (lowest_bit(held) >> 3)
+                held &= held - 1
+                while P.avail[t]:
+                    P.avail[t] -= 1
+                    s.disc[t // 6] += 1
+                    P.cogs = sat(P.cogs + price)
         if P.space[SP_STORE]:
             gain_die(P, P.space[SP_STORE])
             P.space[SP_STORE] = 0
