@@ -106,4 +106,8 @@ cdef State new_state(object game, GameCore core, uint64_t seed)
 cdef State empty_state(object game, GameCore core, uint64_t seed, Py_ssize_t hist_cap)
 
 
+# Copies the optional native hooks (resampler, leaf evaluation) of a game's view module into ``spec``: they live in
+# view.pyx, which cimports the engine, so an engine reads them from the view's ``NATIVE_HOOKS`` capsule (an
+# EngineSpec named "robotcore.EngineSpec") when it makes a core.
+cdef int take_native_hooks(EngineSpec* spec, object hooks) except -1
 cdef void compute_returns(const EngineSpec* spec, const void* cfg, const void* st, double* out) noexcept nogil

@@ -7,6 +7,7 @@ history. All rules live in the game's engine (``EngineSpec``); this class valida
 """
 
 cimport cython
+from cpython.pycapsule cimport PyCapsule_GetPointer
 cimport numpy as cnp
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongAndOverflow
@@ -478,6 +479,15 @@ cdef class State:
 
     def __str__(self) -> str:
         return self.game.render(self)
+
+
+cdef int take_native_hooks(EngineSpec* spec, object hooks) except -1:
+    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(hooks, b"robotcore.EngineSpec")
+    spec.resample_prepare = h.resample_prepare
+    spec.resample_draw = h.resample_draw
+    spec.resample_scratch = h.resample_scratch
+    spec.evaluate = h.evaluate
+    return 0
 
 
 cdef void compute_returns(const EngineSpec* spec, const void* cfg, const void* st, double* out) noexcept nogil:

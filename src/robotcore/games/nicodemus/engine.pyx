@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 from robotcore.core.bits cimport lowest_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
 from robotcore.core.rng cimport rng_below, rng_seed, rng_shuffle_u8
-from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, take_native_hooks
 from robotcore.games.nicodemus.state cimport (
     BLUE, COAL, COPPER, CRYSTAL, FX_COPY, FX_DISCARD_BACK_2, FX_DISCARD_BACK_3, FX_DISCARD_HAND,
     FX_DISCARD_PREVIOUS, FX_EXCHANGE, FX_PRODUCE, FX_PROJECT, FX_RETURN, FX_STEAL_COAL, FX_STEAL_RESOURCE,
@@ -1129,20 +1129,6 @@ SPEC.validate = nm_validate
 SPEC.playout = nm_playout
 
 
-from cpython.pycapsule cimport PyCapsule_GetPointer
-
-
-cdef int _wire_view_hooks(EngineSpec* spec) except -1:
-    # the native resampler (and leaf evaluation) live in view.pyx, which cimports this module: they are read
-    # from its NATIVE_HOOKS capsule when a core is made
-    from robotcore.games.nicodemus.view import NATIVE_HOOKS
-    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(NATIVE_HOOKS, b"robotcore.EngineSpec")
-    spec.resample_prepare = h.resample_prepare
-    spec.resample_draw = h.resample_draw
-    spec.resample_scratch = h.resample_scratch
-    spec.evaluate = h.evaluate
-    return 0
-
 STATE_SIZE = sizeof(NMState)
 NUM_JOKER_ALLOCS = NUM_ALLOCS
 #: joker reductions (wood, copper, crystal) of each allocation index
@@ -1263,7 +1249,8 @@ def make_core(machines, projects, supply, start, int public_projects, int sharin
     cfg.mask_words = (cfg.num_actions + 63) >> 6
     spec.num_actions = cfg.num_actions
     core = GameCore()
-    _wire_view_hooks(&spec)
+    from robotcore.games.nicodemus.view import NATIVE_HOOKS    # view.pyx cimports this module: read at make time
+    take_native_hooks(&spec, NATIVE_HOOKS)
     core.bind(&spec, &cfg, sizeof(NMConfig))
     return core
 

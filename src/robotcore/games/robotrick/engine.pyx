@@ -18,7 +18,7 @@ from libc.string cimport memcpy, memset
 from robotcore.core.bits cimport bit, highest_bit, lowest_bit, popcount
 from robotcore.core.playout cimport PLAYOUT_TOO_LONG
 from robotcore.core.rng cimport rng_below, rng_seed
-from robotcore.core.state cimport EngineSpec, GameCore
+from robotcore.core.state cimport EngineSpec, GameCore, take_native_hooks
 from robotcore.games.robotrick.state cimport (
     ACTIONS_PER_ROUND, DISCARD_CHEAPEST_TRUMP_WIN, DISCARD_HIGHEST, DISCARD_HIGHEST_NON_TRUMP,
     DISCARD_HIGHEST_TRUMP, DISCARD_LOWEST, DISCARD_LOWEST_NON_TRUMP, DROCO, FOLLOW_CHEAPEST_WIN,
@@ -809,20 +809,6 @@ SPEC.validate = rt_validate
 SPEC.playout = rt_playout
 
 
-from cpython.pycapsule cimport PyCapsule_GetPointer
-
-
-cdef int _wire_view_hooks(EngineSpec* spec) except -1:
-    # the native resampler (and leaf evaluation) live in view.pyx, which cimports this module: they are read
-    # from its NATIVE_HOOKS capsule when a core is made
-    from robotcore.games.robotrick.view import NATIVE_HOOKS
-    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(NATIVE_HOOKS, b"robotcore.EngineSpec")
-    spec.resample_prepare = h.resample_prepare
-    spec.resample_draw = h.resample_draw
-    spec.resample_scratch = h.resample_scratch
-    spec.evaluate = h.evaluate
-    return 0
-
 STATE_SIZE = sizeof(RTState)
 LEAD_RULE_COUNT = NUM_LEAD_RULES
 FOLLOW_RULE_COUNT = NUM_FOLLOW_RULES
@@ -859,7 +845,8 @@ def make_core(vp, ai_rules, int hangars, bint same_ai, int rounds) -> GameCore:
     cfg.same_ai = same_ai
     cfg.rounds = rounds
     core = GameCore()
-    _wire_view_hooks(&SPEC)
+    from robotcore.games.robotrick.view import NATIVE_HOOKS    # view.pyx cimports this module: read at make time
+    take_native_hooks(&SPEC, NATIVE_HOOKS)
     core.bind(&SPEC, &cfg, sizeof(RTConfig))
     return core
 

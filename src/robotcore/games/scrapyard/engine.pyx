@@ -38,7 +38,7 @@ from libc.string cimport memcpy, memset
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport PLAYOUT_TOO_LONG
 from robotcore.core.rng cimport rng_below, rng_seed
-from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State, take_native_hooks
 from robotcore.games.scrapyard.state cimport (
     BUY_COST, DAYS, EXCHANGE_COST, EXPAND_COST, F_BOOST, F_MOVEMENT, F_SHIELD, F_SOFTWARE, F_WEAPON,
     FATE_BROKEN, FATE_KEPT, HAND_SIZE, HOURS_MAX, KIND_STRUCTURE, KIND_UPGRADE, MAX_CARDS, MAX_DEALT,
@@ -1532,20 +1532,6 @@ SPEC.validate = sy_validate
 SPEC.playout = sy_playout
 
 
-from cpython.pycapsule cimport PyCapsule_GetPointer
-
-
-cdef int _wire_view_hooks(EngineSpec* spec) except -1:
-    # the native resampler (and leaf evaluation) live in view.pyx, which cimports this module: they are read
-    # from its NATIVE_HOOKS capsule when a core is made
-    from robotcore.games.scrapyard.view import NATIVE_HOOKS
-    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(NATIVE_HOOKS, b"robotcore.EngineSpec")
-    spec.resample_prepare = h.resample_prepare
-    spec.resample_draw = h.resample_draw
-    spec.resample_scratch = h.resample_scratch
-    spec.evaluate = h.evaluate
-    return 0
-
 STATE_SIZE = sizeof(SYState)
 PLAYER_SIZE = sizeof(Player)
 
@@ -1630,7 +1616,8 @@ def make_core(dict tables, int players, int workbenches, int days=DAYS, bint ope
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
     core = GameCore()
-    _wire_view_hooks(&spec)
+    from robotcore.games.scrapyard.view import NATIVE_HOOKS    # view.pyx cimports this module: read at make time
+    take_native_hooks(&spec, NATIVE_HOOKS)
     core.bind(&spec, &cfg, sizeof(SYConfig))
     return core
 

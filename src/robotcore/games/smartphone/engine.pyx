@@ -26,7 +26,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from robotcore.core.bits cimport lowest_bit, popcount
 from robotcore.core.playout cimport random_playout_loop
 from robotcore.core.rng cimport rng_below, rng_seed
-from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore
+from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, take_native_hooks
 from robotcore.games.smartphone.state cimport (
     EV_COLLECT, EV_DISCARD_SUPPLIER, EV_DOUBLE, EV_DUEL, EV_END, EV_HOARDING, EV_NEIGHBOUR_TAX, EV_NEW_MINES,
     EV_NO_DEPOLLUTION, EV_NONE, EV_PENALTY, EV_QUIZ_TAKE, EV_RECYCLING_TAX, EV_TRADING, FL_NODEP, FL_TRADING,
@@ -1224,20 +1224,6 @@ SPEC.validate = sp_validate
 SPEC.playout = sp_playout
 
 
-from cpython.pycapsule cimport PyCapsule_GetPointer
-
-
-cdef int _wire_view_hooks(EngineSpec* spec) except -1:
-    # the native resampler (and leaf evaluation) live in view.pyx, which cimports this module: they are read
-    # from its NATIVE_HOOKS capsule when a core is made
-    from robotcore.games.smartphone.view import NATIVE_HOOKS
-    cdef const EngineSpec* h = <const EngineSpec*>PyCapsule_GetPointer(NATIVE_HOOKS, b"robotcore.EngineSpec")
-    spec.resample_prepare = h.resample_prepare
-    spec.resample_draw = h.resample_draw
-    spec.resample_scratch = h.resample_scratch
-    spec.evaluate = h.evaluate
-    return 0
-
 STATE_SIZE = sizeof(SPState)
 PHASE_NAMES = ("main", "pick", "lose", "depollute", "offer", "answer", "event_pick", "event_discard",
                "event_tax", "vote", "over")
@@ -1417,7 +1403,8 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
     core = GameCore()
-    _wire_view_hooks(&spec)
+    from robotcore.games.smartphone.view import NATIVE_HOOKS    # view.pyx cimports this module: read at make time
+    take_native_hooks(&spec, NATIVE_HOOKS)
     core.bind(&spec, cfg, sizeof(SPConfig))
     return core
 
