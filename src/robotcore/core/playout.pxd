@@ -18,6 +18,31 @@ cdef enum:
     PLAYOUT_TOO_LONG = -2     # length bound exceeded, or an acting seat without a legal action (engine bug)
 
 
+
+cdef inline int list_nonzero_words(const uint64_t* words, int lo, int hi, uint8_t* nonzero) noexcept nogil:
+    """Lists in ``nonzero`` the words of ``words[lo:hi]`` holding a legal action, in order; the number of actions."""
+    cdef int i, m = 0, count = 0
+    for i in range(lo, hi):
+        if words[i]:
+            nonzero[m] = <uint8_t>i
+            m += 1
+            count += popcount(words[i])
+    return count
+
+
+cdef inline int draw_listed_action(const uint64_t* words, const uint8_t* nonzero, int count,
+                                   uint64_t* rng) noexcept nogil:
+    """The playouts' one draw: k uniform below ``count`` (> 0), then the k-th legal action of the listed words."""
+    cdef int k = <int>rng_below(rng, <uint32_t>count), j = 0, i, c
+    while True:
+        i = nonzero[j]
+        c = popcount(words[i])
+        if k < c:
+            return (i << 6) | nth_set_bit(words[i], k)
+        k -= c
+        j += 1
+
+
 cdef inline int64_t random_playout_loop(
     actors_fn actors, legal_mask_fn legal_mask, apply_fn apply, int mask_words,
     const void* cfg, void* st, uint64_t* rng, int64_t max_len,
@@ -26,7 +51,7 @@ cdef inline int64_t random_playout_loop(
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint8_t nonzero[MAX_MASK_WORDS]      # the words with a legal action, in order (most masks have 1 or 2)
     cdef uint32_t bits
-    cdef int seat, i, m, j, count, k, c
+    cdef int seat, count
     cdef int64_t n = 0
     while True:
         bits = actors(cfg, st)
@@ -36,23 +61,8 @@ cdef inline int64_t random_playout_loop(
             return PLAYOUT_TOO_LONG
         seat = lowest_bit(bits)
         legal_mask(cfg, st, seat, words)
-        count = 0
-        m = 0
-        for i in range(mask_words):
-            if words[i]:
-                nonzero[m] = <uint8_t>i
-                m += 1
-                count += popcount(words[i])
+        count = list_nonzero_words(words, 0, mask_words, nonzero)
         if count == 0:
             return PLAYOUT_TOO_LONG
-        k = <int>rng_below(rng, <uint32_t>count)
-        j = 0
-        while True:
-            i = nonzero[j]
-            c = popcount(words[i])
-            if k < c:
-                break
-            k -= c
-            j += 1
-        apply(cfg, st, seat, (i << 6) | nth_set_bit(words[i], k))
+        apply(cfg, st, seat, draw_listed_action(words, nonzero, count, rng))
         n += 1

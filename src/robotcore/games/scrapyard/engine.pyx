@@ -36,7 +36,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport PLAYOUT_TOO_LONG
+from robotcore.core.playout cimport PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State, take_native_hooks
 from robotcore.games.scrapyard.state cimport (
@@ -1479,7 +1479,7 @@ cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
     cdef SYState* s = <SYState*>st
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint8_t nonzero[MAX_MASK_WORDS]
-    cdef int nw = (cfg.num_actions + 63) >> 6, seat, i, m, j, count, k, cnt, lo, hi
+    cdef int nw = (cfg.num_actions + 63) >> 6, seat, count, lo, hi
     cdef uint32_t bits
     cdef int64_t n = 0
     while True:
@@ -1493,28 +1493,13 @@ cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
         legal_for(cfg, s, seat, words)
         legal_words(cfg, s, seat, &lo, &hi)
         while True:
-            count = 0
-            m = 0
-            for i in range(lo, hi):
-                if words[i]:
-                    nonzero[m] = <uint8_t>i
-                    m += 1
-                    count += popcount(words[i])
+            count = list_nonzero_words(words, lo, hi, nonzero)
             if count or (lo == 0 and hi == nw):
                 break
             lo, hi = 0, nw
         if count == 0:
             return PLAYOUT_TOO_LONG
-        k = <int>rng_below(rng, <uint32_t>count)
-        j = 0
-        while True:
-            i = nonzero[j]
-            cnt = popcount(words[i])
-            if k < cnt:
-                break
-            k -= cnt
-            j += 1
-        sy_apply(c, st, seat, (i << 6) | nth_set_bit(words[i], k))
+        sy_apply(c, st, seat, draw_listed_action(words, nonzero, count, rng))
         n += 1
 
 
