@@ -35,9 +35,9 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
-from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
-from robotcore.core.rng cimport rng_below, rng_mix, rng_seed
+from robotcore.core.bits cimport lowest_bit
+from robotcore.core.playout cimport draw_listed_action, list_nonzero_words, random_playout_loop
+from robotcore.core.rng cimport rng_mix, rng_seed
 from robotcore.core.state cimport (
     MAX_MASK_WORDS,
     MAX_SEATS,
@@ -172,8 +172,9 @@ cdef int64_t _bounded_playout(const EngineSpec* spec, const void* cfg, void* st,
     """Core/playout.pxd's loop stopped after ``depth`` decisions (or at the end); the count, or -2 when an acting
     seat has no legal action."""
     cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint8_t nonzero[MAX_MASK_WORDS]
     cdef uint32_t bits
-    cdef int player, i, count, k, a
+    cdef int player, count
     cdef int64_t n = 0
     while n < depth:
         bits = spec.actors(cfg, st)
@@ -181,21 +182,10 @@ cdef int64_t _bounded_playout(const EngineSpec* spec, const void* cfg, void* st,
             return n
         player = lowest_bit(bits)
         spec.legal_mask(cfg, st, player, words)
-        count = 0
-        for i in range(spec.mask_words):
-            if words[i]:
-                count += popcount(words[i])
+        count = list_nonzero_words(words, 0, spec.mask_words, nonzero)
         if count == 0:
             return -2
-        k = <int>rng_below(rng, <uint32_t>count)
-        i = 0
-        while True:
-            a = popcount(words[i]) if words[i] else 0
-            if k < a:
-                break
-            k -= a
-            i += 1
-        spec.apply(cfg, st, player, (i << 6) | nth_set_bit(words[i], k))
+        spec.apply(cfg, st, player, draw_listed_action(words, nonzero, count, rng))
         n += 1
     return n
 
@@ -206,10 +196,11 @@ cdef int _iterate(const EngineSpec* spec, const void* cfg, Tree* t, void* w, int
                   int64_t max_len, int32_t* path, int leaf, int64_t depth) noexcept nogil:
     """One iteration from the world ``w`` (played in place): select, expand, roll out (or evaluate), back up."""
     cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint8_t nonzero[MAX_MASK_WORDS]
     cdef double ret[MAX_SEATS]
     cdef int32_t node = 0, ch, best
     cdef int64_t npath = 0
-    cdef int player = seat, i, count, k, a, nw = spec.mask_words
+    cdef int player = seat, i, count, a, nw = spec.mask_words
     cdef uint32_t bits
     cdef double v, bestv
     cdef Node* nd
@@ -236,20 +227,9 @@ cdef int _iterate(const EngineSpec* spec, const void* cfg, Tree* t, void* w, int
                     bestv = v
                     best = ch
             ch = nd.sibling
-        count = 0
-        for i in range(nw):
-            if words[i]:
-                count += popcount(words[i])
+        count = list_nonzero_words(words, 0, nw, nonzero)
         if count > 0:                         # expand one untried action, chosen uniformly
-            k = <int>rng_below(&t.rng, <uint32_t>count)
-            i = 0
-            while True:
-                a = popcount(words[i]) if words[i] else 0
-                if k < a:
-                    break
-                k -= a
-                i += 1
-            a = (i << 6) | nth_set_bit(words[i], k)
+            a = draw_listed_action(words, nonzero, count, &t.rng)
             ch = _tree_add(t, node, player, a)
             if ch < 0:
                 return ERR_MEMORY
