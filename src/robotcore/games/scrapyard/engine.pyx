@@ -180,71 +180,70 @@ cdef int fate_step(uint8_t fate) noexcept nogil:
     return fate & 15
 
 
-cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed, uint64_t (*out)[2]) noexcept nogil:
-    """For every seat p, the cards broken today that p knows are in the discard pile (``out[p]``: a card set).
+cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint revealed,
+                         uint64_t (*out)[2]) noexcept nogil:
+    """ORs into ``out[p]``, for every seat p, the cards broken from the hand dealt to seat t that p knows are in
+    the discard pile (nothing when that hand is not broken).
 
-    Only a hand p held can tell it anything. Say p last held it at pass x and it was broken at pass y >= x.
-    If p broke it (y = x), p knows every card. Once the Reserves are revealed every kept card is public, so p
-    knows them all too. Before that, p knows the hand it passed on at x, and the backs (Structure or Upgrade)
+    Only a hand p held can tell it anything. Say p last held it at pass L and it was broken at pass top >= L.
+    If p broke it (L = top), p knows every card. Once the Reserves are revealed every kept card is public, so p
+    knows them all too. Before that, p knows the hand it passed on at L, and the backs (Structure or Upgrade)
     of what the others kept from it before the break: a broken card is known when no card of its back was kept
-    from that hand after x (in particular every card, when the next holder breaks at once).
+    from that hand after L (in particular every card, when the next holder breaks at once).
 
-    Each hand is followed once (``track_holder``, incrementally) and its cards are tabled by pass, so every seat
-    costs a lookup: this runs at every break of a playout."""
-    cdef int n = cfg.nseats, t, x, h, k, f, c, p, b, L, top, kept_late, dirn = day_dir(s)
+    A hand is broken at one pass, whole (``check_log`` rejects anything else), so its 7 slots give the broken
+    cards by back and, by back, a bit per pass at which a card was kept; its holders are followed once."""
+    cdef int n = cfg.nseats, k, f, c, b, x, h, p, L, top = -1, dirn
+    cdef const uint8_t* fate = &s.day_fate[t * HAND_SIZE]
+    cdef const uint8_t* card = &s.day_card[t * HAND_SIZE]
+    cdef uint32_t kept_bits[2]            # [back]: bit y = a card of that back was kept from this hand at pass y
+    cdef uint64_t brk[2][2]               # [back]: the cards of that back broken from this hand
     cdef int last[MAX_P]
-    cdef int kept_at[17]                   # backs kept at pass L
-    cdef int kept_after[17]                # backs kept at a pass > L
-    cdef uint64_t broken_from[17][2][2]    # [L][back][word]: cards broken at pass L, then at L or later
-    for p in range(n):
-        out[p][0] = 0
-        out[p][1] = 0
-    for t in range(n):
-        top = -1                           # the last pass a card of this hand was broken at, or -1
-        kept_late = 0
-        for k in range(s.dealt[t]):
-            f = s.day_fate[t * HAND_SIZE + k]
-            if f & FATE_BROKEN and fate_step(f) > top:
+    kept_bits[0] = 0
+    kept_bits[1] = 0
+    brk[0][0] = 0
+    brk[0][1] = 0
+    brk[1][0] = 0
+    brk[1][1] = 0
+    for k in range(s.dealt[t]):
+        f = fate[k]
+        if f & FATE_BROKEN:
+            c = card[k]
+            cs_add(brk[cfg.kind[c]], c)
+            if fate_step(f) > top:
                 top = fate_step(f)
-        if top < 0:
-            continue                       # nothing of this hand is in the discard pile
-        for p in range(n):
-            last[p] = -1
-        h = t
-        x = 0
-        while True:                        # the holders of the hand dealt to t, pass by pass
-            last[h] = x
-            if x == s.step or s.broke_at[h] == x:
-                break
-            h = next_keeper(s, n, h, dirn, x)
-            x += 1
-        # entries 0..top only: nothing broken after ``top`` (what was kept later cannot hide a broken card)
-        memset(kept_at, 0, (top + 1) * sizeof(int))
-        memset(broken_from, 0, (top + 1) * sizeof(broken_from[0]))
-        for k in range(s.dealt[t]):        # the hand's cards by pass: backs kept, cards broken
-            f = s.day_fate[t * HAND_SIZE + k]
-            c = s.day_card[t * HAND_SIZE + k]
-            if f & FATE_KEPT:
-                if fate_step(f) <= top:
-                    kept_at[fate_step(f)] |= 1 << cfg.kind[c]
-                else:
-                    kept_late |= 1 << cfg.kind[c]  # kept after the last break: hides that back from all before
-            if f & FATE_BROKEN:
-                cs_add(broken_from[fate_step(f)][cfg.kind[c]], c)
-        kept_after[top] = kept_late
-        for L in range(top - 1, -1, -1):   # suffix unions: kept after pass L, broken at pass L or later
-            kept_after[L] = kept_after[L + 1] | kept_at[L + 1]
-            for b in range(2):
-                broken_from[L][b][0] |= broken_from[L + 1][b][0]
-                broken_from[L][b][1] |= broken_from[L + 1][b][1]
-        for p in range(n):
-            L = last[p]
-            if L < 0 or L > top:
-                continue                   # never held it, or held it after its last break
-            for b in range(2):
-                if revealed or not (kept_after[L] >> b) & 1:
-                    out[p][0] |= broken_from[L][b][0]
-                    out[p][1] |= broken_from[L][b][1]
+        elif f & FATE_KEPT:
+            kept_bits[cfg.kind[card[k]]] |= (<uint32_t>1) << fate_step(f)
+    if top < 0:
+        return                            # nothing of this hand is in the discard pile
+    for p in range(n):
+        last[p] = -1
+    h = t
+    x = 0
+    dirn = day_dir(s)
+    while True:                           # the holders of the hand dealt to t, pass by pass
+        last[h] = x
+        if x == s.step or s.broke_at[h] == x:
+            break
+        h = next_keeper(s, n, h, dirn, x)
+        x += 1
+    for p in range(n):
+        L = last[p]
+        if L < 0 or L > top:
+            continue                      # never held it (or only after its break: not in a valid state)
+        for b in range(2):
+            if revealed or (kept_bits[b] >> (L + 1)) == 0:
+                out[p][0] |= brk[b][0]
+                out[p][1] |= brk[b][1]
+
+
+cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed, uint64_t (*out)[2]) noexcept nogil:
+    """For every seat p, the cards broken today that p knows are in the discard pile (``out[p]``: a card set):
+    ``track_knowledge`` over every hand dealt today."""
+    cdef int t
+    memset(out, 0, MAX_P * sizeof(out[0]))
+    for t in range(cfg.nseats):
+        track_knowledge(cfg, s, t, revealed, out)
 
 
 cdef void known_broken_today(const SYConfig* cfg, const SYState* s, int p, bint revealed,
@@ -452,24 +451,40 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
     end_draft(cfg, s)
 
 
-cdef int slot_of(const SYState* s, int c) noexcept nogil:
-    cdef int k
-    for k in range(MAX_DEALT):
-        if s.day_card[k] == c and (k % HAND_SIZE) < s.dealt[k // HAND_SIZE]:
-            return k
+cdef inline int slot_of(const SYState* s, int c) noexcept nogil:
+    """The slot of the day's draft record holding card c, dealt today. The 28 card bytes are compared eight at a
+    time (a zero byte of ``slots ^ c * 0x01..01``; its lowest one is exact, later ones are checked): slots not
+    dealt hold 0, so only card 0 can meet a stale match, which the dealt counts rule out."""
+    cdef uint64_t w[4]
+    cdef uint64_t bc = (<uint64_t>0x0101010101010101ULL) * <uint8_t>c, v, z
+    cdef int i, k
+    w[3] = 0
+    memcpy(w, s.day_card, MAX_DEALT)
+    for i in range(4):
+        v = w[i] ^ bc
+        z = (v - (<uint64_t>0x0101010101010101ULL)) & ~v & (<uint64_t>0x8080808080808080ULL)
+        while z:
+            k = i * 8 + (lowest_bit(z) >> 3)
+            if k < MAX_DEALT and s.day_card[k] == c and (k % HAND_SIZE) < s.dealt[k // HAND_SIZE]:
+                return k
+            z &= z - 1
     return 0
 
 
-cdef void do_break(SYState* s, int p, int x) noexcept nogil:
+cdef int do_break(SYState* s, int p, int x) noexcept nogil:
+    """Seat p breaks the hand it holds at pass x; returns the seat that hand was dealt to (its track).
+
+    The hand is what is left of its track (the slots still without a fate), so one lookup finds the track and
+    its 7 slots take the fate."""
     cdef Player* P = &s.pl[p]
-    cdef int k = cs_count(P.hand), h, c
-    cdef uint64_t w
-    for h in range(2):
-        w = P.hand[h]
-        while w:
-            c = h * 64 + lowest_bit(w)
-            w &= w - 1
-            s.day_fate[slot_of(s, c)] = <uint8_t>(FATE_BROKEN | x)
+    cdef int k = cs_count(P.hand), t, j
+    if k:
+        t = slot_of(s, cs_first(P.hand)) // HAND_SIZE
+        for j in range(s.dealt[t]):
+            if s.day_fate[t * HAND_SIZE + j] == 0:
+                s.day_fate[t * HAND_SIZE + j] = <uint8_t>(FATE_BROKEN | x)
+    else:
+        t = p                               # an empty hand: nothing is broken (never asked: it breaks by itself)
     s.disc[0] |= P.hand[0]
     s.disc[1] |= P.hand[1]
     s.priv_disc[p][0] |= P.hand[0]
@@ -479,16 +494,17 @@ cdef void do_break(SYState* s, int p, int x) noexcept nogil:
     gain_waste(P, k)
     P.hours = HOURS_MAX if P.hours + k > HOURS_MAX else P.hours + k
     s.broke_at[p] = <uint8_t>x
+    return t
 
 
 cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
     """Every seat still scavenging has committed: apply the keeps and breaks, then pass each remaining hand to
     the next seat still scavenging in the day's direction (a seat alone keeps its own)."""
-    cdef int n = cfg.nseats, x = s.step, dirn = day_dir(s), p, q, c, a
+    cdef int n = cfg.nseats, x = s.step, dirn = day_dir(s), p, q, c, a, t
     cdef uint64_t passing[MAX_P][2]
-    cdef uint64_t known[MAX_P][2]
     cdef bint keeper[MAX_P]
-    cdef bint any_left = False, any_break = False
+    cdef bint any_left = False
+    cdef uint32_t broken_tracks = 0
     for p in range(n):
         keeper[p] = False
         if s.broke_at[p] != NOT_BROKEN:
@@ -496,8 +512,7 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
         a = s.pending[p]
         s.pending[p] = NO_PENDING
         if a == cfg.a_break:
-            do_break(s, p, x)
-            any_break = True
+            broken_tracks |= (<uint32_t>1) << do_break(s, p, x)
         else:
             c = a - cfg.a_keep
             cs_del(s.pl[p].hand, c)
@@ -519,11 +534,13 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
                 s.broke_at[p] = <uint8_t>(x + 1)      # an empty hand breaks: no Waste, no Hour
             else:
                 any_left = True
-    if any_break:                   # who held a hand just broken may know some of its cards (known_broken_all)
-        known_broken_all(cfg, s, False, known)
-        for p in range(n):
-            s.priv_disc[p][0] |= known[p][0]
-            s.priv_disc[p][1] |= known[p][1]
+    # who held a hand just broken may know some of its cards. Only the hands broken now can teach anything new:
+    # what a hand broken at an earlier pass tells is fixed since (its slots, its holders up to its break) and
+    # is already in ``priv_disc``, which only a reshuffle clears (``sy_validate`` checks exactly this)
+    while broken_tracks:
+        t = lowest_bit(broken_tracks)
+        broken_tracks &= broken_tracks - 1
+        track_knowledge(cfg, s, t, False, s.priv_disc)
     if not any_left:
         end_draft(cfg, s)
 
@@ -562,12 +579,9 @@ cdef bint only_done(const SYConfig* cfg, const Player* P) noexcept nogil:
 cdef void fold_draft_knowledge(const SYConfig* cfg, SYState* s) noexcept nogil:
     """At the reveal every kept card becomes public, so a seat that held a hand at some pass now knows which of
     its cards were broken: they are in the discard pile."""
-    cdef int p
-    cdef uint64_t known[MAX_P][2]
-    known_broken_all(cfg, s, True, known)
-    for p in range(cfg.nseats):
-        s.priv_disc[p][0] |= known[p][0]
-        s.priv_disc[p][1] |= known[p][1]
+    cdef int t
+    for t in range(cfg.nseats):
+        track_knowledge(cfg, s, t, True, s.priv_disc)
 
 
 cdef void start_workshop(const SYConfig* cfg, SYState* s) noexcept nogil:
