@@ -768,21 +768,50 @@ cdef inline void setbit(uint64_t* words, int a) noexcept nogil:
     words[a >> 6] |= (<uint64_t>1) << (a & 63)
 
 
+cdef inline void or_word_at(uint64_t* words, int a, uint64_t v) noexcept nogil:
+    """Sets actions a + i for every bit i of v. A word is written only when it gains a bit, so nothing past the
+    last legal action is touched."""
+    cdef int sh = a & 63
+    words[a >> 6] |= v << sh
+    if sh and v >> (64 - sh):
+        words[(a >> 6) + 1] |= v >> (64 - sh)
+
+
+# Repair codes of one workbench: code - 1 = m + 4o + 16e + 64n, so the codes with m <= lm, o <= lo, e <= le are
+# the same 64-bit pattern REPAIR_ROW[lm][lo][le] for each n <= ln (code 0, "nothing placed", is not an action).
+cdef uint64_t REPAIR_ROW[MAX_REP + 1][MAX_REP + 1][MAX_REP + 1]
+
+
+cdef void _init_repair_rows() noexcept:
+    cdef int lm, lo, le, m, o, e
+    cdef uint64_t row
+    for lm in range(MAX_REP + 1):
+        for lo in range(MAX_REP + 1):
+            for le in range(MAX_REP + 1):
+                row = 0
+                for e in range(le + 1):
+                    for o in range(lo + 1):
+                        for m in range(lm + 1):
+                            row |= (<uint64_t>1) << (m + 4 * o + 16 * e)
+                REPAIR_ROW[lm][lo][le] = row
+
+
+_init_repair_rows()
+
+
 cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* words) noexcept nogil:
-    """Move generation for an acting seat (``words`` already zeroed)."""
+    """Move generation for an acting seat (``words`` already zeroed). Card sets and patterns are ORed into the
+    mask a word at a time (``or_word_at``)."""
     cdef const Player* P = &s.pl[p]
     cdef int codes[64]
-    cdef int i, n, b, c, t, r, h, m, o, e, y, base
+    cdef int i, n, b, c, t, r, y, base
     cdef int lim[NUM_RES]
-    cdef uint64_t w
+    cdef uint64_t row
     cdef bint free_bench = False
     if s.phase == PH_DRAFT:
         setbit(words, cfg.a_break)
-        for h in range(2):
-            w = P.hand[h]
-            while w:
-                setbit(words, cfg.a_keep + h * 64 + lowest_bit(w))
-                w &= w - 1
+        or_word_at(words, cfg.a_keep, P.hand[0])
+        or_word_at(words, cfg.a_keep + 64, P.hand[1])
         return
     if s.phase == PH_PURCHASE:
         setbit(words, cfg.a_nobuy)
@@ -790,8 +819,8 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
             if P.structure[t] == NO_CARD:
                 setbit(words, cfg.a_buy + t)
         return
-    n = overflow_choices(P, codes)
-    if n:
+    if over_capacity(P):
+        n = overflow_choices(P, codes)
         for i in range(n):
             setbit(words, cfg.a_overflow + codes[i] - 1)
         return
@@ -821,29 +850,21 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
                 if P.res[r] < lim[r]:
                     lim[r] = P.res[r]
             base = cfg.a_repair + b * REPAIR_CODES - 1
-            for y in range(lim[3] + 1):
-                for e in range(lim[2] + 1):
-                    for o in range(lim[1] + 1):
-                        for m in range(lim[0] + 1):
-                            if m or o or e or y:
-                                setbit(words, base + m + 4 * o + 16 * e + 64 * y)
+            row = REPAIR_ROW[lim[0]][lim[1]][lim[2]]
+            or_word_at(words, base, row & ~(<uint64_t>1))
+            for y in range(1, lim[3] + 1):
+                or_word_at(words, base + 64 * y, row)
     if free_bench:
-        for h in range(2):
-            w = P.hand[h]
-            while w:
-                setbit(words, cfg.a_place + h * 64 + lowest_bit(w))
-                w &= w - 1
+        or_word_at(words, cfg.a_place, P.hand[0])
+        or_word_at(words, cfg.a_place + 64, P.hand[1])
     if P.waste >= EXCHANGE_COST:
-        for r in range(NUM_RES):
-            setbit(words, cfg.a_exchange + r)
+        or_word_at(words, cfg.a_exchange, 0xF)
     if P.waste >= SUBCONTRACT_COST and P.hours < HOURS_MAX:
         setbit(words, cfg.a_subcontract)
     if P.hours:
         setbit(words, cfg.a_clean)
         if P.waste >= EXPAND_COST:
-            for i in range(2):
-                if not (P.ext >> i) & 1:
-                    setbit(words, cfg.a_expand + i)
+            or_word_at(words, cfg.a_expand, ~P.ext & 3)
 
 
 cdef void sy_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
