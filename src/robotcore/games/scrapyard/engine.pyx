@@ -33,7 +33,7 @@ strictly lowers (3 x Hours + Waste, 2 x hand + workbench cards) in lexicographic
 
 cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words
@@ -61,6 +61,13 @@ cdef int cs_nth(const uint64_t* s, int n) noexcept nogil:
     if n < c0:
         return nth_set_bit(s[0], n)
     return 64 + nth_set_bit(s[1], n - c0)
+
+
+cdef inline void cs_all(const SYConfig* cfg, uint64_t* out) noexcept nogil:
+    """The set of every card of the deck (ids 0..ncards-1)."""
+    cdef int n = cfg.ncards
+    out[0] = ~(<uint64_t>0) if n >= 64 else ((<uint64_t>1) << n) - 1
+    out[1] = 0 if n <= 64 else (~(<uint64_t>0) if n == 128 else ((<uint64_t>1) << (n - 64)) - 1)
 
 
 cdef inline int cs_first(const uint64_t* s) noexcept nogil:
@@ -117,8 +124,14 @@ cdef inline int excess_en(const Player* P) noexcept nogil:
     return e if e > 0 else 0
 
 
+cdef inline bint over_cap(const Player* P) noexcept nogil:
+    """A zone holds more than its capacity (branch-free: asked before nearly every decision)."""
+    return (P.res[0] + P.res[1] > ZONE_BASE + ZONE_EXT * (P.ext & 1)) \
+        | (P.res[2] + P.res[3] > ZONE_BASE + ZONE_EXT * ((P.ext >> 1) & 1))
+
+
 cdef bint over_capacity(const Player* P) noexcept nogil:
-    return excess_mo(P) > 0 or excess_en(P) > 0
+    return over_cap(P)
 
 
 cdef inline void gain_waste(Player* P, int k) noexcept nogil:
@@ -422,7 +435,7 @@ cdef void start_day(const SYConfig* cfg, SYState* s) noexcept nogil:
 cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
     """Seven cards to each seat, one at a time in seat order, each a uniform draw from the deck. When the deck
     cannot provide the whole deal, the discard pile is shuffled into it first."""
-    cdef int n = cfg.nseats, j, p, m, c
+    cdef int n = cfg.nseats, j, p, m, c, k, c0
     if cs_count(s.deck) < HAND_SIZE * n:
         s.deck[0] |= s.disc[0]
         s.deck[1] |= s.disc[1]
@@ -430,12 +443,19 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
         memset(s.disc_pub, 0, sizeof(s.disc_pub))
         memset(s.priv_disc, 0, sizeof(s.priv_disc))
     # the day's draft record is empty here: sy_init and end_day leave it so (and sy_validate checks it)
+    m = cs_count(s.deck)                # the deck's size and its first word's, kept as cards leave it
+    c0 = popcount(s.deck[0])
     for j in range(HAND_SIZE):
         for p in range(n):
-            m = cs_count(s.deck)
             if m == 0:
                 break
-            c = cs_nth(s.deck, <int>rng_below(&s.rng, <uint32_t>m))
+            k = <int>rng_below(&s.rng, <uint32_t>m)     # the k-th card of the deck (cs_nth)
+            if k < c0:
+                c = nth_set_bit(s.deck[0], k)
+                c0 -= 1
+            else:
+                c = 64 + nth_set_bit(s.deck[1], k - c0)
+            m -= 1
             cs_del(s.deck, c)
             cs_add(s.pl[p].hand, c)
             s.day_card[p * HAND_SIZE + s.dealt[p]] = <uint8_t>c
@@ -568,7 +588,7 @@ cdef void resolve_purchase(const SYConfig* cfg, SYState* s) noexcept nogil:
 cdef bint only_done(const SYConfig* cfg, const Player* P) noexcept nogil:
     """True when "done" is the only thing the player can do (so the engine does it)."""
     cdef int b
-    if P.hand[0] or P.hand[1] or P.hours or P.waste >= SUBCONTRACT_COST or over_capacity(P):
+    if P.hand[0] or P.hand[1] or P.hours or P.waste >= SUBCONTRACT_COST or over_cap(P):
         return False
     for b in range(cfg.nbench):
         if P.bench[b] != NO_CARD:
@@ -724,8 +744,7 @@ cdef void sy_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     cdef int p, i
     memset(s, 0, sizeof(SYState))
     s.rng = rng_seed(seed)
-    for i in range(cfg.ncards):
-        cs_add(s.deck, i)
+    cs_all(cfg, s.deck)
     for p in range(MAX_P):
         s.pending[p] = NO_PENDING
         s.broke_at[p] = NOT_BROKEN
@@ -746,7 +765,7 @@ cdef inline bint seat_acts(const SYConfig* cfg, const SYState* s, int p) noexcep
         return s.broke_at[p] == NOT_BROKEN
     if s.phase == PH_PURCHASE:
         return can_buy(&s.pl[p])
-    return over_capacity(&s.pl[p])      # PH_DELIVERY
+    return over_cap(&s.pl[p])      # PH_DELIVERY
 
 
 cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
@@ -754,13 +773,20 @@ cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
     cdef const SYState* s = <const SYState*>st
     cdef uint32_t bits = 0
     cdef int p
-    if s.phase == PH_OVER:
-        return 0
     if s.phase == PH_WORKSHOP:
         return ~(<uint32_t>s.done) & ((1u << cfg.nseats) - 1)
-    for p in range(cfg.nseats):
-        if seat_acts(cfg, s, p):
-            bits |= (<uint32_t>1) << p
+    if s.phase == PH_DRAFT:             # seat_acts, one phase at a time
+        for p in range(cfg.nseats):
+            if s.broke_at[p] == NOT_BROKEN and s.pending[p] == NO_PENDING:
+                bits |= (<uint32_t>1) << p
+    elif s.phase == PH_PURCHASE:
+        for p in range(cfg.nseats):
+            if s.pending[p] == NO_PENDING and can_buy(&s.pl[p]):
+                bits |= (<uint32_t>1) << p
+    elif s.phase == PH_DELIVERY:
+        for p in range(cfg.nseats):
+            if s.pending[p] == NO_PENDING and over_cap(&s.pl[p]):
+                bits |= (<uint32_t>1) << p
     return bits
 
 
@@ -819,7 +845,7 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
             if P.structure[t] == NO_CARD:
                 setbit(words, cfg.a_buy + t)
         return
-    if over_capacity(P):
+    if over_cap(P):
         n = overflow_choices(P, codes)
         for i in range(n):
             setbit(words, cfg.a_overflow + codes[i] - 1)
@@ -895,7 +921,7 @@ cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil
         resolve_purchase(cfg, s)
     else:                                   # PH_DELIVERY
         for p in range(cfg.nseats):
-            if s.pending[p] == NO_PENDING and over_capacity(&s.pl[p]):
+            if s.pending[p] == NO_PENDING and over_cap(&s.pl[p]):
                 return
         for p in range(cfg.nseats):
             if s.pending[p] != NO_PENDING:
@@ -905,6 +931,10 @@ cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil
 
 
 # -- invariants -------------------------------------------------------------------------------------------------
+
+cdef Player ZERO_PLAYER                 # all zero bytes (static storage): what an unused player block must be
+memset(&ZERO_PLAYER, 0, sizeof(Player))
+
 
 cdef bint cs_valid(const SYConfig* cfg, const uint64_t* s) noexcept nogil:
     if cfg.ncards <= 64:
@@ -1073,16 +1103,13 @@ cdef int knows_broken(const SYConfig* cfg, const SYState* s, bint revealed) noex
     """What each seat knows of today's broken cards is exactly what it can know (``known_broken_today``:
     the cards it broke itself, those it can deduce from a hand it held, and once the Reserves are revealed every
     broken card of a hand it held); none of them is public. 0 when ``priv_disc`` and ``disc_pub`` say so."""
-    cdef int n = cfg.nseats, t, k, p
-    cdef uint64_t expected[2]
+    cdef int n = cfg.nseats, p
+    cdef uint64_t expected[MAX_P][2]
     cdef uint64_t today[2]
     broken_today(n, s, today)
+    known_broken_all(cfg, s, revealed, expected)      # every seat's, once (zero past the seats)
     for p in range(MAX_P):
-        expected[0] = 0
-        expected[1] = 0
-        if p < n:
-            known_broken_today(cfg, s, p, revealed, expected)
-        if (s.priv_disc[p][0] & today[0]) != expected[0] or (s.priv_disc[p][1] & today[1]) != expected[1]:
+        if (s.priv_disc[p][0] & today[0]) != expected[p][0] or (s.priv_disc[p][1] & today[1]) != expected[p][1]:
             return 1
     if (s.disc_pub[0] & today[0]) or (s.disc_pub[1] & today[1]):
         return 1
@@ -1138,10 +1165,7 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
                     or s.pl[p].hours or s.pl[p].ext:
                 return 5
     # every card in exactly one place
-    all_[0] = 0
-    all_[1] = 0
-    for i in range(cfg.ncards):
-        cs_add(all_, i)
+    cs_all(cfg, all_)
     for i in range(2):
         if (s.deck[i] | s.disc[i] | s.disc_pub[i]) & ~all_[i]:
             return 7
@@ -1169,9 +1193,8 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
         if s.done:
             return 9
         for p in range(MAX_P):
-            for i in range(sizeof(Player)):
-                if (<const uint8_t*>&s.pub[p])[i]:
-                    return 9
+            if memcmp(&s.pub[p], &ZERO_PLAYER, sizeof(Player)):
+                return 9
     if s.phase == PH_DELIVERY or s.phase == PH_OVER:
         if s.step:
             return 10
@@ -1245,9 +1268,8 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     if knows_broken(cfg, s, True) != 0:
         return 25
     for p in range(n, MAX_P):
-        for i in range(sizeof(Player)):
-            if (<const uint8_t*>&s.pub[p])[i]:
-                return 19
+        if memcmp(&s.pub[p], &ZERO_PLAYER, sizeof(Player)):
+            return 19
     for p in range(n):
         P = &s.pl[p]
         if s.reserve[p][0] or s.reserve[p][1] or s.pending[p] != NO_PENDING:
