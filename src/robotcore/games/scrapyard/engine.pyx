@@ -804,8 +804,9 @@ cdef inline void or_word_at(uint64_t* words, int a, uint64_t v) noexcept nogil:
 
 
 # Repair codes of one workbench: code - 1 = m + 4o + 16e + 64n, so the codes with m <= lm, o <= lo, e <= le are
-# the same 64-bit pattern REPAIR_ROW[lm][lo][le] for each n <= ln (code 0, "nothing placed", is not an action).
-cdef uint64_t REPAIR_ROW[MAX_REP + 1][MAX_REP + 1][MAX_REP + 1]
+# the same 64-bit pattern REPAIR_ROW[lm + 4 lo + 16 le] for each n <= ln (code 0, "nothing placed", is not an
+# action).
+cdef uint64_t REPAIR_ROW[(MAX_REP + 1) * (MAX_REP + 1) * (MAX_REP + 1)]
 
 
 cdef void _init_repair_rows() noexcept:
@@ -819,10 +820,15 @@ cdef void _init_repair_rows() noexcept:
                     for o in range(lo + 1):
                         for m in range(lm + 1):
                             row |= (<uint64_t>1) << (m + 4 * o + 16 * e)
-                REPAIR_ROW[lm][lo][le] = row
+                REPAIR_ROW[lm + 4 * lo + 16 * le] = row
 
 
 _init_repair_rows()
+
+
+cdef inline uint32_t bytes4(const uint8_t* b) noexcept nogil:
+    """Four per-resource bytes as one word, byte r = b[r] (one load on a little-endian machine)."""
+    return <uint32_t>b[0] | (<uint32_t>b[1] << 8) | (<uint32_t>b[2] << 16) | (<uint32_t>b[3] << 24)
 
 
 cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* words) noexcept nogil:
@@ -830,8 +836,8 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
     mask a word at a time (``or_word_at``)."""
     cdef const Player* P = &s.pl[p]
     cdef int codes[64]
-    cdef int i, n, b, c, t, r, y, base
-    cdef int lim[NUM_RES]
+    cdef int i, n, b, c, t, y, base
+    cdef uint32_t stock, placed, need, lim, low
     cdef uint64_t row
     cdef bint free_bench = False
     if s.phase == PH_DRAFT:
@@ -853,6 +859,9 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
     if s.phase != PH_WORKSHOP:
         return
     setbit(words, cfg.a_done)
+    # per workbench, the four resources a byte each (``bytes4``): cubes placed <= REP <= 3 and a stock <= 17 in a
+    # valid state, so byte-wise differences never borrow across bytes and 0x80 marks "this byte >= that one"
+    stock = bytes4(P.res)
     for b in range(cfg.nbench):
         c = P.bench[b]
         if c == NO_CARD:
@@ -861,7 +870,9 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
         setbit(words, cfg.a_discard + b)
         if P.hours:
             setbit(words, cfg.a_dismantle + b)
-        if bench_repaired(cfg, P, b):
+        placed = bytes4(P.bench_rep[b])
+        need = bytes4(cfg.rep[c])
+        if ((placed | 0x80808080u) - need) & 0x80808080u == 0x80808080u:     # bench_repaired
             if cfg.kind[c] == KIND_STRUCTURE:
                 if P.structure[cfg.stype[c]] == NO_CARD:
                     setbit(words, cfg.a_assemble + b * NUM_TYPES + cfg.stype[c])
@@ -871,14 +882,14 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
                         if P.nup[t] < (cfg.std_slots if P.structure[t] == STANDARD else cfg.slots[P.structure[t]]):
                             setbit(words, cfg.a_assemble + b * NUM_TYPES + t)
         elif P.hours:
-            for r in range(NUM_RES):
-                lim[r] = cfg.rep[c][r] - P.bench_rep[b][r]
-                if P.res[r] < lim[r]:
-                    lim[r] = P.res[r]
+            lim = need - placed                 # what each resource still lacks, then at most the stock
+            low = (((lim | 0x80808080u) - stock) & 0x80808080u) >> 7            # 1 in the bytes where lim >= stock
+            low *= 0xFF
+            lim = (stock & low) | (lim & ~low)
             base = cfg.a_repair + b * REPAIR_CODES - 1
-            row = REPAIR_ROW[lim[0]][lim[1]][lim[2]]
+            row = REPAIR_ROW[(lim & 3) | ((lim >> 6) & 0xC) | ((lim >> 12) & 0x30)]
             or_word_at(words, base, row & ~(<uint64_t>1))
-            for y in range(1, lim[3] + 1):
+            for y in range(1, (lim >> 24) + 1):
                 or_word_at(words, base + 64 * y, row)
     if free_bench:
         or_word_at(words, cfg.a_place, P.hand[0])
