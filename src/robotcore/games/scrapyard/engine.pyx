@@ -172,7 +172,11 @@ cdef int next_keeper(const SYState* s, int n, int p, int dirn, int after) noexce
     (``p`` itself when it is alone: the lone player keeps the hand it holds)."""
     cdef int q = p, i
     for i in range(n - 1):
-        q = (q + dirn + n) % n
+        q += dirn                       # the next seat round the table (dirn is +1 or -1)
+        if q < 0:
+            q = n - 1
+        elif q == n:
+            q = 0
         if s.broke_at[q] > after:
             return q
     return p
@@ -229,11 +233,19 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
             kept_bits[cfg.kind[card[k]]] |= (<uint32_t>1) << fate_step(f)
     if top < 0:
         return                            # nothing of this hand is in the discard pile
-    for p in range(n):
-        last[p] = -1
     h = t
     x = 0
     dirn = day_dir(s)
+    if revealed:                          # every seat that held it knows every broken card
+        while True:
+            out[h][0] |= brk[0][0] | brk[1][0]
+            out[h][1] |= brk[0][1] | brk[1][1]
+            if x == s.step or s.broke_at[h] == x:
+                return
+            h = next_keeper(s, n, h, dirn, x)
+            x += 1
+    for p in range(n):
+        last[p] = -1
     while True:                           # the holders of the hand dealt to t, pass by pass
         last[h] = x
         if x == s.step or s.broke_at[h] == x:
@@ -245,7 +257,7 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
         if L < 0 or L > top:
             continue                      # never held it (or only after its break: not in a valid state)
         for b in range(2):
-            if revealed or (kept_bits[b] >> (L + 1)) == 0:
+            if (kept_bits[b] >> (L + 1)) == 0:
                 out[p][0] |= brk[b][0]
                 out[p][1] |= brk[b][1]
 
