@@ -33,7 +33,7 @@ strictly lowers (3 x Hours + Waste, 2 x hand + workbench cards) in lexicographic
 
 cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words
@@ -61,6 +61,13 @@ cdef int cs_nth(const uint64_t* s, int n) noexcept nogil:
     if n < c0:
         return nth_set_bit(s[0], n)
     return 64 + nth_set_bit(s[1], n - c0)
+
+
+cdef inline void cs_all(const SYConfig* cfg, uint64_t* out) noexcept nogil:
+    """The set of every card of the deck (ids 0..ncards-1)."""
+    cdef int n = cfg.ncards
+    out[0] = ~(<uint64_t>0) if n >= 64 else ((<uint64_t>1) << n) - 1
+    out[1] = 0 if n <= 64 else (~(<uint64_t>0) if n == 128 else ((<uint64_t>1) << (n - 64)) - 1)
 
 
 cdef inline int cs_first(const uint64_t* s) noexcept nogil:
@@ -117,8 +124,14 @@ cdef inline int excess_en(const Player* P) noexcept nogil:
     return e if e > 0 else 0
 
 
+cdef inline bint over_cap(const Player* P) noexcept nogil:
+    """A zone holds more than its capacity (branch-free: asked before nearly every decision)."""
+    return (P.res[0] + P.res[1] > ZONE_BASE + ZONE_EXT * (P.ext & 1)) \
+        | (P.res[2] + P.res[3] > ZONE_BASE + ZONE_EXT * ((P.ext >> 1) & 1))
+
+
 cdef bint over_capacity(const Player* P) noexcept nogil:
-    return excess_mo(P) > 0 or excess_en(P) > 0
+    return over_cap(P)
 
 
 cdef inline void gain_waste(Player* P, int k) noexcept nogil:
@@ -159,7 +172,11 @@ cdef int next_keeper(const SYState* s, int n, int p, int dirn, int after) noexce
     (``p`` itself when it is alone: the lone player keeps the hand it holds)."""
     cdef int q = p, i
     for i in range(n - 1):
-        q = (q + dirn + n) % n
+        q += dirn                       # the next seat round the table (dirn is +1 or -1)
+        if q < 0:
+            q = n - 1
+        elif q == n:
+            q = 0
         if s.broke_at[q] > after:
             return q
     return p
@@ -180,71 +197,78 @@ cdef int fate_step(uint8_t fate) noexcept nogil:
     return fate & 15
 
 
-cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed, uint64_t (*out)[2]) noexcept nogil:
-    """For every seat p, the cards broken today that p knows are in the discard pile (``out[p]``: a card set).
+cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint revealed,
+                         uint64_t (*out)[2]) noexcept nogil:
+    """ORs into ``out[p]``, for every seat p, the cards broken from the hand dealt to seat t that p knows are in
+    the discard pile (nothing when that hand is not broken).
 
-    Only a hand p held can tell it anything. Say p last held it at pass x and it was broken at pass y >= x.
-    If p broke it (y = x), p knows every card. Once the Reserves are revealed every kept card is public, so p
-    knows them all too. Before that, p knows the hand it passed on at x, and the backs (Structure or Upgrade)
+    Only a hand p held can tell it anything. Say p last held it at pass L and it was broken at pass top >= L.
+    If p broke it (L = top), p knows every card. Once the Reserves are revealed every kept card is public, so p
+    knows them all too. Before that, p knows the hand it passed on at L, and the backs (Structure or Upgrade)
     of what the others kept from it before the break: a broken card is known when no card of its back was kept
-    from that hand after x (in particular every card, when the next holder breaks at once).
+    from that hand after L (in particular every card, when the next holder breaks at once).
 
-    Each hand is followed once (``track_holder``, incrementally) and its cards are tabled by pass, so every seat
-    costs a lookup: this runs at every break of a playout."""
-    cdef int n = cfg.nseats, t, x, h, k, f, c, p, b, L, top, kept_late, dirn = day_dir(s)
+    A hand is broken at one pass, whole (``check_log`` rejects anything else), so its 7 slots give the broken
+    cards by back and, by back, a bit per pass at which a card was kept; its holders are followed once."""
+    cdef int n = cfg.nseats, k, f, c, b, x, h, p, L, top = -1, dirn
+    cdef const uint8_t* fate = &s.day_fate[t * HAND_SIZE]
+    cdef const uint8_t* card = &s.day_card[t * HAND_SIZE]
+    cdef uint32_t kept_bits[2]            # [back]: bit y = a card of that back was kept from this hand at pass y
+    cdef uint64_t brk[2][2]               # [back]: the cards of that back broken from this hand
     cdef int last[MAX_P]
-    cdef int kept_at[17]                   # backs kept at pass L
-    cdef int kept_after[17]                # backs kept at a pass > L
-    cdef uint64_t broken_from[17][2][2]    # [L][back][word]: cards broken at pass L, then at L or later
-    for p in range(n):
-        out[p][0] = 0
-        out[p][1] = 0
-    for t in range(n):
-        top = -1                           # the last pass a card of this hand was broken at, or -1
-        kept_late = 0
-        for k in range(s.dealt[t]):
-            f = s.day_fate[t * HAND_SIZE + k]
-            if f & FATE_BROKEN and fate_step(f) > top:
+    kept_bits[0] = 0
+    kept_bits[1] = 0
+    brk[0][0] = 0
+    brk[0][1] = 0
+    brk[1][0] = 0
+    brk[1][1] = 0
+    for k in range(s.dealt[t]):
+        f = fate[k]
+        if f & FATE_BROKEN:
+            c = card[k]
+            cs_add(brk[cfg.kind[c]], c)
+            if fate_step(f) > top:
                 top = fate_step(f)
-        if top < 0:
-            continue                       # nothing of this hand is in the discard pile
-        for p in range(n):
-            last[p] = -1
-        h = t
-        x = 0
-        while True:                        # the holders of the hand dealt to t, pass by pass
-            last[h] = x
+        elif f & FATE_KEPT:
+            kept_bits[cfg.kind[card[k]]] |= (<uint32_t>1) << fate_step(f)
+    if top < 0:
+        return                            # nothing of this hand is in the discard pile
+    h = t
+    x = 0
+    dirn = day_dir(s)
+    if revealed:                          # every seat that held it knows every broken card
+        while True:
+            out[h][0] |= brk[0][0] | brk[1][0]
+            out[h][1] |= brk[0][1] | brk[1][1]
             if x == s.step or s.broke_at[h] == x:
-                break
+                return
             h = next_keeper(s, n, h, dirn, x)
             x += 1
-        # entries 0..top only: nothing broken after ``top`` (what was kept later cannot hide a broken card)
-        memset(kept_at, 0, (top + 1) * sizeof(int))
-        memset(broken_from, 0, (top + 1) * sizeof(broken_from[0]))
-        for k in range(s.dealt[t]):        # the hand's cards by pass: backs kept, cards broken
-            f = s.day_fate[t * HAND_SIZE + k]
-            c = s.day_card[t * HAND_SIZE + k]
-            if f & FATE_KEPT:
-                if fate_step(f) <= top:
-                    kept_at[fate_step(f)] |= 1 << cfg.kind[c]
-                else:
-                    kept_late |= 1 << cfg.kind[c]  # kept after the last break: hides that back from all before
-            if f & FATE_BROKEN:
-                cs_add(broken_from[fate_step(f)][cfg.kind[c]], c)
-        kept_after[top] = kept_late
-        for L in range(top - 1, -1, -1):   # suffix unions: kept after pass L, broken at pass L or later
-            kept_after[L] = kept_after[L + 1] | kept_at[L + 1]
-            for b in range(2):
-                broken_from[L][b][0] |= broken_from[L + 1][b][0]
-                broken_from[L][b][1] |= broken_from[L + 1][b][1]
-        for p in range(n):
-            L = last[p]
-            if L < 0 or L > top:
-                continue                   # never held it, or held it after its last break
-            for b in range(2):
-                if revealed or not (kept_after[L] >> b) & 1:
-                    out[p][0] |= broken_from[L][b][0]
-                    out[p][1] |= broken_from[L][b][1]
+    for p in range(n):
+        last[p] = -1
+    while True:                           # the holders of the hand dealt to t, pass by pass
+        last[h] = x
+        if x == s.step or s.broke_at[h] == x:
+            break
+        h = next_keeper(s, n, h, dirn, x)
+        x += 1
+    for p in range(n):
+        L = last[p]
+        if L < 0 or L > top:
+            continue                      # never held it (or only after its break: not in a valid state)
+        for b in range(2):
+            if (kept_bits[b] >> (L + 1)) == 0:
+                out[p][0] |= brk[b][0]
+                out[p][1] |= brk[b][1]
+
+
+cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed, uint64_t (*out)[2]) noexcept nogil:
+    """For every seat p, the cards broken today that p knows are in the discard pile (``out[p]``: a card set):
+    ``track_knowledge`` over every hand dealt today."""
+    cdef int t
+    memset(out, 0, MAX_P * sizeof(out[0]))
+    for t in range(cfg.nseats):
+        track_knowledge(cfg, s, t, revealed, out)
 
 
 cdef void known_broken_today(const SYConfig* cfg, const SYState* s, int p, bint revealed,
@@ -423,7 +447,7 @@ cdef void start_day(const SYConfig* cfg, SYState* s) noexcept nogil:
 cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
     """Seven cards to each seat, one at a time in seat order, each a uniform draw from the deck. When the deck
     cannot provide the whole deal, the discard pile is shuffled into it first."""
-    cdef int n = cfg.nseats, j, p, m, c
+    cdef int n = cfg.nseats, j, p, m, c, k, c0
     if cs_count(s.deck) < HAND_SIZE * n:
         s.deck[0] |= s.disc[0]
         s.deck[1] |= s.disc[1]
@@ -431,12 +455,19 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
         memset(s.disc_pub, 0, sizeof(s.disc_pub))
         memset(s.priv_disc, 0, sizeof(s.priv_disc))
     # the day's draft record is empty here: sy_init and end_day leave it so (and sy_validate checks it)
+    m = cs_count(s.deck)                # the deck's size and its first word's, kept as cards leave it
+    c0 = popcount(s.deck[0])
     for j in range(HAND_SIZE):
         for p in range(n):
-            m = cs_count(s.deck)
             if m == 0:
                 break
-            c = cs_nth(s.deck, <int>rng_below(&s.rng, <uint32_t>m))
+            k = <int>rng_below(&s.rng, <uint32_t>m)     # the k-th card of the deck (cs_nth)
+            if k < c0:
+                c = nth_set_bit(s.deck[0], k)
+                c0 -= 1
+            else:
+                c = 64 + nth_set_bit(s.deck[1], k - c0)
+            m -= 1
             cs_del(s.deck, c)
             cs_add(s.pl[p].hand, c)
             s.day_card[p * HAND_SIZE + s.dealt[p]] = <uint8_t>c
@@ -452,24 +483,40 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
     end_draft(cfg, s)
 
 
-cdef int slot_of(const SYState* s, int c) noexcept nogil:
-    cdef int k
-    for k in range(MAX_DEALT):
-        if s.day_card[k] == c and (k % HAND_SIZE) < s.dealt[k // HAND_SIZE]:
-            return k
+cdef inline int slot_of(const SYState* s, int c) noexcept nogil:
+    """The slot of the day's draft record holding card c, dealt today. The 28 card bytes are compared eight at a
+    time (a zero byte of ``slots ^ c * 0x01..01``; its lowest one is exact, later ones are checked): slots not
+    dealt hold 0, so only card 0 can meet a stale match, which the dealt counts rule out."""
+    cdef uint64_t w[4]
+    cdef uint64_t bc = (<uint64_t>0x0101010101010101ULL) * <uint8_t>c, v, z
+    cdef int i, k
+    w[3] = 0
+    memcpy(w, s.day_card, MAX_DEALT)
+    for i in range(4):
+        v = w[i] ^ bc
+        z = (v - (<uint64_t>0x0101010101010101ULL)) & ~v & (<uint64_t>0x8080808080808080ULL)
+        while z:
+            k = i * 8 + (lowest_bit(z) >> 3)
+            if k < MAX_DEALT and s.day_card[k] == c and (k % HAND_SIZE) < s.dealt[k // HAND_SIZE]:
+                return k
+            z &= z - 1
     return 0
 
 
-cdef void do_break(SYState* s, int p, int x) noexcept nogil:
+cdef int do_break(SYState* s, int p, int x) noexcept nogil:
+    """Seat p breaks the hand it holds at pass x; returns the seat that hand was dealt to (its track).
+
+    The hand is what is left of its track (the slots still without a fate), so one lookup finds the track and
+    its 7 slots take the fate."""
     cdef Player* P = &s.pl[p]
-    cdef int k = cs_count(P.hand), h, c
-    cdef uint64_t w
-    for h in range(2):
-        w = P.hand[h]
-        while w:
-            c = h * 64 + lowest_bit(w)
-            w &= w - 1
-            s.day_fate[slot_of(s, c)] = <uint8_t>(FATE_BROKEN | x)
+    cdef int k = cs_count(P.hand), t, j
+    if k:
+        t = slot_of(s, cs_first(P.hand)) // HAND_SIZE
+        for j in range(s.dealt[t]):
+            if s.day_fate[t * HAND_SIZE + j] == 0:
+                s.day_fate[t * HAND_SIZE + j] = <uint8_t>(FATE_BROKEN | x)
+    else:
+        t = p                               # an empty hand: nothing is broken (never asked: it breaks by itself)
     s.disc[0] |= P.hand[0]
     s.disc[1] |= P.hand[1]
     s.priv_disc[p][0] |= P.hand[0]
@@ -479,16 +526,17 @@ cdef void do_break(SYState* s, int p, int x) noexcept nogil:
     gain_waste(P, k)
     P.hours = HOURS_MAX if P.hours + k > HOURS_MAX else P.hours + k
     s.broke_at[p] = <uint8_t>x
+    return t
 
 
 cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
     """Every seat still scavenging has committed: apply the keeps and breaks, then pass each remaining hand to
     the next seat still scavenging in the day's direction (a seat alone keeps its own)."""
-    cdef int n = cfg.nseats, x = s.step, dirn = day_dir(s), p, q, c, a
+    cdef int n = cfg.nseats, x = s.step, dirn = day_dir(s), p, q, c, a, t
     cdef uint64_t passing[MAX_P][2]
-    cdef uint64_t known[MAX_P][2]
     cdef bint keeper[MAX_P]
-    cdef bint any_left = False, any_break = False
+    cdef bint any_left = False
+    cdef uint32_t broken_tracks = 0
     for p in range(n):
         keeper[p] = False
         if s.broke_at[p] != NOT_BROKEN:
@@ -496,8 +544,7 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
         a = s.pending[p]
         s.pending[p] = NO_PENDING
         if a == cfg.a_break:
-            do_break(s, p, x)
-            any_break = True
+            broken_tracks |= (<uint32_t>1) << do_break(s, p, x)
         else:
             c = a - cfg.a_keep
             cs_del(s.pl[p].hand, c)
@@ -519,11 +566,13 @@ cdef void resolve_pass(const SYConfig* cfg, SYState* s) noexcept nogil:
                 s.broke_at[p] = <uint8_t>(x + 1)      # an empty hand breaks: no Waste, no Hour
             else:
                 any_left = True
-    if any_break:                   # who held a hand just broken may know some of its cards (known_broken_all)
-        known_broken_all(cfg, s, False, known)
-        for p in range(n):
-            s.priv_disc[p][0] |= known[p][0]
-            s.priv_disc[p][1] |= known[p][1]
+    # who held a hand just broken may know some of its cards. Only the hands broken now can teach anything new:
+    # what a hand broken at an earlier pass tells is fixed since (its slots, its holders up to its break) and
+    # is already in ``priv_disc``, which only a reshuffle clears (``sy_validate`` checks exactly this)
+    while broken_tracks:
+        t = lowest_bit(broken_tracks)
+        broken_tracks &= broken_tracks - 1
+        track_knowledge(cfg, s, t, False, s.priv_disc)
     if not any_left:
         end_draft(cfg, s)
 
@@ -551,7 +600,7 @@ cdef void resolve_purchase(const SYConfig* cfg, SYState* s) noexcept nogil:
 cdef bint only_done(const SYConfig* cfg, const Player* P) noexcept nogil:
     """True when "done" is the only thing the player can do (so the engine does it)."""
     cdef int b
-    if P.hand[0] or P.hand[1] or P.hours or P.waste >= SUBCONTRACT_COST or over_capacity(P):
+    if P.hand[0] or P.hand[1] or P.hours or P.waste >= SUBCONTRACT_COST or over_cap(P):
         return False
     for b in range(cfg.nbench):
         if P.bench[b] != NO_CARD:
@@ -562,12 +611,9 @@ cdef bint only_done(const SYConfig* cfg, const Player* P) noexcept nogil:
 cdef void fold_draft_knowledge(const SYConfig* cfg, SYState* s) noexcept nogil:
     """At the reveal every kept card becomes public, so a seat that held a hand at some pass now knows which of
     its cards were broken: they are in the discard pile."""
-    cdef int p
-    cdef uint64_t known[MAX_P][2]
-    known_broken_all(cfg, s, True, known)
-    for p in range(cfg.nseats):
-        s.priv_disc[p][0] |= known[p][0]
-        s.priv_disc[p][1] |= known[p][1]
+    cdef int t
+    for t in range(cfg.nseats):
+        track_knowledge(cfg, s, t, True, s.priv_disc)
 
 
 cdef void start_workshop(const SYConfig* cfg, SYState* s) noexcept nogil:
@@ -710,8 +756,7 @@ cdef void sy_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     cdef int p, i
     memset(s, 0, sizeof(SYState))
     s.rng = rng_seed(seed)
-    for i in range(cfg.ncards):
-        cs_add(s.deck, i)
+    cs_all(cfg, s.deck)
     for p in range(MAX_P):
         s.pending[p] = NO_PENDING
         s.broke_at[p] = NOT_BROKEN
@@ -732,7 +777,7 @@ cdef inline bint seat_acts(const SYConfig* cfg, const SYState* s, int p) noexcep
         return s.broke_at[p] == NOT_BROKEN
     if s.phase == PH_PURCHASE:
         return can_buy(&s.pl[p])
-    return over_capacity(&s.pl[p])      # PH_DELIVERY
+    return over_cap(&s.pl[p])      # PH_DELIVERY
 
 
 cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
@@ -740,13 +785,20 @@ cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
     cdef const SYState* s = <const SYState*>st
     cdef uint32_t bits = 0
     cdef int p
-    if s.phase == PH_OVER:
-        return 0
     if s.phase == PH_WORKSHOP:
         return ~(<uint32_t>s.done) & ((1u << cfg.nseats) - 1)
-    for p in range(cfg.nseats):
-        if seat_acts(cfg, s, p):
-            bits |= (<uint32_t>1) << p
+    if s.phase == PH_DRAFT:             # seat_acts, one phase at a time
+        for p in range(cfg.nseats):
+            if s.broke_at[p] == NOT_BROKEN and s.pending[p] == NO_PENDING:
+                bits |= (<uint32_t>1) << p
+    elif s.phase == PH_PURCHASE:
+        for p in range(cfg.nseats):
+            if s.pending[p] == NO_PENDING and can_buy(&s.pl[p]):
+                bits |= (<uint32_t>1) << p
+    elif s.phase == PH_DELIVERY:
+        for p in range(cfg.nseats):
+            if s.pending[p] == NO_PENDING and over_cap(&s.pl[p]):
+                bits |= (<uint32_t>1) << p
     return bits
 
 
@@ -754,21 +806,56 @@ cdef inline void setbit(uint64_t* words, int a) noexcept nogil:
     words[a >> 6] |= (<uint64_t>1) << (a & 63)
 
 
+cdef inline void or_word_at(uint64_t* words, int a, uint64_t v) noexcept nogil:
+    """Sets actions a + i for every bit i of v. A word is written only when it gains a bit, so nothing past the
+    last legal action is touched."""
+    cdef int sh = a & 63
+    words[a >> 6] |= v << sh
+    if sh and v >> (64 - sh):
+        words[(a >> 6) + 1] |= v >> (64 - sh)
+
+
+# Repair codes of one workbench: code - 1 = m + 4o + 16e + 64n, so the codes with m <= lm, o <= lo, e <= le are
+# the same 64-bit pattern REPAIR_ROW[lm + 4 lo + 16 le] for each n <= ln (code 0, "nothing placed", is not an
+# action).
+cdef uint64_t REPAIR_ROW[(MAX_REP + 1) * (MAX_REP + 1) * (MAX_REP + 1)]
+
+
+cdef void _init_repair_rows() noexcept:
+    cdef int lm, lo, le, m, o, e
+    cdef uint64_t row
+    for lm in range(MAX_REP + 1):
+        for lo in range(MAX_REP + 1):
+            for le in range(MAX_REP + 1):
+                row = 0
+                for e in range(le + 1):
+                    for o in range(lo + 1):
+                        for m in range(lm + 1):
+                            row |= (<uint64_t>1) << (m + 4 * o + 16 * e)
+                REPAIR_ROW[lm + 4 * lo + 16 * le] = row
+
+
+_init_repair_rows()
+
+
+cdef inline uint32_t bytes4(const uint8_t* b) noexcept nogil:
+    """Four per-resource bytes as one word, byte r = b[r] (one load on a little-endian machine)."""
+    return <uint32_t>b[0] | (<uint32_t>b[1] << 8) | (<uint32_t>b[2] << 16) | (<uint32_t>b[3] << 24)
+
+
 cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* words) noexcept nogil:
-    """Move generation for an acting seat (``words`` already zeroed)."""
+    """Move generation for an acting seat (``words`` already zeroed). Card sets and patterns are ORed into the
+    mask a word at a time (``or_word_at``)."""
     cdef const Player* P = &s.pl[p]
     cdef int codes[64]
-    cdef int i, n, b, c, t, r, h, m, o, e, y, base
-    cdef int lim[NUM_RES]
-    cdef uint64_t w
+    cdef int i, n, b, c, t, y, base
+    cdef uint32_t stock, placed, need, lim, low
+    cdef uint64_t row
     cdef bint free_bench = False
     if s.phase == PH_DRAFT:
         setbit(words, cfg.a_break)
-        for h in range(2):
-            w = P.hand[h]
-            while w:
-                setbit(words, cfg.a_keep + h * 64 + lowest_bit(w))
-                w &= w - 1
+        or_word_at(words, cfg.a_keep, P.hand[0])
+        or_word_at(words, cfg.a_keep + 64, P.hand[1])
         return
     if s.phase == PH_PURCHASE:
         setbit(words, cfg.a_nobuy)
@@ -776,14 +863,17 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
             if P.structure[t] == NO_CARD:
                 setbit(words, cfg.a_buy + t)
         return
-    n = overflow_choices(P, codes)
-    if n:
+    if over_cap(P):
+        n = overflow_choices(P, codes)
         for i in range(n):
             setbit(words, cfg.a_overflow + codes[i] - 1)
         return
     if s.phase != PH_WORKSHOP:
         return
     setbit(words, cfg.a_done)
+    # per workbench, the four resources a byte each (``bytes4``): cubes placed <= REP <= 3 and a stock <= 17 in a
+    # valid state, so byte-wise differences never borrow across bytes and 0x80 marks "this byte >= that one"
+    stock = bytes4(P.res)
     for b in range(cfg.nbench):
         c = P.bench[b]
         if c == NO_CARD:
@@ -792,7 +882,9 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
         setbit(words, cfg.a_discard + b)
         if P.hours:
             setbit(words, cfg.a_dismantle + b)
-        if bench_repaired(cfg, P, b):
+        placed = bytes4(P.bench_rep[b])
+        need = bytes4(cfg.rep[c])
+        if ((placed | 0x80808080u) - need) & 0x80808080u == 0x80808080u:     # bench_repaired
             if cfg.kind[c] == KIND_STRUCTURE:
                 if P.structure[cfg.stype[c]] == NO_CARD:
                     setbit(words, cfg.a_assemble + b * NUM_TYPES + cfg.stype[c])
@@ -802,34 +894,26 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
                         if P.nup[t] < (cfg.std_slots if P.structure[t] == STANDARD else cfg.slots[P.structure[t]]):
                             setbit(words, cfg.a_assemble + b * NUM_TYPES + t)
         elif P.hours:
-            for r in range(NUM_RES):
-                lim[r] = cfg.rep[c][r] - P.bench_rep[b][r]
-                if P.res[r] < lim[r]:
-                    lim[r] = P.res[r]
+            lim = need - placed                 # what each resource still lacks, then at most the stock
+            low = (((lim | 0x80808080u) - stock) & 0x80808080u) >> 7            # 1 in the bytes where lim >= stock
+            low *= 0xFF
+            lim = (stock & low) | (lim & ~low)
             base = cfg.a_repair + b * REPAIR_CODES - 1
-            for y in range(lim[3] + 1):
-                for e in range(lim[2] + 1):
-                    for o in range(lim[1] + 1):
-                        for m in range(lim[0] + 1):
-                            if m or o or e or y:
-                                setbit(words, base + m + 4 * o + 16 * e + 64 * y)
+            row = REPAIR_ROW[(lim & 3) | ((lim >> 6) & 0xC) | ((lim >> 12) & 0x30)]
+            or_word_at(words, base, row & ~(<uint64_t>1))
+            for y in range(1, (lim >> 24) + 1):
+                or_word_at(words, base + 64 * y, row)
     if free_bench:
-        for h in range(2):
-            w = P.hand[h]
-            while w:
-                setbit(words, cfg.a_place + h * 64 + lowest_bit(w))
-                w &= w - 1
+        or_word_at(words, cfg.a_place, P.hand[0])
+        or_word_at(words, cfg.a_place + 64, P.hand[1])
     if P.waste >= EXCHANGE_COST:
-        for r in range(NUM_RES):
-            setbit(words, cfg.a_exchange + r)
+        or_word_at(words, cfg.a_exchange, 0xF)
     if P.waste >= SUBCONTRACT_COST and P.hours < HOURS_MAX:
         setbit(words, cfg.a_subcontract)
     if P.hours:
         setbit(words, cfg.a_clean)
         if P.waste >= EXPAND_COST:
-            for i in range(2):
-                if not (P.ext >> i) & 1:
-                    setbit(words, cfg.a_expand + i)
+            or_word_at(words, cfg.a_expand, ~P.ext & 3)
 
 
 cdef void sy_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
@@ -860,7 +944,7 @@ cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil
         resolve_purchase(cfg, s)
     else:                                   # PH_DELIVERY
         for p in range(cfg.nseats):
-            if s.pending[p] == NO_PENDING and over_capacity(&s.pl[p]):
+            if s.pending[p] == NO_PENDING and over_cap(&s.pl[p]):
                 return
         for p in range(cfg.nseats):
             if s.pending[p] != NO_PENDING:
@@ -870,6 +954,10 @@ cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil
 
 
 # -- invariants -------------------------------------------------------------------------------------------------
+
+cdef Player ZERO_PLAYER                 # all zero bytes (static storage): what an unused player block must be
+memset(&ZERO_PLAYER, 0, sizeof(Player))
+
 
 cdef bint cs_valid(const SYConfig* cfg, const uint64_t* s) noexcept nogil:
     if cfg.ncards <= 64:
@@ -1038,16 +1126,13 @@ cdef int knows_broken(const SYConfig* cfg, const SYState* s, bint revealed) noex
     """What each seat knows of today's broken cards is exactly what it can know (``known_broken_today``:
     the cards it broke itself, those it can deduce from a hand it held, and once the Reserves are revealed every
     broken card of a hand it held); none of them is public. 0 when ``priv_disc`` and ``disc_pub`` say so."""
-    cdef int n = cfg.nseats, t, k, p
-    cdef uint64_t expected[2]
+    cdef int n = cfg.nseats, p
+    cdef uint64_t expected[MAX_P][2]
     cdef uint64_t today[2]
     broken_today(n, s, today)
+    known_broken_all(cfg, s, revealed, expected)      # every seat's, once (zero past the seats)
     for p in range(MAX_P):
-        expected[0] = 0
-        expected[1] = 0
-        if p < n:
-            known_broken_today(cfg, s, p, revealed, expected)
-        if (s.priv_disc[p][0] & today[0]) != expected[0] or (s.priv_disc[p][1] & today[1]) != expected[1]:
+        if (s.priv_disc[p][0] & today[0]) != expected[p][0] or (s.priv_disc[p][1] & today[1]) != expected[p][1]:
             return 1
     if (s.disc_pub[0] & today[0]) or (s.disc_pub[1] & today[1]):
         return 1
@@ -1103,10 +1188,7 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
                     or s.pl[p].hours or s.pl[p].ext:
                 return 5
     # every card in exactly one place
-    all_[0] = 0
-    all_[1] = 0
-    for i in range(cfg.ncards):
-        cs_add(all_, i)
+    cs_all(cfg, all_)
     for i in range(2):
         if (s.deck[i] | s.disc[i] | s.disc_pub[i]) & ~all_[i]:
             return 7
@@ -1134,9 +1216,8 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
         if s.done:
             return 9
         for p in range(MAX_P):
-            for i in range(sizeof(Player)):
-                if (<const uint8_t*>&s.pub[p])[i]:
-                    return 9
+            if memcmp(&s.pub[p], &ZERO_PLAYER, sizeof(Player)):
+                return 9
     if s.phase == PH_DELIVERY or s.phase == PH_OVER:
         if s.step:
             return 10
@@ -1210,9 +1291,8 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     if knows_broken(cfg, s, True) != 0:
         return 25
     for p in range(n, MAX_P):
-        for i in range(sizeof(Player)):
-            if (<const uint8_t*>&s.pub[p])[i]:
-                return 19
+        if memcmp(&s.pub[p], &ZERO_PLAYER, sizeof(Player)):
+            return 19
     for p in range(n):
         P = &s.pl[p]
         if s.reserve[p][0] or s.reserve[p][1] or s.pending[p] != NO_PENDING:
