@@ -172,6 +172,15 @@ cdef inline uint32_t hand_types(const NMState* s, int seat) noexcept nogil:
     return nonzero_bytes(lo) | (nonzero_bytes(hi) << 8)
 
 
+cdef inline uint32_t hand_types_count(const NMState* s, int seat, int* count) noexcept nogil:
+    """``hand_types`` and ``hand_count`` from the same two loads."""
+    cdef uint64_t lo, hi
+    memcpy(&lo, &s.hand[seat][0], 8)
+    memcpy(&hi, &s.hand[seat][8], 8)
+    count[0] = <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
+    return nonzero_bytes(lo) | (nonzero_bytes(hi) << 8)
+
+
 cdef inline int cubes(const NMState* s, int seat) noexcept nogil:
     return s.res[seat][WOOD] + s.res[seat][COPPER] + s.res[seat][CRYSTAL]
 
@@ -300,22 +309,20 @@ cdef uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, 
     them. Every effect's test depends on the effect only, so each is made once (``cfg.fx_types``)."""
     cdef int o = 1 - seat, ho = hand_count(s, o)
     cdef const uint32_t* fx = &cfg.fx_types[0]
-    cdef uint32_t ok = fx[FX_PRODUCE], tt = 0, need = want
-    cdef bint opp_coal = s.res[o][COAL] > 0, opp_cubes = cubes(s, o) > 0
-    if hand_after >= 1:
-        ok |= fx[FX_DISCARD_HAND]
-    if n_after >= 2:
-        ok |= fx[FX_DISCARD_BACK_3] | fx[FX_DISCARD_BACK_2] | fx[FX_DISCARD_PREVIOUS]
-    if opp_coal or ho > 0:
-        ok |= fx[FX_STEAL_COAL]
-    if opp_cubes or ho > 0:
-        ok |= fx[FX_STEAL_RESOURCE]
-    if ho > 2 or opp_coal:
-        ok |= fx[FX_STRIP]
-    if opp_cubes:
-        ok |= fx[FX_RETURN]
-    if s.pile_n > 0:
-        ok |= fx[FX_PROJECT]
+    cdef uint32_t tt = 0, need = want, ok, fxok
+    cdef uint32_t opp_coal = s.res[o][COAL] > 0, opp_hand = ho > 0
+    cdef uint32_t opp_cubes = (s.res[o][WOOD] | s.res[o][COPPER] | s.res[o][CRYSTAL]) != 0
+    # the effects (bits over Effect) whose test passes, then their types (cfg.fx_group_types: 6 effects a table)
+    fxok = ((1u << FX_PRODUCE)
+            | (<uint32_t>(hand_after >= 1) << FX_DISCARD_HAND)
+            | (<uint32_t>(n_after >= 2) * ((1u << FX_DISCARD_BACK_3) | (1u << FX_DISCARD_BACK_2)
+                                          | (1u << FX_DISCARD_PREVIOUS)))
+            | ((opp_coal | opp_hand) << FX_STEAL_COAL)
+            | ((opp_cubes | opp_hand) << FX_STEAL_RESOURCE)
+            | ((<uint32_t>(ho > 2) | opp_coal) << FX_STRIP)
+            | (opp_cubes << FX_RETURN)
+            | (<uint32_t>(s.pile_n > 0) << FX_PROJECT))
+    ok = cfg.fx_group_types[0][fxok & 63u] | cfg.fx_group_types[1][fxok >> 6]
     if want & fx[FX_COPY]:
         # a copier can do something when a machine it may copy can (copyable)
         tt = table_types(s, n_after - 1) & ~fx[FX_COPY]
@@ -653,10 +660,11 @@ cdef void cost_pairs(const NMConfig* cfg, const uint8_t* have, int base_pair, in
 cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
     """PLAY (three uses of every type in hand, the effect when applicable), REPAIR (every slot and joker
     allocation the seat can pay), DRAW (stuck: no machine in hand and no repair)."""
-    cdef int i, lo, n = s.table_n, hn = hand_count(s, seat), jokers
-    cdef uint32_t present = hand_types(s, seat), ok, allocs, have
+    cdef int i, lo, n = s.table_n, hn, jokers
+    cdef uint32_t present = hand_types_count(s, seat, &hn), ok, allocs, have
     cdef const uint32_t* row
     cdef uint64_t red = 0, play, eff
+    cdef uint32_t slots = 0
     cdef bint any_repair = False
     ok = applicable_types(cfg, s, seat, n + 1, hn - 1, present) & present
     play = SPREAD3[present & 0xFFu] | (SPREAD3[present >> 8] << 24)
@@ -675,10 +683,13 @@ cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t
     if lo < 0:
         lo = 0
     if jokers == 0:
+        # without jokers a repair is allocation 0 or nothing: the payable slots as a bitset first
         for i in range(lo, n):
-            if bytes_cover(have, row[s.table[i]]):
-                set_bit(words, cfg.a_repair + i * NUM_ALLOCS)
-                any_repair = True
+            slots |= (<uint32_t>bytes_cover(have, row[s.table[i]])) << i
+        any_repair = slots != 0
+        while slots:
+            set_bit(words, cfg.a_repair + lowest_bit(slots) * NUM_ALLOCS)
+            slots &= slots - 1
     else:
         for i in range(lo, n):
             allocs = repair_allocs(row[s.table[i]], have, jokers)
@@ -908,9 +919,8 @@ cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     memset(s, 0, sizeof(NMState))
     s.rng = rng_seed(seed)
     for t in range(cfg.num_types):
-        for k in range(cfg.copies[t]):
-            s.deck[n] = <uint8_t>t
-            n += 1
+        memset(&s.deck[n], t, cfg.copies[t])
+        n += cfg.copies[t]
     rng_shuffle_u8(&s.rng, s.deck, n)
     s.deck_n = <uint8_t>n
     # one machine face up on the first slot, five to each player
@@ -969,32 +979,54 @@ cdef void nm_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
         out[p] = (<int64_t>s.score[p] << 20) | (<int64_t>s.res[p][COAL] << 10) | cubes(s, p)
 
 
+cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* words, uint8_t* nonzero) noexcept nogil:
+    """The current player's legal actions in the words of the phase (cleared, filled, listed for the draw): their
+    number."""
+    cdef int i, lo = cfg.word_lo[s.phase], hi = cfg.word_hi[s.phase]
+    if hi - lo <= 4:            # every phase of the default content; ``words`` has MAX_MASK_WORDS entries
+        words[lo] = 0
+        words[lo + 1] = 0
+        words[lo + 2] = 0
+        words[lo + 3] = 0
+    else:
+        for i in range(lo, hi):
+            words[i] = 0
+    legal_into(cfg, s, s.cur, words)
+    return list_nonzero_words(words, lo, hi, nonzero)
+
+
 cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    """``random_playout_loop`` for Nicodemus: the same draws (k below the number of legal actions of the seat to
-    act, the k-th of them in id order), with only the mask words of the phase's families cleared, filled and
-    scanned (``legal_into`` writes nowhere else; Nicodemus has 8 mask words, a phase uses 1 to 4)."""
+    """``random_playout_loop`` with ``nm_apply`` for Nicodemus: the same draws (k below the number of legal actions
+    of the seat to act, the k-th of them in id order) and the same automatic answers, with only the mask words of
+    the phase's families cleared, filled and scanned (``legal_into`` writes nowhere else; Nicodemus has 8 mask
+    words, a phase uses 1 to 4), and the mask that ``auto_resolve`` computes for a sub-prompt it cannot answer
+    kept for the draw instead of computed again."""
     cdef const NMConfig* cfg = <const NMConfig*>c
     cdef NMState* s = <NMState*>st
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint8_t nonzero[MAX_MASK_WORDS]
-    cdef int i, seat, count, lo, hi
+    cdef int count = 0
+    cdef bint have_mask = False
     cdef int64_t n = 0
     while True:
         if s.phase == PH_OVER:
             return n
         if n >= max_len:
             return PLAYOUT_TOO_LONG
-        seat = s.cur
-        lo = cfg.word_lo[s.phase]
-        hi = cfg.word_hi[s.phase]
-        for i in range(lo, hi):
-            words[i] = 0
-        legal_into(cfg, s, seat, words)
-        count = list_nonzero_words(words, lo, hi, nonzero)
+        if not have_mask:
+            count = phase_mask(cfg, s, words, nonzero)
         if count == 0:
             return PLAYOUT_TOO_LONG
-        nm_apply(c, st, seat, draw_listed_action(words, nonzero, count, rng))
+        step(cfg, s, draw_listed_action(words, nonzero, count, rng))
         n += 1
+        # auto_resolve
+        have_mask = False
+        while s.phase != PH_MAIN and s.phase != PH_OVER and answer_is_public(s):
+            count = phase_mask(cfg, s, words, nonzero)
+            if count != 1:
+                have_mask = True
+                break
+            step(cfg, s, (nonzero[0] << 6) | lowest_bit(words[nonzero[0]]))
 
 
 cdef int nm_validate(const void* c, const void* st) noexcept nogil:
@@ -1242,6 +1274,9 @@ cdef _move_tables(NMConfig* cfg, dict layout):
         raise RuntimeError("PLAY must be the first action family and fit one mask word")
     for i in range(NUM_EFFECTS):
         cfg.fx_types[i] = 0
+    for i in range(64):
+        cfg.fx_group_types[0][i] = 0
+        cfg.fx_group_types[1][i] = 0
     for t in range(cfg.num_types):
         cfg.prod_unit[t] = (<uint64_t>1) << (8 * cfg.prod[t])
         cfg.fx_types[cfg.effect[t]] |= 1u << t
@@ -1264,6 +1299,11 @@ cdef _move_tables(NMConfig* cfg, dict layout):
         cfg.attr_unit[PK_VP][t] = (<uint64_t>1) << (4 * cfg.vp[t])
         cfg.attr_unit[PK_PRODUCTION][t] = (<uint64_t>1) << (4 * cfg.prod[t])
         cfg.attr_unit[PK_IDENTICAL][t] = (<uint64_t>1) << (4 * t)
+    for i in range(64):
+        for r in range(6):
+            if (i >> r) & 1:
+                cfg.fx_group_types[0][i] |= cfg.fx_types[r]
+                cfg.fx_group_types[1][i] |= cfg.fx_types[r + 6] if r + 6 < NUM_EFFECTS else 0
     for p in range(cfg.num_projects):
         cfg.proj_key[p] = 0
         for i in range(cfg.proj_size[p]):
