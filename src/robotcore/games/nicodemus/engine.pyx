@@ -157,28 +157,55 @@ cdef int hand_count(const NMState* s, int seat) noexcept nogil:
     return <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
 
 
-cdef inline uint32_t nonzero_bytes(uint64_t x) noexcept nogil:
-    """Bit k set when byte k of x is not zero (k = 0..7)."""
-    cdef uint64_t y = ((x & <uint64_t>0x7F7F7F7F7F7F7F7FULL) + <uint64_t>0x7F7F7F7F7F7F7F7FULL) | x
-    y = (y >> 7) & <uint64_t>0x0101010101010101ULL
-    return <uint32_t>((y * <uint64_t>0x0102040810204080ULL) >> 56)
-
-
-cdef inline uint32_t hand_types(const NMState* s, int seat) noexcept nogil:
-    """The machine types present in a hand, as a bitset."""
-    cdef uint64_t lo, hi
-    memcpy(&lo, &s.hand[seat][0], 8)
-    memcpy(&hi, &s.hand[seat][8], 8)
-    return nonzero_bytes(lo) | (nonzero_bytes(hi) << 8)
+# A hand's 16 counts as one 16-byte vector where SSE2 is there (every x86-64): the types present by one compare,
+# the size by one sum of absolute differences; elsewhere the same two results from two 8-byte words.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    static CYTHON_INLINE uint32_t nm_hand_types_count(const uint8_t* h, int* count) {
+        __m128i v = _mm_loadu_si128((const __m128i*)h), z = _mm_setzero_si128(), sum = _mm_sad_epu8(v, z);
+        *count = _mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4);
+        return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, z)) & 0xFFFFu;
+    }
+    static CYTHON_INLINE int nm_hand_size(const uint8_t* h) {
+        __m128i sum = _mm_sad_epu8(_mm_loadu_si128((const __m128i*)h), _mm_setzero_si128());
+        return _mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4);
+    }
+    #else
+    static CYTHON_INLINE uint32_t nm_nonzero_bytes(uint64_t x) {
+        uint64_t y = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7;
+        return (uint32_t)(((y & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+    }
+    static CYTHON_INLINE int nm_hand_size(const uint8_t* h) {
+        uint64_t lo, hi;   /* exact below 256 machines: nm_validate allows at most 64 cards */
+        memcpy(&lo, h, 8);
+        memcpy(&hi, h + 8, 8);
+        return (int)(((lo * 0x0101010101010101ULL) >> 56) + ((hi * 0x0101010101010101ULL) >> 56));
+    }
+    static CYTHON_INLINE uint32_t nm_hand_types_count(const uint8_t* h, int* count) {
+        uint64_t lo, hi;
+        memcpy(&lo, h, 8);
+        memcpy(&hi, h + 8, 8);
+        *count = nm_hand_size(h);
+        return nm_nonzero_bytes(lo) | (nm_nonzero_bytes(hi) << 8);
+    }
+    #endif
+    """
+    uint32_t nm_hand_types_count(const uint8_t* h, int* count) noexcept nogil
+    int nm_hand_size(const uint8_t* h) noexcept nogil
 
 
 cdef inline uint32_t hand_types_count(const NMState* s, int seat, int* count) noexcept nogil:
-    """``hand_types`` and ``hand_count`` from the same two loads."""
-    cdef uint64_t lo, hi
-    memcpy(&lo, &s.hand[seat][0], 8)
-    memcpy(&hi, &s.hand[seat][8], 8)
-    count[0] = <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
-    return nonzero_bytes(lo) | (nonzero_bytes(hi) << 8)
+    """The machine types present in a hand, as a bitset; its size in ``count``."""
+    return nm_hand_types_count(&s.hand[seat][0], count)
+
+
+cdef inline uint32_t hand_types(const NMState* s, int seat) noexcept nogil:
+    cdef int n
+    return nm_hand_types_count(&s.hand[seat][0], &n)
 
 
 cdef inline int cubes(const NMState* s, int seat) noexcept nogil:
@@ -292,6 +319,16 @@ cdef uint32_t exchange_mask(const NMConfig* cfg, const NMState* s, int seat) noe
     return m
 
 
+cdef inline bint exchange_possible(const NMConfig* cfg, const NMState* s, int seat) noexcept nogil:
+    """``exchange_mask(cfg, s, seat) != 0``: charcoalium to give and a cube the reserve or the opponent holds, or
+    a cube to give and charcoalium there (the supply less the player's and the bric-a-brac's)."""
+    cdef const uint8_t* res = s.res[seat]
+    if res[COAL] > 0 and (cfg.supply[WOOD] > res[WOOD] or cfg.supply[COPPER] > res[COPPER]
+                          or cfg.supply[CRYSTAL] > res[CRYSTAL]):
+        return True
+    return (res[WOOD] | res[COPPER] | res[CRYSTAL]) != 0 and cfg.supply[COAL] - res[COAL] - table_coal_total(s) > 0
+
+
 cdef inline uint32_t table_types(const NMState* s, int n) noexcept nogil:
     """The machine types on bric-a-brac slots 0..n-1, as a bitset."""
     cdef uint32_t m = 0
@@ -307,7 +344,7 @@ cdef uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, 
     ``n_after`` bric-a-brac machines and ``hand_after`` machines left in hand (RULES.md, "Applicable"): exact for
     the types of ``want``; the exchange and the copy, the two costly tests, are only decided when ``want`` holds
     them. Every effect's test depends on the effect only, so each is made once (``cfg.fx_types``)."""
-    cdef int o = 1 - seat, ho = hand_count(s, o)
+    cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0])
     cdef const uint32_t* fx = &cfg.fx_types[0]
     cdef uint32_t tt = 0, need = want, ok, fxok
     cdef uint32_t opp_coal = s.res[o][COAL] > 0, opp_hand = ho > 0
@@ -327,7 +364,7 @@ cdef uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, 
         # a copier can do something when a machine it may copy can (copyable)
         tt = table_types(s, n_after - 1) & ~fx[FX_COPY]
         need |= tt
-    if (need & fx[FX_EXCHANGE]) and exchange_mask(cfg, s, seat) != 0:
+    if (need & fx[FX_EXCHANGE]) and exchange_possible(cfg, s, seat):
         ok |= fx[FX_EXCHANGE]
     if tt & ok:
         ok |= fx[FX_COPY]
@@ -355,19 +392,14 @@ cdef inline void reductions(const NMConfig* cfg, const NMState* s, int seat, int
 cdef inline uint32_t repair_allocs(uint32_t c, uint32_t have, int jokers) noexcept nogil:
     """Joker allocations (bits over ALLOC) with which a machine whose cube cost is ``c`` after the workshop's
     reductions (one byte per cube: wood, copper, crystal) can be paid from the cubes ``have`` (the same packing)
-    with ``jokers`` joker producers in the workshop. Reductions apply in full: each machine producing a resource
-    lowers that cost by one, and jokers are spread over the remaining cube costs (as many as can be used, at most
-    3; the payer chooses where): an allocation of that size giving at most c[r] jokers to each cube r and at
-    least what the player lacks of it."""
-    cdef uint32_t d, total
-    cdef int use
-    if jokers == 0:
-        return 1 if bytes_cover(have, c) else 0
-    total = ((c * 0x010101u) >> 16) & 0xFFu
-    use = jokers if <uint32_t>jokers < total else <int>total
+    with ``jokers`` (> 0) joker producers in the workshop. Reductions apply in full: each machine producing a
+    resource lowers that cost by one, and jokers are spread over the remaining cube costs (as many as can be
+    used, at most 3; the payer chooses where): an allocation of that size giving at most c[r] jokers to each cube
+    r and at least what the player lacks of it."""
+    cdef uint32_t d = sub_sat_bytes(c, have), total = ((c * 0x010101u) >> 16) & 0xFFu
+    cdef int use = jokers if <uint32_t>jokers < total else <int>total
     if use > 3:
         use = 3
-    d = sub_sat_bytes(c, have)
     return (ALLOC_BY_SIZE[use] & ALLOC_MIN[1][d & 0xFFu] & ALLOC_MIN[2][(d >> 8) & 0xFFu] & ALLOC_MIN[3][d >> 16]
             & ALLOC_MAX[1][c & 0xFFu] & ALLOC_MAX[2][(c >> 8) & 0xFFu] & ALLOC_MAX[3][c >> 16])
 
@@ -991,7 +1023,10 @@ cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* word
     else:
         for i in range(lo, hi):
             words[i] = 0
-    legal_into(cfg, s, s.cur, words)
+    if s.phase == PH_MAIN:      # most decisions: straight to it, without legal_into's dispatch and frame
+        main_options(cfg, s, s.cur, words)
+    else:
+        legal_into(cfg, s, s.cur, words)
     return list_nonzero_words(words, lo, hi, nonzero)
 
 
