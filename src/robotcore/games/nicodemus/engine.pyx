@@ -338,8 +338,8 @@ cdef inline uint32_t table_types(const NMState* s, int n) noexcept nogil:
     return m
 
 
-cdef uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, int n_after, int hand_after,
-                               uint32_t want) noexcept nogil:
+cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, int n_after,
+                                      int hand_after, uint32_t want) noexcept nogil:
     """The machine types whose effect can do something if it resolves now, the played machine being the last of
     ``n_after`` bric-a-brac machines and ``hand_after`` machines left in hand (RULES.md, "Applicable"): exact for
     the types of ``want``; the exchange and the copy, the two costly tests, are only decided when ``want`` holds
@@ -481,6 +481,9 @@ cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint6
         if not subs:
             continue
         kind = cfg.proj_kind[p]
+        # the repaired machine counts: its attribute must be one the project asks for
+        if kind != PK_IDENTICAL and not (cfg.proj_key[p] & (cfg.attr_unit[kind][ws[nold]] * 0xFu)):
+            continue
         if not (kinds_done >> kind) & 1:
             kinds_done |= 1u << kind
             keys[kind][0] = cfg.attr_unit[kind][ws[nold]]
