@@ -235,7 +235,7 @@ cdef inline void seen_leaving(NMState* s, int observer, int t) noexcept nogil:
         s.sure[observer][t] = s.known[observer][t]
 
 
-cdef void gain(const NMConfig* cfg, NMState* s, int seat, int r, int n) noexcept nogil:
+cdef inline void gain(const NMConfig* cfg, NMState* s, int seat, int r, int n) noexcept nogil:
     """Take n units of r from the reserve; when it runs short, the rest from the opponent, up to what they hold;
     anything beyond is lost."""
     cdef int o = 1 - seat, avail, take, rest
@@ -552,7 +552,7 @@ cdef void refill(NMState* s, int seat) noexcept nogil:
     draw_cards(s, seat, need)
 
 
-cdef void end_turn(const NMConfig* cfg, NMState* s) noexcept nogil:
+cdef inline void end_turn(const NMConfig* cfg, NMState* s) noexcept nogil:
     """Bric-a-brac overflow (10 machines: the top row is discarded, its charcoalium returns to the reserve, the
     bottom row moves up), end trigger at 20 points, and the end of the game after the second player's turn."""
     cdef int i
