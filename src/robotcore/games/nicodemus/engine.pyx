@@ -338,6 +338,17 @@ cdef inline uint32_t table_types(const NMState* s, int n) noexcept nogil:
     return m
 
 
+# The facts the effect tests read, as the bits of an index into cfg.fx_cond_types (built by _move_tables).
+cdef enum:
+    FX_COND_HAND_AFTER = 0    # a machine left in hand after the play
+    FX_COND_TWO_SLOTS = 1     # at least 2 bric-a-brac machines with the played one
+    FX_COND_OPP_COAL = 2      # the opponent holds charcoalium
+    FX_COND_OPP_HAND = 3      # the opponent holds a machine
+    FX_COND_OPP_CUBES = 4     # the opponent holds a cube
+    FX_COND_OPP_HAND_3 = 5    # the opponent holds more than 2 machines
+    FX_COND_PILE = 6          # a project tile is left face down
+
+
 cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, int n_after,
                                       int hand_after, uint32_t want) noexcept nogil:
     """The machine types whose effect can do something if it resolves now, the played machine being the last of
@@ -346,20 +357,16 @@ cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int
     them. Every effect's test depends on the effect only, so each is made once (``cfg.fx_types``)."""
     cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0])
     cdef const uint32_t* fx = &cfg.fx_types[0]
-    cdef uint32_t tt = 0, need = want, ok, fxok
-    cdef uint32_t opp_coal = s.res[o][COAL] > 0, opp_hand = ho > 0
-    cdef uint32_t opp_cubes = (s.res[o][WOOD] | s.res[o][COPPER] | s.res[o][CRYSTAL]) != 0
-    # the effects (bits over Effect) whose test passes, then their types (cfg.fx_group_types: 6 effects a table)
-    fxok = ((1u << FX_PRODUCE)
-            | (<uint32_t>(hand_after >= 1) << FX_DISCARD_HAND)
-            | (<uint32_t>(n_after >= 2) * ((1u << FX_DISCARD_BACK_3) | (1u << FX_DISCARD_BACK_2)
-                                          | (1u << FX_DISCARD_PREVIOUS)))
-            | ((opp_coal | opp_hand) << FX_STEAL_COAL)
-            | ((opp_cubes | opp_hand) << FX_STEAL_RESOURCE)
-            | ((<uint32_t>(ho > 2) | opp_coal) << FX_STRIP)
-            | (opp_cubes << FX_RETURN)
-            | (<uint32_t>(s.pile_n > 0) << FX_PROJECT))
-    ok = cfg.fx_group_types[0][fxok & 63u] | cfg.fx_group_types[1][fxok >> 6]
+    cdef uint32_t tt = 0, need = want, ok
+    # the seven facts the other effects' tests read (FX_COND_*), then the types whose test passes: one lookup
+    ok = cfg.fx_cond_types[
+        (<uint32_t>(hand_after >= 1) << FX_COND_HAND_AFTER)
+        | (<uint32_t>(n_after >= 2) << FX_COND_TWO_SLOTS)
+        | (<uint32_t>(s.res[o][COAL] > 0) << FX_COND_OPP_COAL)
+        | (<uint32_t>(ho > 0) << FX_COND_OPP_HAND)
+        | (<uint32_t>((s.res[o][WOOD] | s.res[o][COPPER] | s.res[o][CRYSTAL]) != 0) << FX_COND_OPP_CUBES)
+        | (<uint32_t>(ho > 2) << FX_COND_OPP_HAND_3)
+        | (<uint32_t>(s.pile_n > 0) << FX_COND_PILE)]
     if want & fx[FX_COPY]:
         # a copier can do something when a machine it may copy can (copyable)
         tt = table_types(s, n_after - 1) & ~fx[FX_COPY]
@@ -1312,9 +1319,6 @@ cdef _move_tables(NMConfig* cfg, dict layout):
         raise RuntimeError("PLAY must be the first action family and fit one mask word")
     for i in range(NUM_EFFECTS):
         cfg.fx_types[i] = 0
-    for i in range(64):
-        cfg.fx_group_types[0][i] = 0
-        cfg.fx_group_types[1][i] = 0
     for t in range(cfg.num_types):
         cfg.prod_unit[t] = (<uint64_t>1) << (8 * cfg.prod[t])
         cfg.fx_types[cfg.effect[t]] |= 1u << t
@@ -1337,11 +1341,25 @@ cdef _move_tables(NMConfig* cfg, dict layout):
         cfg.attr_unit[PK_VP][t] = (<uint64_t>1) << (4 * cfg.vp[t])
         cfg.attr_unit[PK_PRODUCTION][t] = (<uint64_t>1) << (4 * cfg.prod[t])
         cfg.attr_unit[PK_IDENTICAL][t] = (<uint64_t>1) << (4 * t)
-    for i in range(64):
-        for r in range(6):
-            if (i >> r) & 1:
-                cfg.fx_group_types[0][i] |= cfg.fx_types[r]
-                cfg.fx_group_types[1][i] |= cfg.fx_types[r + 6] if r + 6 < NUM_EFFECTS else 0
+    # the types whose effect test passes, for every combination of the facts the tests read (RULES.md,
+    # "Applicable"; the exchange and the copy are decided apart, in applicable_types)
+    for i in range(128):
+        cfg.fx_cond_types[i] = cfg.fx_types[FX_PRODUCE]
+        if (i >> FX_COND_HAND_AFTER) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_DISCARD_HAND]
+        if (i >> FX_COND_TWO_SLOTS) & 1:
+            cfg.fx_cond_types[i] |= (cfg.fx_types[FX_DISCARD_BACK_3] | cfg.fx_types[FX_DISCARD_BACK_2]
+                                     | cfg.fx_types[FX_DISCARD_PREVIOUS])
+        if (i >> FX_COND_OPP_COAL) & 1 or (i >> FX_COND_OPP_HAND) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_STEAL_COAL]
+        if (i >> FX_COND_OPP_CUBES) & 1 or (i >> FX_COND_OPP_HAND) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_STEAL_RESOURCE]
+        if (i >> FX_COND_OPP_HAND_3) & 1 or (i >> FX_COND_OPP_COAL) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_STRIP]
+        if (i >> FX_COND_OPP_CUBES) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_RETURN]
+        if (i >> FX_COND_PILE) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_PROJECT]
     for p in range(cfg.num_projects):
         cfg.proj_key[p] = 0
         for i in range(cfg.proj_size[p]):

@@ -177,7 +177,8 @@ ctypedef struct NMConfig:
     uint64_t proj_key[MAX_PROJECTS]    # the multiset a project requires, summed the same way (not PK_IDENTICAL)
     uint32_t cost_after[64][MAX_TYPES] # cost_cubes less the reductions (wood + 4 copper + 16 crystal, 0..3 each)
     uint32_t fx_types[NUM_EFFECTS]     # the types with each effect, as a bitset
-    uint32_t fx_group_types[2][64]     # the types of a set of effects 0..5 (index 0) or 6..11 (index 1, bit k: 6 + k)
+    uint32_t fx_cond_types[128]        # the types whose effect test passes, per combination of the 7 facts the
+                                       # tests read (engine.pyx, FX_COND_*); the exchange and the copy apart
     uint32_t cost_cubes[MAX_TYPES]     # the repair cost packed one byte per cube: wood, copper, crystal
     uint8_t take1_bits[MAX_TYPES]      # PH_TAKE_COST1: the cubes (bit 0 wood .. bit 2 crystal) of the cost
     uint8_t take2_bits[MAX_TYPES]      # PH_TAKE_COST2: the pairs (bits 0..5, PAIR order) the cost holds ...
