@@ -957,12 +957,11 @@ cdef void auto_resolve(const NMConfig* cfg, NMState* s) noexcept nogil:
 cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     cdef const NMConfig* cfg = <const NMConfig*>c
     cdef NMState* s = <NMState*>st
-    cdef int t, k, n = 0, p, second, r
+    cdef int n, p, second, r
     memset(s, 0, sizeof(NMState))
     s.rng = rng_seed(seed)
-    for t in range(cfg.num_types):
-        memset(&s.deck[n], t, cfg.copies[t])
-        n += cfg.copies[t]
+    memcpy(s.deck, cfg.deck0, MAX_CARDS)      # every copy of every type, by type, before the shuffle
+    n = cfg.num_cards
     rng_shuffle_u8(&s.rng, s.deck, n)
     s.deck_n = <uint8_t>n
     # one machine face up on the first slot, five to each player
@@ -1314,7 +1313,7 @@ _PHASE_FAMILIES = {
 
 cdef _move_tables(NMConfig* cfg, dict layout):
     """The tables move generation reads, derived from the content and the action layout."""
-    cdef int t, r, i, ph, p, pairs
+    cdef int t, r, i, ph, p, pairs, n
     if cfg.a_play != 0 or 3 * cfg.num_types > 64:
         raise RuntimeError("PLAY must be the first action family and fit one mask word")
     for i in range(NUM_EFFECTS):
@@ -1364,6 +1363,13 @@ cdef _move_tables(NMConfig* cfg, dict layout):
         cfg.proj_key[p] = 0
         for i in range(cfg.proj_size[p]):
             cfg.proj_key[p] += (<uint64_t>1) << (4 * cfg.proj_req[p][i])
+    n = 0
+    for i in range(MAX_CARDS):
+        cfg.deck0[i] = 0
+    for t in range(cfg.num_types):
+        for i in range(cfg.copies[t]):
+            cfg.deck0[n] = t
+            n += 1
     for ph in range(NUM_PHASES):
         ids = [a for name in _PHASE_FAMILIES[ph] for a in range(layout[name][0], layout[name][0] + layout[name][1])]
         cfg.word_lo[ph] = (min(ids) >> 6) if ids else 0

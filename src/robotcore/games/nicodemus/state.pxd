@@ -183,5 +183,6 @@ ctypedef struct NMConfig:
     uint8_t take1_bits[MAX_TYPES]      # PH_TAKE_COST1: the cubes (bit 0 wood .. bit 2 crystal) of the cost
     uint8_t take2_bits[MAX_TYPES]      # PH_TAKE_COST2: the pairs (bits 0..5, PAIR order) the cost holds ...
     uint8_t take2_single[MAX_TYPES]    # ... or, when it holds none, its single cubes (bits 0..2)
+    uint8_t deck0[MAX_CARDS]           # the deck before the shuffle: every copy of every type, by type (zeros after)
     uint8_t word_lo[NUM_PHASES]        # the mask words a phase's actions can occupy: word_lo .. word_hi - 1
     uint8_t word_hi[NUM_PHASES]
