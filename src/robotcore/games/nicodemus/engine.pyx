@@ -23,7 +23,7 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.playout cimport PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words
 from robotcore.core.rng cimport rng_below, rng_seed, rng_shuffle_u8
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, take_native_hooks
 from robotcore.games.nicodemus.state cimport (
@@ -42,10 +42,17 @@ from robotcore.games.nicodemus.state cimport (
 # lexicographically (wood < copper < crystal).
 cdef uint8_t ALLOC[NUM_ALLOCS][4]
 cdef uint8_t ALLOC_SIZE[NUM_ALLOCS]
-cdef uint8_t ALLOC_FROM[5]          # allocations of size k are ALLOC_FROM[k] .. ALLOC_FROM[k + 1] - 1
 # PAIR[i] = two resources (a <= b) among wood, copper, crystal: ww, wc, wx, cc, cx, xx.
 cdef uint8_t PAIR_A[6]
 cdef uint8_t PAIR_B[6]
+# Bitsets over ALLOC: ALLOC_BY_SIZE[k] the allocations of size k; ALLOC_MIN[r][k] those giving at least k jokers
+# to cube r (r = 1..3; none for k >= 4), ALLOC_MAX[r][k] those giving at most k (all for k >= 3). Indexed by a
+# cube count (0..9 after make_core's checks), hence 16 entries.
+cdef uint32_t ALLOC_BY_SIZE[4]
+cdef uint32_t ALLOC_MIN[4][16]
+cdef uint32_t ALLOC_MAX[4][16]
+# SPREAD3[x]: bit k of x moved to bit 3k (the PLAY family's three uses per type).
+cdef uint64_t SPREAD3[256]
 
 
 cdef void _init_tables() noexcept:
@@ -72,17 +79,32 @@ cdef void _init_tables() noexcept:
                 ALLOC[n][c] += 1
                 ALLOC_SIZE[n] = 3
                 n += 1
-    ALLOC_FROM[0] = 0
-    ALLOC_FROM[1] = 1
-    ALLOC_FROM[2] = 4
-    ALLOC_FROM[3] = 10
-    ALLOC_FROM[4] = NUM_ALLOCS
     n = 0
     for a in range(1, 4):
         for b in range(a, 4):
             PAIR_A[n] = a
             PAIR_B[n] = b
             n += 1
+
+    # the allocation sets move generation combines (allocs_for): by size, by a lower and an upper bound per cube
+    for k in range(4):
+        ALLOC_BY_SIZE[k] = 0
+    for a in range(NUM_ALLOCS):
+        ALLOC_BY_SIZE[ALLOC_SIZE[a]] |= 1u << a
+    for r in range(4):
+        for k in range(16):
+            ALLOC_MIN[r][k] = 0
+            ALLOC_MAX[r][k] = 0
+            for a in range(NUM_ALLOCS):
+                if ALLOC[a][r] >= k:
+                    ALLOC_MIN[r][k] |= 1u << a
+                if ALLOC[a][r] <= k:
+                    ALLOC_MAX[r][k] |= 1u << a
+    for k in range(256):
+        SPREAD3[k] = 0
+        for a in range(8):
+            if (k >> a) & 1:
+                SPREAD3[k] |= (<uint64_t>1) << (3 * a)
 
 
 _init_tables()
@@ -92,6 +114,37 @@ _init_tables()
 
 cdef inline void set_bit(uint64_t* words, int a) noexcept nogil:
     words[a >> 6] |= (<uint64_t>1) << (a & 63)
+
+
+cdef inline void or_bits(uint64_t* words, int a, uint32_t bits) noexcept nogil:
+    """Set actions a + k for every bit k of ``bits`` (the part past a word boundary only when it holds a bit, so
+    no word beyond the last action is touched)."""
+    cdef int w = a >> 6, off = a & 63
+    cdef uint64_t m = bits
+    words[w] |= m << off
+    if off > 32:
+        m >>= 64 - off
+        if m:
+            words[w + 1] |= m
+
+
+cdef inline uint32_t sub_sat_bytes(uint32_t x, uint32_t y) noexcept nogil:
+    """max(0, x - y) byte by byte, for bytes below 128."""
+    cdef uint32_t d = (x | 0x80808080u) - y
+    return d & (((d >> 7) & 0x01010101u) * 0x7Fu)
+
+
+cdef inline bint bytes_cover(uint32_t have, uint32_t need) noexcept nogil:
+    """Every byte of ``have`` >= the same byte of ``need`` (bytes below 128)."""
+    return (((have | 0x80808080u) - need) & 0x80808080u) == 0x80808080u
+
+
+cdef inline int table_coal_total(const NMState* s) noexcept nogil:
+    """The charcoalium lying on the bric-a-brac: the 10 counts summed as bytes (entries past table_n are zero and
+    the total is at most the supply, 64, which ``nm_validate`` guarantees)."""
+    cdef uint64_t lo
+    memcpy(&lo, &s.table_coal[0], 8)
+    return <int>((lo * <uint64_t>0x0101010101010101ULL) >> 56) + s.table_coal[8] + s.table_coal[9]
 
 
 cdef int hand_count(const NMState* s, int seat) noexcept nogil:
@@ -104,19 +157,55 @@ cdef int hand_count(const NMState* s, int seat) noexcept nogil:
     return <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
 
 
-cdef inline uint32_t nonzero_bytes(uint64_t x) noexcept nogil:
-    """Bit k set when byte k of x is not zero (k = 0..7)."""
-    cdef uint64_t y = ((x & <uint64_t>0x7F7F7F7F7F7F7F7FULL) + <uint64_t>0x7F7F7F7F7F7F7F7FULL) | x
-    y = (y >> 7) & <uint64_t>0x0101010101010101ULL
-    return <uint32_t>((y * <uint64_t>0x0102040810204080ULL) >> 56)
+# A hand's 16 counts as one 16-byte vector where SSE2 is there (every x86-64): the types present by one compare,
+# the size by one sum of absolute differences; elsewhere the same two results from two 8-byte words.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    static CYTHON_INLINE uint32_t nm_hand_types_count(const uint8_t* h, int* count) {
+        __m128i v = _mm_loadu_si128((const __m128i*)h), z = _mm_setzero_si128(), sum = _mm_sad_epu8(v, z);
+        *count = _mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4);
+        return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, z)) & 0xFFFFu;
+    }
+    static CYTHON_INLINE int nm_hand_size(const uint8_t* h) {
+        __m128i sum = _mm_sad_epu8(_mm_loadu_si128((const __m128i*)h), _mm_setzero_si128());
+        return _mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4);
+    }
+    #else
+    static CYTHON_INLINE uint32_t nm_nonzero_bytes(uint64_t x) {
+        uint64_t y = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7;
+        return (uint32_t)(((y & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+    }
+    static CYTHON_INLINE int nm_hand_size(const uint8_t* h) {
+        uint64_t lo, hi;   /* exact below 256 machines: nm_validate allows at most 64 cards */
+        memcpy(&lo, h, 8);
+        memcpy(&hi, h + 8, 8);
+        return (int)(((lo * 0x0101010101010101ULL) >> 56) + ((hi * 0x0101010101010101ULL) >> 56));
+    }
+    static CYTHON_INLINE uint32_t nm_hand_types_count(const uint8_t* h, int* count) {
+        uint64_t lo, hi;
+        memcpy(&lo, h, 8);
+        memcpy(&hi, h + 8, 8);
+        *count = nm_hand_size(h);
+        return nm_nonzero_bytes(lo) | (nm_nonzero_bytes(hi) << 8);
+    }
+    #endif
+    """
+    uint32_t nm_hand_types_count(const uint8_t* h, int* count) noexcept nogil
+    int nm_hand_size(const uint8_t* h) noexcept nogil
+
+
+cdef inline uint32_t hand_types_count(const NMState* s, int seat, int* count) noexcept nogil:
+    """The machine types present in a hand, as a bitset; its size in ``count``."""
+    return nm_hand_types_count(&s.hand[seat][0], count)
 
 
 cdef inline uint32_t hand_types(const NMState* s, int seat) noexcept nogil:
-    """The machine types present in a hand, as a bitset."""
-    cdef uint64_t lo, hi
-    memcpy(&lo, &s.hand[seat][0], 8)
-    memcpy(&hi, &s.hand[seat][8], 8)
-    return nonzero_bytes(lo) | (nonzero_bytes(hi) << 8)
+    cdef int n
+    return nm_hand_types_count(&s.hand[seat][0], &n)
 
 
 cdef inline int cubes(const NMState* s, int seat) noexcept nogil:
@@ -126,10 +215,9 @@ cdef inline int cubes(const NMState* s, int seat) noexcept nogil:
 cdef int reserve_of(const NMConfig* cfg, const NMState* s, int r) noexcept nogil:
     """What the reserve holds of resource r: the supply minus the players' stocks (minus, for charcoalium,
     what lies on bric-a-brac machines). Never negative in a valid state."""
-    cdef int v = cfg.supply[r] - s.res[0][r] - s.res[1][r], i
+    cdef int v = cfg.supply[r] - s.res[0][r] - s.res[1][r]
     if r == COAL:
-        for i in range(s.table_n):
-            v -= s.table_coal[i]
+        v -= table_coal_total(s)
     return v
 
 
@@ -147,7 +235,7 @@ cdef inline void seen_leaving(NMState* s, int observer, int t) noexcept nogil:
         s.sure[observer][t] = s.known[observer][t]
 
 
-cdef void gain(const NMConfig* cfg, NMState* s, int seat, int r, int n) noexcept nogil:
+cdef inline void gain(const NMConfig* cfg, NMState* s, int seat, int r, int n) noexcept nogil:
     """Take n units of r from the reserve; when it runs short, the rest from the opponent, up to what they hold;
     anything beyond is lost."""
     cdef int o = 1 - seat, avail, take, rest
@@ -231,44 +319,70 @@ cdef uint32_t exchange_mask(const NMConfig* cfg, const NMState* s, int seat) noe
     return m
 
 
-cdef bint effect_ok(const NMConfig* cfg, const NMState* s, int seat, int card, int n_after,
-                    int hand_after) noexcept nogil:
-    """Can the effect of ``card`` do something if it resolves now, the played machine being the last of
-    ``n_after`` bric-a-brac machines and ``hand_after`` machines left in hand? (RULES.md, "Applicable".)"""
-    cdef int o = 1 - seat, fx = cfg.effect[card]
-    if fx == FX_PRODUCE:
+cdef inline bint exchange_possible(const NMConfig* cfg, const NMState* s, int seat) noexcept nogil:
+    """``exchange_mask(cfg, s, seat) != 0``: charcoalium to give and a cube the reserve or the opponent holds, or
+    a cube to give and charcoalium there (the supply less the player's and the bric-a-brac's)."""
+    cdef const uint8_t* res = s.res[seat]
+    if res[COAL] > 0 and (cfg.supply[WOOD] > res[WOOD] or cfg.supply[COPPER] > res[COPPER]
+                          or cfg.supply[CRYSTAL] > res[CRYSTAL]):
         return True
-    if fx == FX_DISCARD_HAND:
-        return hand_after >= 1
-    if fx == FX_DISCARD_BACK_3 or fx == FX_DISCARD_BACK_2 or fx == FX_DISCARD_PREVIOUS:
-        return n_after >= 2
-    if fx == FX_EXCHANGE:
-        return exchange_mask(cfg, s, seat) != 0
-    if fx == FX_STEAL_COAL:
-        return s.res[o][COAL] > 0 or hand_count(s, o) > 0
-    if fx == FX_STEAL_RESOURCE:
-        return cubes(s, o) > 0 or hand_count(s, o) > 0
-    if fx == FX_STRIP:
-        return hand_count(s, o) > 2 or s.res[o][COAL] > 0
-    if fx == FX_RETURN:
-        return cubes(s, o) > 0
-    if fx == FX_PROJECT:
-        return s.pile_n > 0
-    if fx == FX_COPY:
-        return copyable(cfg, s, seat, n_after, hand_after) != 0
-    return False
+    return (res[WOOD] | res[COPPER] | res[CRYSTAL]) != 0 and cfg.supply[COAL] - res[COAL] - table_coal_total(s) > 0
+
+
+cdef inline uint32_t table_types(const NMState* s, int n) noexcept nogil:
+    """The machine types on bric-a-brac slots 0..n-1, as a bitset."""
+    cdef uint32_t m = 0
+    cdef int i
+    for i in range(n):
+        m |= 1u << s.table[i]
+    return m
+
+
+# The facts the effect tests read, as the bits of an index into cfg.fx_cond_types (built by _move_tables).
+cdef enum:
+    FX_COND_HAND_AFTER = 0    # a machine left in hand after the play
+    FX_COND_TWO_SLOTS = 1     # at least 2 bric-a-brac machines with the played one
+    FX_COND_OPP_COAL = 2      # the opponent holds charcoalium
+    FX_COND_OPP_HAND = 3      # the opponent holds a machine
+    FX_COND_OPP_CUBES = 4     # the opponent holds a cube
+    FX_COND_OPP_HAND_3 = 5    # the opponent holds more than 2 machines
+    FX_COND_PILE = 6          # a project tile is left face down
+
+
+cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, int n_after,
+                                      int hand_after, uint32_t want) noexcept nogil:
+    """The machine types whose effect can do something if it resolves now, the played machine being the last of
+    ``n_after`` bric-a-brac machines and ``hand_after`` machines left in hand (RULES.md, "Applicable"): exact for
+    the types of ``want``; the exchange and the copy, the two costly tests, are only decided when ``want`` holds
+    them. Every effect's test depends on the effect only, so each is made once (``cfg.fx_types``)."""
+    cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0])
+    cdef const uint32_t* fx = &cfg.fx_types[0]
+    cdef uint32_t tt = 0, need = want, ok
+    # the seven facts the other effects' tests read (FX_COND_*), then the types whose test passes: one lookup
+    ok = cfg.fx_cond_types[
+        (<uint32_t>(hand_after >= 1) << FX_COND_HAND_AFTER)
+        | (<uint32_t>(n_after >= 2) << FX_COND_TWO_SLOTS)
+        | (<uint32_t>(s.res[o][COAL] > 0) << FX_COND_OPP_COAL)
+        | (<uint32_t>(ho > 0) << FX_COND_OPP_HAND)
+        | (<uint32_t>((s.res[o][WOOD] | s.res[o][COPPER] | s.res[o][CRYSTAL]) != 0) << FX_COND_OPP_CUBES)
+        | (<uint32_t>(ho > 2) << FX_COND_OPP_HAND_3)
+        | (<uint32_t>(s.pile_n > 0) << FX_COND_PILE)]
+    if want & fx[FX_COPY]:
+        # a copier can do something when a machine it may copy can (copyable)
+        tt = table_types(s, n_after - 1) & ~fx[FX_COPY]
+        need |= tt
+    if (need & fx[FX_EXCHANGE]) and exchange_possible(cfg, s, seat):
+        ok |= fx[FX_EXCHANGE]
+    if tt & ok:
+        ok |= fx[FX_COPY]
+    return ok
 
 
 cdef uint32_t copyable(const NMConfig* cfg, const NMState* s, int seat, int n_after, int hand_after) noexcept nogil:
     """Types a copy effect may copy: machines of the bric-a-brac before the copying one (slots 0..n_after-2), not
     themselves copiers, whose effect is applicable now."""
-    cdef uint32_t m = 0
-    cdef int i, t
-    for i in range(n_after - 1):
-        t = s.table[i]
-        if cfg.effect[t] != FX_COPY and not (m >> t) & 1 and effect_ok(cfg, s, seat, t, n_after, hand_after):
-            m |= 1u << t
-    return m
+    cdef uint32_t tt = table_types(s, n_after - 1) & ~cfg.fx_types[FX_COPY]
+    return tt & applicable_types(cfg, s, seat, n_after, hand_after, tt)
 
 
 # -- repairs ----------------------------------------------------------------------------------------------------
@@ -282,46 +396,19 @@ cdef inline void reductions(const NMConfig* cfg, const NMState* s, int seat, int
         red[cfg.prod[s.ws[seat][i]]] += 1
 
 
-cdef uint32_t repair_options(const NMConfig* cfg, const NMState* s, int seat, int slot,
-                             const int* red) noexcept nogil:
-    """Joker allocations (bits over ALLOC) with which ``seat`` can repair the machine at ``slot``, given the
-    workshop's reductions ``red``. Reductions apply in full: each machine producing a resource lowers that cost
-    by one, charcoalium producers lower the charcoalium cost, and jokers are spread over the remaining cube
-    costs (as many as can be used; the payer chooses where)."""
-    cdef int c[4]
-    cdef int r, t = s.table[slot], total, use, need_coal, a, deficit
-    cdef uint32_t allocs = 0
-    cdef bint ok
-    need_coal = (s.table_n - 1 - slot) - red[COAL]
-    if need_coal > s.res[seat][COAL]:
-        return 0
-    total = 0
-    for r in range(1, 4):
-        c[r] = cfg.cost[t][r] - red[r]
-        if c[r] < 0:
-            c[r] = 0
-        total += c[r]
-    use = red[JOKER] if red[JOKER] < total else total
+cdef inline uint32_t repair_allocs(uint32_t c, uint32_t have, int jokers) noexcept nogil:
+    """Joker allocations (bits over ALLOC) with which a machine whose cube cost is ``c`` after the workshop's
+    reductions (one byte per cube: wood, copper, crystal) can be paid from the cubes ``have`` (the same packing)
+    with ``jokers`` (> 0) joker producers in the workshop. Reductions apply in full: each machine producing a
+    resource lowers that cost by one, and jokers are spread over the remaining cube costs (as many as can be
+    used, at most 3; the payer chooses where): an allocation of that size giving at most c[r] jokers to each cube
+    r and at least what the player lacks of it."""
+    cdef uint32_t d = sub_sat_bytes(c, have), total = ((c * 0x010101u) >> 16) & 0xFFu
+    cdef int use = jokers if <uint32_t>jokers < total else <int>total
     if use > 3:
         use = 3
-    if use == 0:
-        return 1 if c[1] <= s.res[seat][1] and c[2] <= s.res[seat][2] and c[3] <= s.res[seat][3] else 0
-    # the jokers must cover every cube the player lacks
-    deficit = 0
-    for r in range(1, 4):
-        if c[r] > s.res[seat][r]:
-            deficit += c[r] - s.res[seat][r]
-    if deficit > use:
-        return 0
-    for a in range(ALLOC_FROM[use], ALLOC_FROM[use + 1]):
-        ok = True
-        for r in range(1, 4):
-            if ALLOC[a][r] > c[r] or c[r] - ALLOC[a][r] > s.res[seat][r]:
-                ok = False
-                break
-        if ok:
-            allocs |= 1u << a
-    return allocs
+    return (ALLOC_BY_SIZE[use] & ALLOC_MIN[1][d & 0xFFu] & ALLOC_MIN[2][(d >> 8) & 0xFFu] & ALLOC_MIN[3][d >> 16]
+            & ALLOC_MAX[1][c & 0xFFu] & ALLOC_MAX[2][(c >> 8) & 0xFFu] & ALLOC_MAX[3][c >> 16])
 
 
 cdef void do_repair(const NMConfig* cfg, NMState* s, int seat, int slot, int alloc) noexcept nogil:
@@ -347,88 +434,73 @@ cdef void do_repair(const NMConfig* cfg, NMState* s, int seat, int slot, int all
 
 # -- projects ---------------------------------------------------------------------------------------------------
 
-cdef inline int attr_of(const NMConfig* cfg, int kind, int t) noexcept nogil:
-    if kind == PK_COLOUR:
-        return cfg.colour[t]
-    if kind == PK_VP:
-        return cfg.vp[t]
-    return cfg.prod[t]
-
-
-cdef bint project_met(const NMConfig* cfg, int p, const int* types, int n) noexcept nogil:
-    """Do these n machines (n == the project's size) meet project p's condition exactly?"""
-    cdef int kind = cfg.proj_kind[p], i, j
-    cdef int taken[MAX_REQ]
-    cdef bint found
-    if n != cfg.proj_size[p]:
-        return False
-    if kind == PK_IDENTICAL:
-        for i in range(1, n):
-            if types[i] != types[0]:
-                return False
-        return True
-    for j in range(n):
-        taken[j] = 0
-    for i in range(n):
-        found = False
-        for j in range(n):
-            if not taken[j] and cfg.proj_req[p][j] == attr_of(cfg, kind, types[i]):
-                taken[j] = 1
-                found = True
-                break
-        if not found:
-            return False
-    return True
-
-
 cdef inline uint32_t available_projects(const NMState* s, int seat) noexcept nogil:
     return s.proj_public | s.proj_private[seat]
 
 
-cdef bint canonical_subset(const NMState* s, int seat, int subset) noexcept nogil:
-    """Among interchangeable workshop machines (same type, same "already counted this turn" status) a subset
-    takes the lowest positions first, so that equivalent choices have one action."""
-    cdef int i, j
-    for i in range(3):
-        if not (subset >> i) & 1:
-            continue
-        for j in range(i):
-            if (not (subset >> j) & 1 and s.ws[seat][j] == s.ws[seat][i]
-                    and ((s.proj_used >> j) & 1) == ((s.proj_used >> i) & 1)):
-                return False
-    return True
+# The subsets of 3 older workshop machines (bitsets over the 8 subsets), by size.
+cdef uint32_t SUBSETS_OF_SIZE[4]
+SUBSETS_OF_SIZE[0] = 0x01
+SUBSETS_OF_SIZE[1] = 0x16
+SUBSETS_OF_SIZE[2] = 0x68
+SUBSETS_OF_SIZE[3] = 0x80
 
 
 cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
     """COMPLETE(p, subset): project p with the machine just repaired (the last of the workshop) and the older
-    workshop machines of ``subset``."""
-    cdef int nold = s.ws_n[seat] - 1, p, sub, k, i, n
-    cdef int types[MAX_REQ]
-    cdef uint32_t avail = available_projects(s, seat)
-    if nold < 0:
+    workshop machines of ``subset``, whose attributes (colours, VP or production zones) are exactly the project's
+    requirements, or which are all of one type for PK_IDENTICAL.
+
+    Among interchangeable older machines (same type, same "already counted this turn" status) a subset takes the
+    lowest positions first, so that equivalent choices have one action. A set of machines meets a project when
+    the sum of their ``attr_unit`` (one nibble per attribute value) equals the project's ``proj_key``, or for
+    PK_IDENTICAL k times the repaired machine's type unit."""
+    cdef int nold = s.ws_n[seat] - 1, p, k, i, j, sub, kind
+    cdef uint32_t avail = available_projects(s, seat), valid = 0, subs, kinds_done = 0
+    cdef uint32_t dup[WORKSHOP_MAX]
+    cdef uint64_t keys[4][8]
+    cdef uint64_t target
+    cdef const uint8_t* ws = s.ws[seat]
+    if nold < 0 or not avail:
         return
     if cfg.sharing == SHARE_NONE and s.proj_count > 0:
         return
+    for i in range(nold):
+        dup[i] = 0
+        for j in range(i):
+            if ws[j] == ws[i] and ((s.proj_used >> j) & 1) == ((s.proj_used >> i) & 1):
+                dup[i] |= 1u << j
+    for sub in range(1 << nold):
+        if cfg.sharing != SHARE_ALL and (sub & s.proj_used):
+            continue
+        for i in range(nold):
+            if (sub >> i) & 1 and dup[i] & ~(<uint32_t>sub):
+                break
+        else:
+            valid |= 1u << sub
     while avail:
         p = lowest_bit(avail)
         avail &= avail - 1
         k = cfg.proj_size[p]
         if k - 1 > nold:
             continue
-        for sub in range(1 << nold):
-            if popcount(<uint64_t>sub) != k - 1:
-                continue
-            if cfg.sharing != SHARE_ALL and (sub & s.proj_used):
-                continue
-            if not canonical_subset(s, seat, sub):
-                continue
-            types[0] = s.ws[seat][nold]
-            n = 1
-            for i in range(nold):
-                if (sub >> i) & 1:
-                    types[n] = s.ws[seat][i]
-                    n += 1
-            if project_met(cfg, p, types, n):
+        subs = valid & SUBSETS_OF_SIZE[k - 1]
+        if not subs:
+            continue
+        kind = cfg.proj_kind[p]
+        # the repaired machine counts: its attribute must be one the project asks for
+        if kind != PK_IDENTICAL and not (cfg.proj_key[p] & (cfg.attr_unit[kind][ws[nold]] * 0xFu)):
+            continue
+        if not (kinds_done >> kind) & 1:
+            kinds_done |= 1u << kind
+            keys[kind][0] = cfg.attr_unit[kind][ws[nold]]
+            for sub in range(1, 1 << nold):
+                keys[kind][sub] = keys[kind][sub & (sub - 1)] + cfg.attr_unit[kind][ws[lowest_bit(<uint64_t>sub)]]
+        target = <uint64_t>k * cfg.attr_unit[PK_IDENTICAL][ws[nold]] if kind == PK_IDENTICAL else cfg.proj_key[p]
+        while subs:
+            sub = lowest_bit(subs)
+            subs &= subs - 1
+            if keys[kind][sub] == target:
                 set_bit(words, cfg.a_complete + p * 8 + sub)
 
 
@@ -487,7 +559,7 @@ cdef void refill(NMState* s, int seat) noexcept nogil:
     draw_cards(s, seat, need)
 
 
-cdef void end_turn(const NMConfig* cfg, NMState* s) noexcept nogil:
+cdef inline void end_turn(const NMConfig* cfg, NMState* s) noexcept nogil:
     """Bric-a-brac overflow (10 machines: the top row is discarded, its charcoalium returns to the reserve, the
     bottom row moves up), end trigger at 20 points, and the end of the game after the second player's turn."""
     cdef int i
@@ -628,88 +700,104 @@ cdef void cost_pairs(const NMConfig* cfg, const uint8_t* have, int base_pair, in
 
 
 cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
-    cdef int t, i, a, hn = hand_count(s, seat)
-    cdef int red[5]
-    cdef uint32_t allocs, present = hand_types(s, seat)
+    """PLAY (three uses of every type in hand, the effect when applicable), REPAIR (every slot and joker
+    allocation the seat can pay), DRAW (stuck: no machine in hand and no repair)."""
+    cdef int i, lo, n = s.table_n, hn, jokers
+    cdef uint32_t present = hand_types_count(s, seat, &hn), ok, allocs, have
+    cdef const uint32_t* row
+    cdef uint64_t red = 0, play, eff
+    cdef uint32_t slots = 0
     cdef bint any_repair = False
-    while present:
-        t = lowest_bit(present)
-        present &= present - 1
-        set_bit(words, cfg.a_play + t * 3 + USE_COAL)
-        set_bit(words, cfg.a_play + t * 3 + USE_PRODUCE)
-        if effect_ok(cfg, s, seat, t, s.table_n + 1, hn - 1):
-            set_bit(words, cfg.a_play + t * 3 + USE_EFFECT)
-    reductions(cfg, s, seat, red)
-    # from the last slot back: the charcoalium cost only grows, so the first unaffordable one ends the search
-    i = s.table_n - 1
-    while i >= 0 and (s.table_n - 1 - i) - red[COAL] <= s.res[seat][COAL]:
-        allocs = repair_options(cfg, s, seat, i, red)
-        if allocs:
-            any_repair = True
-            while allocs:
-                a = lowest_bit(allocs)
-                allocs &= allocs - 1
-                set_bit(words, cfg.a_repair + i * NUM_ALLOCS + a)
-        i -= 1
+    ok = applicable_types(cfg, s, seat, n + 1, hn - 1, present) & present
+    play = SPREAD3[present & 0xFFu] | (SPREAD3[present >> 8] << 24)
+    eff = SPREAD3[ok & 0xFFu] | (SPREAD3[ok >> 8] << 24)
+    words[0] |= play | (play << USE_PRODUCE) | (eff << USE_EFFECT)     # PLAY starts at action 0 (make_core)
+    # the workshop's reductions, one byte per resource (charcoalium, wood, copper, crystal, joker)
+    for i in range(s.ws_n[seat]):
+        red += cfg.prod_unit[s.ws[seat][i]]
+    jokers = <int>((red >> 32) & 0xFFu)
+    # the reduced costs of this workshop (at most 3 machines in PH_MAIN, nm_validate: 0..3 of each cube)
+    row = cfg.cost_after[((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)]
+    have = s.res[seat][WOOD] | (<uint32_t>s.res[seat][COPPER] << 8) | (<uint32_t>s.res[seat][CRYSTAL] << 16)
+    # slot i costs a charcoalium per machine after it, less the workshop's charcoalium producers: the slots the
+    # seat can pay for are lo..n-1
+    lo = n - 1 - <int>(red & 0xFFu) - s.res[seat][COAL]
+    if lo < 0:
+        lo = 0
+    if jokers == 0:
+        # without jokers a repair is allocation 0 or nothing: the payable slots as a bitset first
+        for i in range(lo, n):
+            slots |= (<uint32_t>bytes_cover(have, row[s.table[i]])) << i
+        any_repair = slots != 0
+        while slots:
+            set_bit(words, cfg.a_repair + lowest_bit(slots) * NUM_ALLOCS)
+            slots &= slots - 1
+    else:
+        for i in range(lo, n):
+            allocs = repair_allocs(row[s.table[i]], have, jokers)
+            if allocs:
+                or_bits(words, cfg.a_repair + i * NUM_ALLOCS, allocs)
+                any_repair = True
     if hn == 0 and not any_repair:
         set_bit(words, cfg.a_draw)
 
 
-cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
-    cdef const NMConfig* cfg = <const NMConfig*>c
-    cdef const NMState* s = <const NMState*>st
-    cdef int i, r, t, lo, reach, o = 1 - seat
+cdef void legal_into(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
+    """Sets the legal actions of the current player ``seat`` (phase not PH_OVER) in ``words``, touching only the
+    words ``cfg.word_lo[phase] .. cfg.word_hi[phase] - 1`` (the families the phase answers with)."""
+    cdef int i, lo, reach, o = 1 - seat, t
     cdef uint32_t m
-    for i in range(cfg.mask_words):
-        words[i] = 0
-    if s.phase == PH_OVER or seat != s.cur:
-        return
-    if s.phase == PH_MAIN:
+    cdef int ph = s.phase
+    if ph == PH_MAIN:
         main_options(cfg, s, seat, words)
-    elif s.phase == PH_CHOOSE_RES:
-        for r in range(3):
-            set_bit(words, cfg.a_take1 + r)
-    elif s.phase == PH_TAKE_COST1:
-        for r in range(1, 4):
-            if cfg.cost[s.ctx_target][r]:
-                set_bit(words, cfg.a_take1 + r - 1)
-    elif s.phase == PH_TAKE_COST2:
-        cost_pairs(cfg, cfg.cost[s.ctx_target], cfg.a_take2, cfg.a_take1, words)
-    elif s.phase == PH_DISCARD_HAND:
-        for t in range(cfg.num_types):
-            if s.hand[seat][t]:
-                set_bit(words, cfg.a_discard_hand + t)
-    elif s.phase == PH_DISCARD_SLOT:
+    elif ph == PH_CHOOSE_RES:
+        or_bits(words, cfg.a_take1, 7)
+    elif ph == PH_TAKE_COST1:
+        or_bits(words, cfg.a_take1, cfg.take1_bits[s.ctx_target])
+    elif ph == PH_TAKE_COST2:
+        t = s.ctx_target
+        if cfg.take2_bits[t]:
+            or_bits(words, cfg.a_take2, cfg.take2_bits[t])
+        else:
+            or_bits(words, cfg.a_take1, cfg.take2_single[t])
+    elif ph == PH_DISCARD_HAND:
+        or_bits(words, cfg.a_discard_hand, hand_types(s, seat))
+    elif ph == PH_DISCARD_SLOT:
         reach = 3 if cfg.effect[s.ctx_card] == FX_DISCARD_BACK_3 else 2
         lo = s.table_n - 1 - reach
         if lo < 0:
             lo = 0
         for i in range(lo, s.table_n - 1):
             set_bit(words, cfg.a_discard_slot + i)
-    elif s.phase == PH_EXCHANGE:
-        m = exchange_mask(cfg, s, seat)
-        for i in range(6):
-            if (m >> i) & 1:
-                set_bit(words, cfg.a_exchange + i)
+    elif ph == PH_EXCHANGE:
+        or_bits(words, cfg.a_exchange, exchange_mask(cfg, s, seat))
         if s.ctx_exch > 0:
             set_bit(words, cfg.a_stop)
-    elif s.phase == PH_STEAL:
-        for r in range(1, 4):
-            if s.res[o][r]:
-                set_bit(words, cfg.a_steal + r - 1)
-    elif s.phase == PH_RETURN:
+    elif ph == PH_STEAL:
+        m = (<uint32_t>(s.res[o][WOOD] > 0) | (<uint32_t>(s.res[o][COPPER] > 0) << 1)
+             | (<uint32_t>(s.res[o][CRYSTAL] > 0) << 2))
+        or_bits(words, cfg.a_steal, m)
+    elif ph == PH_RETURN:
         cost_pairs(cfg, s.res[o], cfg.a_return2, cfg.a_return1, words)
-    elif s.phase == PH_KEEP:
+    elif ph == PH_KEEP:
         for i in range(s.pend_n):
             set_bit(words, cfg.a_keep + s.pend[i])
-    elif s.phase == PH_COPY:
-        m = copyable(cfg, s, seat, s.table_n, hand_count(s, seat))
-        while m:
-            set_bit(words, cfg.a_copy + lowest_bit(m))
-            m &= m - 1
-    elif s.phase == PH_PROJECTS:
+    elif ph == PH_COPY:
+        or_bits(words, cfg.a_copy, copyable(cfg, s, seat, s.table_n, hand_count(s, seat)))
+    elif ph == PH_PROJECTS:
         project_options(cfg, s, seat, words)
         set_bit(words, cfg.a_done)
+
+
+cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    cdef const NMConfig* cfg = <const NMConfig*>c
+    cdef const NMState* s = <const NMState*>st
+    cdef int i
+    for i in range(cfg.mask_words):
+        words[i] = 0
+    if s.phase == PH_OVER or seat != s.cur:
+        return
+    legal_into(cfg, s, seat, words)
 
 
 # -- stepping ---------------------------------------------------------------------------------------------------
@@ -823,9 +911,11 @@ cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
 cdef int single_option(const NMConfig* cfg, const NMState* s) noexcept nogil:
     """The only legal action of the current player, or -1 when there are none or several."""
     cdef uint64_t words[MAX_MASK_WORDS]
-    cdef int i, found = -1
-    nm_legal_mask(cfg, s, s.cur, words)
-    for i in range(cfg.mask_words):
+    cdef int i, found = -1, lo = cfg.word_lo[s.phase], hi = cfg.word_hi[s.phase]
+    for i in range(lo, hi):
+        words[i] = 0
+    legal_into(cfg, s, s.cur, words)
+    for i in range(lo, hi):
         if words[i]:
             if found >= 0 or popcount(words[i]) != 1:
                 return -1
@@ -867,13 +957,11 @@ cdef void auto_resolve(const NMConfig* cfg, NMState* s) noexcept nogil:
 cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     cdef const NMConfig* cfg = <const NMConfig*>c
     cdef NMState* s = <NMState*>st
-    cdef int t, k, n = 0, p, second, r
+    cdef int n, p, second, r
     memset(s, 0, sizeof(NMState))
     s.rng = rng_seed(seed)
-    for t in range(cfg.num_types):
-        for k in range(cfg.copies[t]):
-            s.deck[n] = <uint8_t>t
-            n += 1
+    memcpy(s.deck, cfg.deck0, MAX_CARDS)      # every copy of every type, by type, before the shuffle
+    n = cfg.num_cards
     rng_shuffle_u8(&s.rng, s.deck, n)
     s.deck_n = <uint8_t>n
     # one machine face up on the first slot, five to each player
@@ -932,9 +1020,57 @@ cdef void nm_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
         out[p] = (<int64_t>s.score[p] << 20) | (<int64_t>s.res[p][COAL] << 10) | cubes(s, p)
 
 
+cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* words, uint8_t* nonzero) noexcept nogil:
+    """The current player's legal actions in the words of the phase (cleared, filled, listed for the draw): their
+    number."""
+    cdef int i, lo = cfg.word_lo[s.phase], hi = cfg.word_hi[s.phase]
+    if hi - lo <= 4:            # every phase of the default content; ``words`` has MAX_MASK_WORDS entries
+        words[lo] = 0
+        words[lo + 1] = 0
+        words[lo + 2] = 0
+        words[lo + 3] = 0
+    else:
+        for i in range(lo, hi):
+            words[i] = 0
+    if s.phase == PH_MAIN:      # most decisions: straight to it, without legal_into's dispatch and frame
+        main_options(cfg, s, s.cur, words)
+    else:
+        legal_into(cfg, s, s.cur, words)
+    return list_nonzero_words(words, lo, hi, nonzero)
+
+
 cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    return random_playout_loop(nm_actors, nm_legal_mask, nm_apply, (<const NMConfig*>c).mask_words,
-                               c, st, rng, max_len)
+    """``random_playout_loop`` with ``nm_apply`` for Nicodemus: the same draws (k below the number of legal actions
+    of the seat to act, the k-th of them in id order) and the same automatic answers, with only the mask words of
+    the phase's families cleared, filled and scanned (``legal_into`` writes nowhere else; Nicodemus has 8 mask
+    words, a phase uses 1 to 4), and the mask that ``auto_resolve`` computes for a sub-prompt it cannot answer
+    kept for the draw instead of computed again."""
+    cdef const NMConfig* cfg = <const NMConfig*>c
+    cdef NMState* s = <NMState*>st
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint8_t nonzero[MAX_MASK_WORDS]
+    cdef int count = 0
+    cdef bint have_mask = False
+    cdef int64_t n = 0
+    while True:
+        if s.phase == PH_OVER:
+            return n
+        if n >= max_len:
+            return PLAYOUT_TOO_LONG
+        if not have_mask:
+            count = phase_mask(cfg, s, words, nonzero)
+        if count == 0:
+            return PLAYOUT_TOO_LONG
+        step(cfg, s, draw_listed_action(words, nonzero, count, rng))
+        n += 1
+        # auto_resolve
+        have_mask = False
+        while s.phase != PH_MAIN and s.phase != PH_OVER and answer_is_public(s):
+            count = phase_mask(cfg, s, words, nonzero)
+            if count != 1:
+                have_mask = True
+                break
+            step(cfg, s, (nonzero[0] << 6) | lowest_bit(words[nonzero[0]]))
 
 
 cdef int nm_validate(const void* c, const void* st) noexcept nogil:
@@ -1166,6 +1302,80 @@ def action_layout(int num_types, int num_projects) -> dict:
     return out
 
 
+# The families each phase answers with (legal_into writes only the mask words they occupy).
+_PHASE_FAMILIES = {
+    PH_MAIN: ("play", "repair", "draw"), PH_CHOOSE_RES: ("take1",), PH_TAKE_COST1: ("take1",),
+    PH_TAKE_COST2: ("take1", "take2"), PH_DISCARD_HAND: ("discard_hand",), PH_DISCARD_SLOT: ("discard_slot",),
+    PH_EXCHANGE: ("exchange", "stop"), PH_STEAL: ("steal",), PH_RETURN: ("return1", "return2"),
+    PH_KEEP: ("keep",), PH_COPY: ("copy",), PH_PROJECTS: ("complete", "done"), PH_OVER: (),
+}
+
+
+cdef _move_tables(NMConfig* cfg, dict layout):
+    """The tables move generation reads, derived from the content and the action layout."""
+    cdef int t, r, i, ph, p, pairs, n
+    if cfg.a_play != 0 or 3 * cfg.num_types > 64:
+        raise RuntimeError("PLAY must be the first action family and fit one mask word")
+    for i in range(NUM_EFFECTS):
+        cfg.fx_types[i] = 0
+    for t in range(cfg.num_types):
+        cfg.prod_unit[t] = (<uint64_t>1) << (8 * cfg.prod[t])
+        cfg.fx_types[cfg.effect[t]] |= 1u << t
+        cfg.cost_cubes[t] = cfg.cost[t][1] | (<uint32_t>cfg.cost[t][2] << 8) | (<uint32_t>cfg.cost[t][3] << 16)
+        cfg.take1_bits[t] = 0
+        for r in range(1, 4):
+            if cfg.cost[t][r]:
+                cfg.take1_bits[t] |= 1 << (r - 1)
+        # two cubes of the cost: every pair it holds, else its single cubes (the cost holds at least one)
+        pairs = 0
+        for i in range(6):
+            if (cfg.cost[t][PAIR_A[i]] >= 2 if PAIR_A[i] == PAIR_B[i]
+                    else cfg.cost[t][PAIR_A[i]] >= 1 and cfg.cost[t][PAIR_B[i]] >= 1):
+                pairs |= 1 << i
+        cfg.take2_bits[t] = pairs
+        cfg.take2_single[t] = 0 if pairs else cfg.take1_bits[t]
+        for i in range(64):
+            cfg.cost_after[i][t] = sub_sat_bytes(cfg.cost_cubes[t], (i & 3) | (((i >> 2) & 3) << 8) | ((i >> 4) << 16))
+        cfg.attr_unit[PK_COLOUR][t] = (<uint64_t>1) << (4 * cfg.colour[t])
+        cfg.attr_unit[PK_VP][t] = (<uint64_t>1) << (4 * cfg.vp[t])
+        cfg.attr_unit[PK_PRODUCTION][t] = (<uint64_t>1) << (4 * cfg.prod[t])
+        cfg.attr_unit[PK_IDENTICAL][t] = (<uint64_t>1) << (4 * t)
+    # the types whose effect test passes, for every combination of the facts the tests read (RULES.md,
+    # "Applicable"; the exchange and the copy are decided apart, in applicable_types)
+    for i in range(128):
+        cfg.fx_cond_types[i] = cfg.fx_types[FX_PRODUCE]
+        if (i >> FX_COND_HAND_AFTER) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_DISCARD_HAND]
+        if (i >> FX_COND_TWO_SLOTS) & 1:
+            cfg.fx_cond_types[i] |= (cfg.fx_types[FX_DISCARD_BACK_3] | cfg.fx_types[FX_DISCARD_BACK_2]
+                                     | cfg.fx_types[FX_DISCARD_PREVIOUS])
+        if (i >> FX_COND_OPP_COAL) & 1 or (i >> FX_COND_OPP_HAND) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_STEAL_COAL]
+        if (i >> FX_COND_OPP_CUBES) & 1 or (i >> FX_COND_OPP_HAND) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_STEAL_RESOURCE]
+        if (i >> FX_COND_OPP_HAND_3) & 1 or (i >> FX_COND_OPP_COAL) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_STRIP]
+        if (i >> FX_COND_OPP_CUBES) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_RETURN]
+        if (i >> FX_COND_PILE) & 1:
+            cfg.fx_cond_types[i] |= cfg.fx_types[FX_PROJECT]
+    for p in range(cfg.num_projects):
+        cfg.proj_key[p] = 0
+        for i in range(cfg.proj_size[p]):
+            cfg.proj_key[p] += (<uint64_t>1) << (4 * cfg.proj_req[p][i])
+    n = 0
+    for i in range(MAX_CARDS):
+        cfg.deck0[i] = 0
+    for t in range(cfg.num_types):
+        for i in range(cfg.copies[t]):
+            cfg.deck0[n] = t
+            n += 1
+    for ph in range(NUM_PHASES):
+        ids = [a for name in _PHASE_FAMILIES[ph] for a in range(layout[name][0], layout[name][0] + layout[name][1])]
+        cfg.word_lo[ph] = (min(ids) >> 6) if ids else 0
+        cfg.word_hi[ph] = ((max(ids) >> 6) + 1) if ids else 0
+
+
 def make_core(machines, projects, supply, start, int public_projects, int sharing, int first_player,
               int end_score) -> GameCore:
     """Compile content and parameters (already validated by the Python layer) into a bound GameCore.
@@ -1247,6 +1457,7 @@ def make_core(machines, projects, supply, start, int public_projects, int sharin
     cfg.a_done = layout["done"][0]
     cfg.num_actions = layout["num_actions"]
     cfg.mask_words = (cfg.num_actions + 63) >> 6
+    _move_tables(&cfg, layout)
     spec.num_actions = cfg.num_actions
     core = GameCore()
     from robotcore.games.nicodemus.view import NATIVE_HOOKS    # view.pyx cimports this module: read at make time

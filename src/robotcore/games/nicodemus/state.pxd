@@ -170,3 +170,19 @@ ctypedef struct NMConfig:
     int16_t a_complete
     int16_t a_done
     int16_t num_actions
+    # move-generation tables, derived from the fields above by make_core (engine.pyx, "move generation")
+    uint64_t prod_unit[MAX_TYPES]      # 1 << (8 * production): a workshop's reductions add up one byte per resource
+    uint64_t attr_unit[4][MAX_TYPES]   # 1 << (4 * attribute) per ProjectKind (PK_IDENTICAL: the type itself): a set
+                                       # of machines sums to its multiset of attributes, one nibble per value
+    uint64_t proj_key[MAX_PROJECTS]    # the multiset a project requires, summed the same way (not PK_IDENTICAL)
+    uint32_t cost_after[64][MAX_TYPES] # cost_cubes less the reductions (wood + 4 copper + 16 crystal, 0..3 each)
+    uint32_t fx_types[NUM_EFFECTS]     # the types with each effect, as a bitset
+    uint32_t fx_cond_types[128]        # the types whose effect test passes, per combination of the 7 facts the
+                                       # tests read (engine.pyx, FX_COND_*); the exchange and the copy apart
+    uint32_t cost_cubes[MAX_TYPES]     # the repair cost packed one byte per cube: wood, copper, crystal
+    uint8_t take1_bits[MAX_TYPES]      # PH_TAKE_COST1: the cubes (bit 0 wood .. bit 2 crystal) of the cost
+    uint8_t take2_bits[MAX_TYPES]      # PH_TAKE_COST2: the pairs (bits 0..5, PAIR order) the cost holds ...
+    uint8_t take2_single[MAX_TYPES]    # ... or, when it holds none, its single cubes (bits 0..2)
+    uint8_t deck0[MAX_CARDS]           # the deck before the shuffle: every copy of every type, by type (zeros after)
+    uint8_t word_lo[NUM_PHASES]        # the mask words a phase's actions can occupy: word_lo .. word_hi - 1
+    uint8_t word_hi[NUM_PHASES]
