@@ -24,7 +24,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport highest_bit, lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.sparks.state cimport *
@@ -55,6 +55,10 @@ def action_layout() -> dict:
 
 cdef enum:
     SP_MASK_WORDS = 22        # (num_actions + 63) // 64: the action ids are the same under every content
+    # Move generation writes into a buffer of SP_MASK_BUF words: the mask, then at SP_WRITTEN the set of mask words
+    # it wrote (bit i for word i: what the playout loop scans, ``random_playout_loop_words``), then one of padding
+    SP_WRITTEN = 22
+    SP_MASK_BUF = 24
 
 
 # -- small helpers ---------------------------------------------------------------------------------------------
@@ -72,7 +76,9 @@ cdef inline int mkdie(int c, int v) noexcept nogil:
 
 
 cdef inline void setb(uint64_t* w, int a) noexcept nogil:
+    """Action a is legal (w: a move-generation buffer of SP_MASK_BUF words)."""
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
+    w[SP_WRITTEN] |= (<uint64_t>1) << (a >> 6)
 
 
 cdef extern from *:
@@ -87,22 +93,22 @@ cdef extern from *:
     #endif
         return x;
     }
-    /* Zero the legal-action mask with straight-line 16-byte stores: a loop or memset becomes ``rep stos``,
-       which costs an instruction per word. */
+    /* Zero a move-generation buffer (the 22 mask words, the set of words written, padding: 24 words) with
+       straight-line 16-byte stores: a loop or memset becomes ``rep stos``, which costs an instruction per word. */
     #if defined(__GNUC__)
     typedef uint64_t sp_v2 __attribute__((vector_size(16), aligned(8)));
     static inline void sp_zero_mask(uint64_t* w) {
         const sp_v2 z = {0, 0};
         sp_v2* v = (sp_v2*)w;
         v[0] = z; v[1] = z; v[2] = z; v[3] = z; v[4] = z; v[5] = z;
-        v[6] = z; v[7] = z; v[8] = z; v[9] = z; v[10] = z;
+        v[6] = z; v[7] = z; v[8] = z; v[9] = z; v[10] = z; v[11] = z;
     }
     #else
-    static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 22 * sizeof(uint64_t)); }
+    static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 24 * sizeof(uint64_t)); }
     #endif
     """
     uint64_t sp_load8(const uint8_t* p) noexcept nogil
-    void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_WORDS (22) words
+    void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_BUF (24) words
 
 
 cdef inline uint64_t nonzero_bytes(uint64_t x) noexcept nogil:
@@ -847,9 +853,12 @@ cdef void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept 
 cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
     """OR ``bits`` (fewer than 64) into the mask from action ``base`` on."""
     cdef int off = base & 63
-    w[base >> 6] |= bits << off
+    if bits << off:
+        w[base >> 6] |= bits << off
+        w[SP_WRITTEN] |= (<uint64_t>1) << (base >> 6)
     if off and (bits >> (64 - off)):
         w[(base >> 6) + 1] |= bits >> (64 - off)
+        w[SP_WRITTEN] |= (<uint64_t>1) << ((base >> 6) + 1)
 
 
 cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, const Spaces* o,
@@ -956,16 +965,19 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
 
 
 cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
+    """The legal actions of any seat into ``w`` (SP_MASK_WORDS words)."""
     cdef int i
+    cdef uint64_t buf[SP_MASK_BUF]
     if not (sp_actors(cfg, s) >> seat) & 1:
         for i in range(cfg.mask_words):
             w[i] = 0
         return
-    actor_legal(cfg, s, seat, w)
+    actor_legal(cfg, s, seat, buf)
+    memcpy(w, buf, SP_MASK_WORDS * sizeof(uint64_t))
 
 
 cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
-    """The legal actions of an acting seat."""
+    """The legal actions of an acting seat into the move-generation buffer ``w`` (SP_MASK_BUF words)."""
     sp_zero_mask(w)
     if s.phase == PH_ACTION:
         action_options(cfg, s, seat, w)
@@ -1644,14 +1656,16 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
                   | (<int64_t>s.pl[p].level << 8) | popcount(s.pl[p].tableau))
 
 
-cdef void sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
-    # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's)
+cdef inline uint64_t sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's) into the loop's
+    # MAX_MASK_WORDS words, and the set of the mask words it wrote
     actor_legal(<const SPConfig*>c, <const SPState*>st, seat, words)
+    return words[SP_WRITTEN]
 
 
 cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    # the kernel's loop with Sparks' functions and its constant mask size (the loops over the mask unroll)
-    return random_playout_loop(sp_actors, sp_actor_mask, sp_apply, SP_MASK_WORDS, c, st, rng, max_len)
+    # the kernel's loop with Sparks' functions, scanning only the mask words the move generation wrote
+    return random_playout_loop_words(sp_actors, sp_actor_mask, sp_apply, SP_MASK_WORDS, c, st, rng, max_len)
 
 
 # -- the invariant check ---------------------------------------------------------------------------------------
