@@ -53,6 +53,14 @@ def action_layout() -> dict:
     return out
 
 
+# the families of _FAMILIES, in order (make_core checks it)
+cdef enum:
+    F_TAKE, F_PICK, F_PLACE, F_SELL, F_SELL_SPACE, F_UP, F_DOWN, F_FLIP, F_FRANK, F_SILAS, F_REROLL1, F_REROLL
+    F_MARK, F_ROLL, F_REARRANGE, F_RECRUIT, F_SPARK_BOX, F_COG_BOX, F_FREE_BOX, F_TRACK, F_TILE, F_COPY
+    F_COMPLETE, F_DIE_CHOICE, F_RECYCLE, F_SKIP, F_DONE, F_DISCARD_ROBOT, F_DRAW, F_ASSIGN, F_DRAFT, F_ADJUST
+    NUM_FAMILIES
+
+
 cdef enum:
     SP_MASK_WORDS = 22        # (num_actions + 63) // 64: the action ids are the same under every content
     # Move generation writes into a buffer of SP_MASK_BUF words: the mask, then at SP_WRITTEN the set of mask words
@@ -809,45 +817,27 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
             setb(w, cfg.a_die_choice + t)
 
 
-# The free die spaces of a seat by requirement (bit sp), read once per legal-action list: what ``fit`` checks for
-# a die from the available ones, for every die at once.
+# The free die spaces of a seat, read once per legal-action list: what ``fit`` checks for a die from the available
+# ones, for every die at once (with the robot cards' requirement masks, ``r_cmask``/``r_vmask``, built by make_core).
 ctypedef struct Spaces:
-    uint32_t all                      # every free space a die may go to
-    uint32_t any_colour               # of which those with no colour requirement (a robot's "any", the storage)
-    uint32_t no_value                 # of which those with no value requirement
-    uint32_t colour[NCOL]             # requiring that colour (an upgrade space is its colour's)
-    uint32_t value[7]                 # requiring that value
+    uint32_t free                     # the free die spaces (bit sp), of the upgrades, robot slots and storage
+    uint32_t upg                      # of which the upgrade spaces, when the seat may take an upgrade now
+    uint32_t store                    # of which the storage, when the content has one
+    uint8_t card[SLOTS]               # each slot's robot, EMPTY_ROW for none (its masks are 0)
 
 
-cdef void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept nogil:
-    cdef int sp, k, j, card, c, v
-    memset(o, 0, sizeof(Spaces))
+cdef inline void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept nogil:
+    cdef int k
+    # the occupied spaces (bytes 0-7 and 8-13 of ``space``) packed to bits by a multiply
+    cdef uint64_t occ = ((nonzero_bytes(sp_load8(&P.space[0])) * 0x0102040810204080ULL) >> 56) | \
+        (((nonzero_bytes(sp_load8(&P.space[6]) >> 16) * 0x0102040810204080ULL) >> 56) << 8)
+    o.free = <uint32_t>(~occ) & ((1u << NSPACE) - 1)
+    o.upg = 0
     if P.level < cfg.nlevels and upg_count(P) < cfg.upgrade_cap:
-        for sp in range(SP_ROBOT):
-            if P.space[sp] == 0:
-                o.all |= 1u << sp
-                o.no_value |= 1u << sp
-                o.colour[sp] |= 1u << sp
+        o.upg = o.free & ((1u << SP_ROBOT) - 1)
+    o.store = o.free & (1u << SP_STORE) if cfg.storage else 0
     for k in range(SLOTS):
-        card = P.line[k]
-        if card == NO_CARD:
-            continue
-        for j in range(cfg.r_n[card]):
-            sp = SP_ROBOT + 3 * k + j
-            if P.space[sp] == 0:
-                o.all |= 1u << sp
-                c = cfg.r_col[card][j]
-                v = cfg.r_val[card][j]
-                if c == ANY:
-                    o.any_colour |= 1u << sp
-                else:
-                    o.colour[c] |= 1u << sp
-                o.value[v] |= 1u << sp      # value 0: no requirement
-    o.no_value |= o.value[0]
-    if cfg.storage and P.space[SP_STORE] == 0:
-        o.all |= 1u << SP_STORE
-        o.any_colour |= 1u << SP_STORE
-        o.no_value |= 1u << SP_STORE
+        o.card[k] = P.line[k] if P.line[k] != NO_CARD else EMPTY_ROW
 
 
 cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
@@ -868,11 +858,14 @@ cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t,
     colour when the seat can pay to ignore it; its value, or none, or ignored), sell, change, and the
     assistants' die effects."""
     cdef int c = t // 6, v = t % 6 + 1
-    cdef uint32_t fits = o.all
-    if not colour_paid:
-        fits = o.colour[c] | o.any_colour
-    if not (ign_val or (c == p and has_tile(P, TL_IGN_VALUE))):
-        fits &= o.no_value | o.value[v]
+    # a robot space takes the die when its colour is the die's or "any" (every colour when paid: mask ANY + 1) and
+    # its value the die's or none (every value when ignored: mask 0); an upgrade space wants its colour only
+    cdef int ci = NCOL + 1 if colour_paid else c
+    cdef int vi = 0 if (ign_val or (c == p and has_tile(P, TL_IGN_VALUE))) else v
+    cdef uint32_t fits = (((<uint32_t>(cfg.r_cmask[o.card[0]][ci] & cfg.r_vmask[o.card[0]][vi]) << SP_ROBOT)
+                           | (<uint32_t>(cfg.r_cmask[o.card[1]][ci] & cfg.r_vmask[o.card[1]][vi]) << (SP_ROBOT + 3))
+                           | (<uint32_t>(cfg.r_cmask[o.card[2]][ci] & cfg.r_vmask[o.card[2]][vi]) << (SP_ROBOT + 6)))
+                          & o.free) | o.store | (o.upg if colour_paid else o.upg & (1u << c))
     set_field(w, cfg.a_place + t * NSPACE, fits)
     setb(w, cfg.a_sell + t)
     if change:
@@ -1216,7 +1209,8 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
     cdef Player* P = &s.pl[p]
     cdef int head = P.pend[0] if P.npend else 0
     cdef int t, sp, to, b, cost, k, j, arg
-    if a >= cfg.a_place and a < cfg.a_place + NTYPES * NSPACE:
+    cdef int f = cfg.fam[a]          # the action's family: one switch instead of a chain of range tests
+    if f == F_PLACE:
         t = (a - cfg.a_place) // NSPACE
         sp = (a - cfg.a_place) % NSPACE
         if head == PD_RECYCLE_PLACE:
@@ -1228,17 +1222,17 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
             P.avail[t] -= 1
         cost = fit(cfg, P, p, b, sp, -1)
         put_die(cfg, s, p, b, sp, cost)
-    elif a >= cfg.a_sell and a < cfg.a_sell + NTYPES:
+    elif f == F_SELL:
         t = a - cfg.a_sell
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         P.cogs = sat(P.cogs + sell_price(cfg, P))
-    elif a >= cfg.a_sell_space and a < cfg.a_sell_space + NSPACE:
+    elif f == F_SELL_SPACE:
         sp = a - cfg.a_sell_space
         discard_die(s, P.space[sp])
         P.space[sp] = 0
         P.cogs = sat(P.cogs + sell_price(cfg, P))
-    elif a >= cfg.a_up and a < cfg.a_down + NTYPES:
+    elif f == F_UP or f == F_DOWN:
         t = (a - cfg.a_up) % NTYPES
         k = 1 if a < cfg.a_down else -1
         if head == PD_ADJUST or head == PD_SILAS:
@@ -1253,7 +1247,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         else:
             P.cogs -= cfg.change_cost
             change_avail(P, t, k)
-    elif a >= cfg.a_flip and a < cfg.a_flip + NTYPES:
+    elif f == F_FLIP:
         t = a - cfg.a_flip
         P.used_octavia += 1
         j = (t // 6) * 6 + (5 - t % 6)
@@ -1262,42 +1256,42 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         else:
             P.avail[t] -= 1
             P.avail[j] += 1
-    elif a >= cfg.a_frank and a < cfg.a_frank + NTYPES:
+    elif f == F_FRANK:
         t = a - cfg.a_frank
         P.used_frank += 1
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         push(P, PD_ADVANCE, t // 6)
-    elif a >= cfg.a_silas and a < cfg.a_silas + NTYPES:
+    elif f == F_SILAS:
         t = a - cfg.a_silas
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         P.silas = <uint8_t>(t % 6 + 1)
         push(P, PD_SILAS, 0)
-    elif a >= cfg.a_reroll1 and a < cfg.a_reroll1 + NTYPES:
+    elif f == F_REROLL1:
         t = a - cfg.a_reroll1
         P.used_reroll1 += 1
         P.avail[t] -= 1
         P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
-    elif a == cfg.a_reroll:
+    elif f == F_REROLL:
         P.reroll_tile = 0
         push(P, PD_REROLL, 0)
-    elif a == cfg.a_adjust:
+    elif f == F_ADJUST:
         P.used_adjust += 1
         push(P, PD_ADJUST, 1)
-    elif a >= cfg.a_mark and a < cfg.a_mark + NTYPES:
+    elif f == F_MARK:
         t = a - cfg.a_mark
         P.avail[t] -= 1
         P.rr[P.nrr] = <uint8_t>(t + 1)
         P.nrr += 1
-    elif a == cfg.a_roll:
+    elif f == F_ROLL:
         for j in range(P.nrr):
             t = P.rr[j] - 1
             P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
             P.rr[j] = 0
         P.nrr = 0
         pop(P)
-    elif a >= cfg.a_rearrange and a < cfg.a_rearrange + NSPACE * NSPACE:
+    elif f == F_REARRANGE:
         sp = (a - cfg.a_rearrange) // NSPACE
         to = (a - cfg.a_rearrange) % NSPACE
         b = P.space[sp]
@@ -1305,7 +1299,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.space[sp] = 0
         P.rearranged += 1
         put_die(cfg, s, p, b, to, cost)
-    elif a >= cfg.a_recruit and a < cfg.a_recruit + MAX_ASSIST:
+    elif f == F_RECRUIT:
         j = a - cfg.a_recruit
         if head == PD_FREE_PLAY:
             pop(P)
@@ -1314,19 +1308,19 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.hand &= ~((<uint32_t>1) << j)
         P.played |= (<uint32_t>1) << j
         onetime(cfg, s, p, j)
-    elif a >= cfg.a_spark_box and a < cfg.a_spark_box + 64:
+    elif f == F_SPARK_BOX:
         b = a - cfg.a_spark_box
         P.sparks -= 1
         P.box_used |= (<uint64_t>1) << b
         fire_box(cfg, s, p, b)
-    elif a >= cfg.a_cog_box and a < cfg.a_cog_box + 64:
+    elif f == F_COG_BOX:
         b = a - cfg.a_cog_box
         P.cogs -= 1
         P.used_emma += 1
         P.box_used |= (<uint64_t>1) << b
         P.box_cog |= (<uint64_t>1) << b
         fire_box(cfg, s, p, b)
-    elif a >= cfg.a_free_box and a < cfg.a_free_box + 64:
+    elif f == F_FREE_BOX:
         b = a - cfg.a_free_box
         arg = P.parg[0]
         if head == PD_MAX:
@@ -1337,27 +1331,27 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         else:
             pop(P)
         fire_box(cfg, s, p, b)
-    elif a >= cfg.a_track and a < cfg.a_track + NCOL:
+    elif f == F_TRACK:
         pop(P)
         step_track(cfg, s, p, a - cfg.a_track)
-    elif a >= cfg.a_tile and a < cfg.a_tile + NTILES * 4:
+    elif f == F_TILE:
         pop(P)
         take_tile(P, (a - cfg.a_tile) >> 2, (a - cfg.a_tile) & 3)
-    elif a >= cfg.a_copy and a < cfg.a_copy + MAX_ASSIST:
+    elif f == F_COPY:
         pop(P)
         P.conrad = <uint8_t>(a - cfg.a_copy)
         onetime(cfg, s, p, P.conrad)
-    elif a >= cfg.a_complete and a < cfg.a_complete + SLOTS:
+    elif f == F_COMPLETE:
         pop(P)
         P.cogs -= 1
         complete_robot(cfg, s, p, a - cfg.a_complete)
-    elif a >= cfg.a_die_choice and a < cfg.a_die_choice + NTYPES:
+    elif f == F_DIE_CHOICE:
         t = a - cfg.a_die_choice
         pop(P)
         b = draw_colour(s, t // 6)
         if b:
             gain_die(P, mkdie(dcol(b), t % 6 + 1))
-    elif a >= cfg.a_recycle and a < cfg.a_recycle + NTYPES:
+    elif f == F_RECYCLE:
         t = a - cfg.a_recycle
         k = 0
         for j in range(P.nrc):
@@ -1369,7 +1363,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
             P.rc[j] = 0
         P.nrc = 0
         P.pend[0] = PD_RECYCLE_PLACE
-    elif a == cfg.a_skip:
+    elif f == F_SKIP:
         if head == PD_RECYCLE_PICK:
             for j in range(P.nrc):
                 discard_die(s, P.rc[j])
@@ -1381,7 +1375,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         elif head == PD_SILAS:
             P.silas = 0
         pop(P)
-    elif a == cfg.a_done:
+    elif f == F_DONE:
         s.done |= <uint8_t>(1 << p)
         if s.done == (1 << cfg.nseats) - 1:
             end_turn(cfg, s)
@@ -2059,6 +2053,15 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
         for j, (col, val) in enumerate(spaces):
             cfg.r_col[i][j] = col
             cfg.r_val[i][j] = val
+            # the requirement masks free_spaces/die_options read (bit j: space j takes the die)
+            for c in range(NCOL):
+                if col == c or col == ANY:
+                    cfg.r_cmask[i][c] |= 1 << j
+            cfg.r_cmask[i][NCOL + 1] |= 1 << j          # the colour paid for
+            for v in range(1, 7):
+                if val == 0 or val == v:
+                    cfg.r_vmask[i][v] |= 1 << j
+            cfg.r_vmask[i][0] |= 1 << j                 # the value ignored
         cfg.r_adv[i] = adv
         for j in range(3):
             cfg.r_rew[i][j] = rew[j] if rew is not None else (SY_NONE if j == 0 else 0)
@@ -2130,6 +2133,12 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
     if not draft and players * cfg.hand_size > cfg.nassist:
         raise ValueError("the assistant deck is too small for the hands")
     layout = action_layout()
+    if layout["num_actions"] != SP_NUM_ACTIONS or len(_FAMILIES) != NUM_FAMILIES or _FAMILIES[F_PLACE][0] != "place" \
+            or _FAMILIES[F_DONE][0] != "done" or _FAMILIES[F_ADJUST][0] != "adjust":
+        raise AssertionError("the action layout and the engine's family table disagree")
+    for i, (name, size) in enumerate(_FAMILIES):
+        for r in range(layout[name][0], layout[name][0] + size):
+            cfg.fam[r] = <uint8_t>i
     cfg.a_take = layout["take"][0]
     cfg.a_pick = layout["pick"][0]
     cfg.a_place = layout["place"][0]
