@@ -53,6 +53,43 @@ def action_layout() -> dict:
     return out
 
 
+# the first id of each family (make_core checks them against action_layout): constants, so that a legal action is
+# set with an immediate and an action's family is found without reading the config
+cdef enum:
+    A_TAKE = 0
+    A_PICK = 32
+    A_PLACE = 40
+    A_SELL = 376
+    A_SELL_SPACE = 400
+    A_UP = 414
+    A_DOWN = 438
+    A_FLIP = 462
+    A_FRANK = 486
+    A_SILAS = 510
+    A_REROLL1 = 534
+    A_REROLL = 558
+    A_MARK = 559
+    A_ROLL = 583
+    A_REARRANGE = 584
+    A_RECRUIT = 780
+    A_SPARK_BOX = 812
+    A_COG_BOX = 876
+    A_FREE_BOX = 940
+    A_TRACK = 1004
+    A_TILE = 1008
+    A_COPY = 1040
+    A_COMPLETE = 1072
+    A_DIE_CHOICE = 1075
+    A_RECYCLE = 1099
+    A_SKIP = 1123
+    A_DONE = 1124
+    A_DISCARD_ROBOT = 1125
+    A_DRAW = 1128
+    A_ASSIGN = 1129
+    A_DRAFT = 1321
+    A_ADJUST = 1353
+
+
 # the families of _FAMILIES, in order (make_core checks it)
 cdef enum:
     F_TAKE, F_PICK, F_PLACE, F_SELL, F_SELL_SPACE, F_UP, F_DOWN, F_FLIP, F_FRANK, F_SILAS, F_REROLL1, F_REROLL
@@ -695,25 +732,25 @@ cdef void take_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w
                 continue
             c = prod_count(cfg, k)
             if n <= c:
-                setb(w, cfg.a_take + k * MAX_JUNK)
+                setb(w, A_TAKE + k * MAX_JUNK)
             elif k == 1:
                 for st in range(n - c + 1):
-                    setb(w, cfg.a_take + k * MAX_JUNK + st)
+                    setb(w, A_TAKE + k * MAX_JUNK + st)
             else:
-                setb(w, cfg.a_take + k * MAX_JUNK)
-                setb(w, cfg.a_take + k * MAX_JUNK + n - c)
+                setb(w, A_TAKE + k * MAX_JUNK)
+                setb(w, A_TAKE + k * MAX_JUNK + n - c)
         return
     quincy = inst(cfg, P, AK_QUINCY) > 0
     if quincy:
         for i in range(n):
-            setb(w, cfg.a_pick + i)
+            setb(w, A_PICK + i)
     elif s.take_end == 0:
-        setb(w, cfg.a_pick)
+        setb(w, A_PICK)
     elif s.take_end == 1:
-        setb(w, cfg.a_pick + n - 1)
+        setb(w, A_PICK + n - 1)
     else:
-        setb(w, cfg.a_pick)
-        setb(w, cfg.a_pick + n - 1)
+        setb(w, A_PICK)
+        setb(w, A_PICK + n - 1)
 
 
 cdef inline int prod_count(const SPConfig* cfg, int k) noexcept nogil:
@@ -728,13 +765,13 @@ cdef void refill_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     if P.nbuf == 0:
         for k in range(SLOTS):
             if P.line[k] != NO_CARD:
-                setb(w, cfg.a_discard_robot + k)
-        setb(w, cfg.a_draw)
+                setb(w, A_DISCARD_ROBOT + k)
+        setb(w, A_DRAW)
         return
     for i in range(P.nbuf):
         for k in range(SLOTS):
             if P.line[k] == NO_CARD:
-                setb(w, cfg.a_assign + P.buf[i] * SLOTS + k)
+                setb(w, A_ASSIGN + P.buf[i] * SLOTS + k)
 
 
 cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
@@ -745,76 +782,76 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
     if head == PD_ADVANCE:
         opts = advance_options(cfg, P, arg)
         while opts:
-            setb(w, cfg.a_track + lowest_bit(opts))
+            setb(w, A_TRACK + lowest_bit(opts))
             opts &= opts - 1
     elif head == PD_TILE:
         opts = tile_options(cfg, s, P)
         while opts:
-            setb(w, cfg.a_tile + lowest_bit(opts))
+            setb(w, A_TILE + lowest_bit(opts))
             opts &= opts - 1
     elif head == PD_CONRAD:
         opts = conrad_options(cfg, s, P)
         while opts:
-            setb(w, cfg.a_copy + lowest_bit(opts))
+            setb(w, A_COPY + lowest_bit(opts))
             opts &= opts - 1
     elif head == PD_REROLL:
         if P.nrr < MAX_RR:
             for t in range(NTYPES):
                 if P.avail[t]:
-                    setb(w, cfg.a_mark + t)
-        setb(w, cfg.a_roll)
+                    setb(w, A_MARK + t)
+        setb(w, A_ROLL)
     elif head == PD_ADJUST or head == PD_SILAS:
         for t in range(NTYPES):
             if P.avail[t]:
                 if t % 6 < 5:
-                    setb(w, cfg.a_up + t)
+                    setb(w, A_UP + t)
                 if t % 6 > 0:
-                    setb(w, cfg.a_down + t)
-        setb(w, cfg.a_skip)
+                    setb(w, A_DOWN + t)
+        setb(w, A_SKIP)
     elif head == PD_RECYCLE_PICK:
         for i in range(P.nrc):
-            setb(w, cfg.a_recycle + P.rc[i] - 1)
-        setb(w, cfg.a_skip)
+            setb(w, A_RECYCLE + P.rc[i] - 1)
+        setb(w, A_SKIP)
     elif head == PD_RECYCLE_PLACE:
         t = P.held - 1
         for k in range(SP_ROBOT, SP_STORE):
             if fit(cfg, P, p, P.held, k, -1) >= 0:
-                setb(w, cfg.a_place + t * NSPACE + k)
+                setb(w, A_PLACE + t * NSPACE + k)
         if P.cogs >= cfg.change_cost:
             if t % 6 < 5:
-                setb(w, cfg.a_up + t)
+                setb(w, A_UP + t)
             if t % 6 > 0:
-                setb(w, cfg.a_down + t)
+                setb(w, A_DOWN + t)
         if P.used_octavia < inst(cfg, P, AK_OCTAVIA):
-            setb(w, cfg.a_flip + t)
-        setb(w, cfg.a_skip)
+            setb(w, A_FLIP + t)
+        setb(w, A_SKIP)
     elif head == PD_MAX:
-        setb(w, cfg.a_free_box + arg)
-        setb(w, cfg.a_skip)
+        setb(w, A_FREE_BOX + arg)
+        setb(w, A_SKIP)
     elif head == PD_OLYMPIA:
         boxes = (P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)
         if (arg >> 6) < 2:
             boxes &= ~((<uint64_t>1) << (arg & 63))
         while boxes:
-            setb(w, cfg.a_free_box + lowest_bit(boxes))
+            setb(w, A_FREE_BOX + lowest_bit(boxes))
             boxes &= boxes - 1
-        setb(w, cfg.a_skip)
+        setb(w, A_SKIP)
     elif head == PD_COMPLETE:
         for k in range(SLOTS):
             if P.line[k] != NO_CARD and cfg.r_colour[P.line[k]] == arg:
-                setb(w, cfg.a_complete + k)
-        setb(w, cfg.a_skip)
+                setb(w, A_COMPLETE + k)
+        setb(w, A_SKIP)
     elif head == PD_FREE_PLAY:
         opts = P.hand
         while opts:
             i = lowest_bit(opts)
             opts &= opts - 1
             if can_recruit(cfg, s, P, i):
-                setb(w, cfg.a_recruit + i)
-        setb(w, cfg.a_skip)
+                setb(w, A_RECRUIT + i)
+        setb(w, A_SKIP)
     elif head == PD_DIE_CHOICE:
         for t in range(NTYPES):
-            setb(w, cfg.a_die_choice + t)
+            setb(w, A_DIE_CHOICE + t)
 
 
 # The free die spaces of a seat, read once per legal-action list: what ``fit`` checks for a die from the available
@@ -866,21 +903,21 @@ cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t,
                            | (<uint32_t>(cfg.r_cmask[o.card[1]][ci] & cfg.r_vmask[o.card[1]][vi]) << (SP_ROBOT + 3))
                            | (<uint32_t>(cfg.r_cmask[o.card[2]][ci] & cfg.r_vmask[o.card[2]][vi]) << (SP_ROBOT + 6)))
                           & o.free) | o.store | (o.upg if colour_paid else o.upg & (1u << c))
-    set_field(w, cfg.a_place + t * NSPACE, fits)
-    setb(w, cfg.a_sell + t)
+    set_field(w, A_PLACE + t * NSPACE, fits)
+    setb(w, A_SELL + t)
     if change:
         if v < 6:
-            setb(w, cfg.a_up + t)
+            setb(w, A_UP + t)
         if v > 1:
-            setb(w, cfg.a_down + t)
+            setb(w, A_DOWN + t)
     if octavia:
-        setb(w, cfg.a_flip + t)
+        setb(w, A_FLIP + t)
     if frank and (cfg.frank_mask >> v) & 1:
-        setb(w, cfg.a_frank + t)
+        setb(w, A_FRANK + t)
     if silas:
-        setb(w, cfg.a_silas + t)
+        setb(w, A_SILAS + t)
     if reroll1:
-        setb(w, cfg.a_reroll1 + t)
+        setb(w, A_REROLL1 + t)
 
 
 cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
@@ -917,9 +954,9 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
                 die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change,
                             octavia, frank, silas, reroll1)
         if P.reroll_tile:
-            setb(w, cfg.a_reroll)
+            setb(w, A_REROLL)
         if P.used_adjust < inst(cfg, P, AK_ADJUST):
-            setb(w, cfg.a_adjust)
+            setb(w, A_ADJUST)
     rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
     # the placed dice: bytes 0-7 and 8-13 of ``space`` (the second word read from byte 6, its first two dropped)
     held = nonzero_bytes(sp_load8(&P.space[0]))
@@ -932,11 +969,11 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
             sp = 8 + (lowest_bit(placed2) >> 3)
             placed2 &= placed2 - 1
         b = P.space[sp]
-        setb(w, cfg.a_sell_space + sp)
+        setb(w, A_SELL_SPACE + sp)
         if rearr:
             for to in range(NSPACE):
                 if to != sp and fit(cfg, P, p, b, to, sp) >= 0:
-                    setb(w, cfg.a_rearrange + sp * NSPACE + to)
+                    setb(w, A_REARRANGE + sp * NSPACE + to)
     c = recruit_cost(cfg, P)
     if P.cogs >= c:
         bits = P.hand
@@ -944,17 +981,17 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
             a = lowest_bit(bits)
             bits &= bits - 1
             if can_recruit(cfg, s, P, a):
-                setb(w, cfg.a_recruit + a)
+                setb(w, A_RECRUIT + a)
     boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
     if P.sparks or (P.cogs and P.used_emma < inst(cfg, P, AK_EMMA)):
         while boxes:
             b = lowest_bit(boxes)
             boxes &= boxes - 1
             if P.sparks:
-                setb(w, cfg.a_spark_box + b)
+                setb(w, A_SPARK_BOX + b)
             if P.cogs and P.used_emma < inst(cfg, P, AK_EMMA):
-                setb(w, cfg.a_cog_box + b)
-    setb(w, cfg.a_done)
+                setb(w, A_COG_BOX + b)
+    setb(w, A_DONE)
 
 
 cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
@@ -979,7 +1016,7 @@ cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t*
     elif s.phase == PH_REFILL:
         refill_options(cfg, s, seat, w)
     elif s.phase == PH_DRAFT:
-        bits_to(w, cfg.a_draft, draft_hand(cfg, s, seat))
+        bits_to(w, A_DRAFT, draft_hand(cfg, s, seat))
 
 
 cdef inline void bits_to(uint64_t* w, int base, uint32_t bits) noexcept nogil:
@@ -1047,10 +1084,10 @@ cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nog
         sp_zero_mask(w)
         take_options(cfg, s, s.taker, w)
         # the MAX_JUNK pick bits as one field: how many, and the last one
-        off = cfg.a_pick & 63
-        picks = w[cfg.a_pick >> 6] >> off
+        off = A_PICK & 63
+        picks = w[A_PICK >> 6] >> off
         if off > 64 - MAX_JUNK:
-            picks |= w[(cfg.a_pick >> 6) + 1] << (64 - off)
+            picks |= w[(A_PICK >> 6) + 1] << (64 - off)
         picks &= (1u << MAX_JUNK) - 1
         n = popcount(picks)
         a = highest_bit(picks) if picks else -1
@@ -1211,8 +1248,8 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
     cdef int t, sp, to, b, cost, k, j, arg
     cdef int f = cfg.fam[a]          # the action's family: one switch instead of a chain of range tests
     if f == F_PLACE:
-        t = (a - cfg.a_place) // NSPACE
-        sp = (a - cfg.a_place) % NSPACE
+        t = (a - A_PLACE) // NSPACE
+        sp = (a - A_PLACE) % NSPACE
         if head == PD_RECYCLE_PLACE:
             b = P.held
             P.held = 0
@@ -1223,18 +1260,18 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         cost = fit(cfg, P, p, b, sp, -1)
         put_die(cfg, s, p, b, sp, cost)
     elif f == F_SELL:
-        t = a - cfg.a_sell
+        t = a - A_SELL
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         P.cogs = sat(P.cogs + sell_price(cfg, P))
     elif f == F_SELL_SPACE:
-        sp = a - cfg.a_sell_space
+        sp = a - A_SELL_SPACE
         discard_die(s, P.space[sp])
         P.space[sp] = 0
         P.cogs = sat(P.cogs + sell_price(cfg, P))
     elif f == F_UP or f == F_DOWN:
-        t = (a - cfg.a_up) % NTYPES
-        k = 1 if a < cfg.a_down else -1
+        t = (a - A_UP) % NTYPES
+        k = 1 if a < A_DOWN else -1
         if head == PD_ADJUST or head == PD_SILAS:
             change_avail(P, t, k)
             if head == PD_ADJUST:
@@ -1248,7 +1285,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
             P.cogs -= cfg.change_cost
             change_avail(P, t, k)
     elif f == F_FLIP:
-        t = a - cfg.a_flip
+        t = a - A_FLIP
         P.used_octavia += 1
         j = (t // 6) * 6 + (5 - t % 6)
         if head == PD_RECYCLE_PLACE:
@@ -1257,19 +1294,19 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
             P.avail[t] -= 1
             P.avail[j] += 1
     elif f == F_FRANK:
-        t = a - cfg.a_frank
+        t = a - A_FRANK
         P.used_frank += 1
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         push(P, PD_ADVANCE, t // 6)
     elif f == F_SILAS:
-        t = a - cfg.a_silas
+        t = a - A_SILAS
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         P.silas = <uint8_t>(t % 6 + 1)
         push(P, PD_SILAS, 0)
     elif f == F_REROLL1:
-        t = a - cfg.a_reroll1
+        t = a - A_REROLL1
         P.used_reroll1 += 1
         P.avail[t] -= 1
         P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
@@ -1280,7 +1317,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.used_adjust += 1
         push(P, PD_ADJUST, 1)
     elif f == F_MARK:
-        t = a - cfg.a_mark
+        t = a - A_MARK
         P.avail[t] -= 1
         P.rr[P.nrr] = <uint8_t>(t + 1)
         P.nrr += 1
@@ -1292,15 +1329,15 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.nrr = 0
         pop(P)
     elif f == F_REARRANGE:
-        sp = (a - cfg.a_rearrange) // NSPACE
-        to = (a - cfg.a_rearrange) % NSPACE
+        sp = (a - A_REARRANGE) // NSPACE
+        to = (a - A_REARRANGE) % NSPACE
         b = P.space[sp]
         cost = fit(cfg, P, p, b, to, sp)
         P.space[sp] = 0
         P.rearranged += 1
         put_die(cfg, s, p, b, to, cost)
     elif f == F_RECRUIT:
-        j = a - cfg.a_recruit
+        j = a - A_RECRUIT
         if head == PD_FREE_PLAY:
             pop(P)
         else:
@@ -1309,19 +1346,19 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.played |= (<uint32_t>1) << j
         onetime(cfg, s, p, j)
     elif f == F_SPARK_BOX:
-        b = a - cfg.a_spark_box
+        b = a - A_SPARK_BOX
         P.sparks -= 1
         P.box_used |= (<uint64_t>1) << b
         fire_box(cfg, s, p, b)
     elif f == F_COG_BOX:
-        b = a - cfg.a_cog_box
+        b = a - A_COG_BOX
         P.cogs -= 1
         P.used_emma += 1
         P.box_used |= (<uint64_t>1) << b
         P.box_cog |= (<uint64_t>1) << b
         fire_box(cfg, s, p, b)
     elif f == F_FREE_BOX:
-        b = a - cfg.a_free_box
+        b = a - A_FREE_BOX
         arg = P.parg[0]
         if head == PD_MAX:
             P.cogs -= 1
@@ -1333,26 +1370,26 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         fire_box(cfg, s, p, b)
     elif f == F_TRACK:
         pop(P)
-        step_track(cfg, s, p, a - cfg.a_track)
+        step_track(cfg, s, p, a - A_TRACK)
     elif f == F_TILE:
         pop(P)
-        take_tile(P, (a - cfg.a_tile) >> 2, (a - cfg.a_tile) & 3)
+        take_tile(P, (a - A_TILE) >> 2, (a - A_TILE) & 3)
     elif f == F_COPY:
         pop(P)
-        P.conrad = <uint8_t>(a - cfg.a_copy)
+        P.conrad = <uint8_t>(a - A_COPY)
         onetime(cfg, s, p, P.conrad)
     elif f == F_COMPLETE:
         pop(P)
         P.cogs -= 1
-        complete_robot(cfg, s, p, a - cfg.a_complete)
+        complete_robot(cfg, s, p, a - A_COMPLETE)
     elif f == F_DIE_CHOICE:
-        t = a - cfg.a_die_choice
+        t = a - A_DIE_CHOICE
         pop(P)
         b = draw_colour(s, t // 6)
         if b:
             gain_die(P, mkdie(dcol(b), t % 6 + 1))
     elif f == F_RECYCLE:
-        t = a - cfg.a_recycle
+        t = a - A_RECYCLE
         k = 0
         for j in range(P.nrc):
             if P.rc[j] == t + 1 and not k:
@@ -1386,8 +1423,8 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
 cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
     cdef Player* P = &s.pl[p]
     cdef int k, j, card
-    if a >= cfg.a_discard_robot and a < cfg.a_discard_robot + SLOTS:
-        k = a - cfg.a_discard_robot
+    if a >= A_DISCARD_ROBOT and a < A_DISCARD_ROBOT + SLOTS:
+        k = a - A_DISCARD_ROBOT
         for j in range(SPACES):
             if P.space[SP_ROBOT + 3 * k + j]:
                 discard_die(s, P.space[SP_ROBOT + 3 * k + j])
@@ -1397,11 +1434,11 @@ cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.line[k] = NO_CARD
         if free_slots(P) == SLOTS:
             do_draw(cfg, s, p)
-    elif a == cfg.a_draw:
+    elif a == A_DRAW:
         do_draw(cfg, s, p)
-    elif a >= cfg.a_assign and a < cfg.a_assign + 64 * SLOTS:
-        card = (a - cfg.a_assign) // SLOTS
-        k = (a - cfg.a_assign) % SLOTS
+    elif a >= A_ASSIGN and a < A_ASSIGN + 64 * SLOTS:
+        card = (a - A_ASSIGN) // SLOTS
+        k = (a - A_ASSIGN) % SLOTS
         for j in range(P.nbuf):
             if P.buf[j] == card:
                 P.buf[j] = P.buf[P.nbuf - 1]
@@ -1418,7 +1455,7 @@ cdef void draft_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nog
     """A pick; once every seat has picked, the picks are kept and the hands passed on (passing is implicit:
     seat q holds the hand dealt to q - dstep), and after the last step the cards left go to the deck."""
     cdef int q, c, n = cfg.nseats
-    s.dpick[p] = <uint8_t>(a - cfg.a_draft)
+    s.dpick[p] = <uint8_t>(a - A_DRAFT)
     for q in range(n):
         if s.dpick[q] == NO_CARD:
             return
@@ -1450,9 +1487,9 @@ cdef void sp_apply(const void* c, void* st, int seat, int action) noexcept nogil
         action_step(cfg, s, seat, action)
     elif s.phase == PH_TAKE:
         P = &s.pl[seat]
-        if action >= cfg.a_take and action < cfg.a_take + NPROD * MAX_JUNK:
-            k = (action - cfg.a_take) // MAX_JUNK
-            st_ = (action - cfg.a_take) % MAX_JUNK
+        if action >= A_TAKE and action < A_TAKE + NPROD * MAX_JUNK:
+            k = (action - A_TAKE) // MAX_JUNK
+            st_ = (action - A_TAKE) % MAX_JUNK
             n = prod_count(cfg, k)
             if n > s.njunk:
                 n = s.njunk
@@ -1474,7 +1511,7 @@ cdef void sp_apply(const void* c, void* st, int seat, int action) noexcept nogil
             s.take_end = 2
             next_taker(cfg, s, True)
         else:
-            pick_die(cfg, s, action - cfg.a_pick)
+            pick_die(cfg, s, action - A_PICK)
             if s.njunk == 0 or s.ntaken >= take_need(cfg, s):
                 next_taker(cfg, s, True)
             else:
@@ -2134,7 +2171,14 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
         raise ValueError("the assistant deck is too small for the hands")
     layout = action_layout()
     if layout["num_actions"] != SP_NUM_ACTIONS or len(_FAMILIES) != NUM_FAMILIES or _FAMILIES[F_PLACE][0] != "place" \
-            or _FAMILIES[F_DONE][0] != "done" or _FAMILIES[F_ADJUST][0] != "adjust":
+            or _FAMILIES[F_DONE][0] != "done" or _FAMILIES[F_ADJUST][0] != "adjust" or [layout[f][0] for f in (
+            "take", "pick", "place", "sell", "sell_space", "up", "down", "flip", "frank", "silas", "reroll_one", "reroll",
+            "mark", "roll", "rearrange", "recruit", "spark_box", "cog_box", "free_box", "track", "tile", "copy",
+            "complete", "die_choice", "recycle", "skip", "done", "discard_robot", "draw", "assign", "draft", "adjust")] \
+            != [A_TAKE, A_PICK, A_PLACE, A_SELL, A_SELL_SPACE, A_UP, A_DOWN, A_FLIP, A_FRANK, A_SILAS, A_REROLL1,
+                A_REROLL, A_MARK, A_ROLL, A_REARRANGE, A_RECRUIT, A_SPARK_BOX, A_COG_BOX, A_FREE_BOX, A_TRACK, A_TILE,
+                A_COPY, A_COMPLETE, A_DIE_CHOICE, A_RECYCLE, A_SKIP, A_DONE, A_DISCARD_ROBOT, A_DRAW, A_ASSIGN,
+                A_DRAFT, A_ADJUST]:
         raise AssertionError("the action layout and the engine's family table disagree")
     for i, (name, size) in enumerate(_FAMILIES):
         for r in range(layout[name][0], layout[name][0] + size):
