@@ -1484,8 +1484,8 @@ cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
     """``random_playout_loop`` for Scrapyard: the kernel's loop that scans only the words of the phase's block of
     actions (Scrapyard has up to 41 mask words; a phase uses 1 to 21 of them), with the same draws; should the
     block hold no action, every word is scanned, as the generic loop does."""
-    return random_playout_loop_range(sy_actors, sy_mask_range, sy_apply, ((<const SYConfig*>c).num_actions + 63) >> 6,
-                                     c, st, rng, max_len)
+    return random_playout_loop_range(sy_actors, sy_mask_range, sy_apply,
+                                     ((<const SYConfig*>c).num_actions + 63) >> 6, c, st, rng, max_len)
 
 
 cdef EngineSpec SPEC

@@ -2170,12 +2170,11 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
     if not draft and players * cfg.hand_size > cfg.nassist:
         raise ValueError("the assistant deck is too small for the hands")
     layout = action_layout()
+    # the F_ enum and the A_ constants follow _FAMILIES
     if layout["num_actions"] != SP_NUM_ACTIONS or len(_FAMILIES) != NUM_FAMILIES or _FAMILIES[F_PLACE][0] != "place" \
-            or _FAMILIES[F_DONE][0] != "done" or _FAMILIES[F_ADJUST][0] != "adjust" or [layout[f][0] for f in (
-            "take", "pick", "place", "sell", "sell_space", "up", "down", "flip", "frank", "silas", "reroll_one", "reroll",
-            "mark", "roll", "rearrange", "recruit", "spark_box", "cog_box", "free_box", "track", "tile", "copy",
-            "complete", "die_choice", "recycle", "skip", "done", "discard_robot", "draw", "assign", "draft", "adjust")] \
-            != [A_TAKE, A_PICK, A_PLACE, A_SELL, A_SELL_SPACE, A_UP, A_DOWN, A_FLIP, A_FRANK, A_SILAS, A_REROLL1,
+            or _FAMILIES[F_DONE][0] != "done" or _FAMILIES[F_ADJUST][0] != "adjust" \
+            or [layout[name][0] for name, _ in _FAMILIES] != [
+                A_TAKE, A_PICK, A_PLACE, A_SELL, A_SELL_SPACE, A_UP, A_DOWN, A_FLIP, A_FRANK, A_SILAS, A_REROLL1,
                 A_REROLL, A_MARK, A_ROLL, A_REARRANGE, A_RECRUIT, A_SPARK_BOX, A_COG_BOX, A_FREE_BOX, A_TRACK, A_TILE,
                 A_COPY, A_COMPLETE, A_DIE_CHOICE, A_RECYCLE, A_SKIP, A_DONE, A_DISCARD_ROBOT, A_DRAW, A_ASSIGN,
                 A_DRAFT, A_ADJUST]:
