@@ -6,6 +6,12 @@ function pointers of any ``EngineSpec``; each game also instantiates it with its
 (``SPEC.playout``), and since it is inlined there with constant pointers the C compiler turns the indirect
 calls into direct, inlinable ones. Both paths draw the same random numbers in the same order, so they reach
 the same states (tests/conformance checks it).
+
+``random_playout_loop_range`` and ``random_playout_loop_words`` are the same loop for an engine that can also say
+which words of the mask may hold a legal action: a span of words (``legal_mask_range_fn``: a phase's block of
+actions) or a set of them (``legal_mask_words_fn``: the words its move generation wrote). Only those are scanned,
+with the same draws. Scanning every word of a wide mask (Sparks 22, Scrapyard up to 41)
+costs more than many games' move generation when a decision touches two or three of them.
 """
 
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
@@ -17,12 +23,33 @@ from robotcore.core.state cimport MAX_MASK_WORDS, actors_fn, apply_fn, legal_mas
 cdef enum:
     PLAYOUT_TOO_LONG = -2     # length bound exceeded, or an acting seat without a legal action (engine bug)
 
+# ``legal_mask_fn`` that also says which words of the mask may hold a legal action: ``words[lo[0]:hi[0]]``. Every
+# word of the mask is written, as by ``legal_mask_fn`` (zero outside that range); every legal action must lie in
+# it (a phase's block of actions, or the span of the words the move generation wrote).
+ctypedef void (*legal_mask_range_fn)(const void* cfg, const void* st, int seat, uint64_t* words, int* lo,
+                                     int* hi) noexcept nogil
+# The same with a set of words: returns bit i set for every word i that may hold a legal action (masks of at most
+# 64 words). ``words`` has MAX_MASK_WORDS words: those past the mask's may serve the function as scratch.
+ctypedef uint64_t (*legal_mask_words_fn)(const void* cfg, const void* st, int seat, uint64_t* words) noexcept nogil
 
 
 cdef inline int list_nonzero_words(const uint64_t* words, int lo, int hi, uint8_t* nonzero) noexcept nogil:
     """Lists in ``nonzero`` the words of ``words[lo:hi]`` holding a legal action, in order; the number of actions."""
     cdef int i, m = 0, count = 0
     for i in range(lo, hi):
+        if words[i]:
+            nonzero[m] = <uint8_t>i
+            m += 1
+            count += popcount(words[i])
+    return count
+
+
+cdef inline int list_nonzero_words_in(const uint64_t* words, uint64_t which, uint8_t* nonzero) noexcept nogil:
+    """``list_nonzero_words`` over the words whose bit is set in ``which`` (bit i for word i), in order."""
+    cdef int i, m = 0, count = 0
+    while which:
+        i = lowest_bit(which)
+        which &= which - 1
         if words[i]:
             nonzero[m] = <uint8_t>i
             m += 1
@@ -64,5 +91,61 @@ cdef inline int64_t random_playout_loop(
         count = list_nonzero_words(words, 0, mask_words, nonzero)
         if count == 0:
             return PLAYOUT_TOO_LONG
+        apply(cfg, st, seat, draw_listed_action(words, nonzero, count, rng))
+        n += 1
+
+
+cdef inline int64_t random_playout_loop_range(
+    actors_fn actors, legal_mask_range_fn legal_mask_range, apply_fn apply, int mask_words,
+    const void* cfg, void* st, uint64_t* rng, int64_t max_len,
+) noexcept nogil:
+    """``random_playout_loop`` with only the words ``legal_mask_range`` names scanned: the same draws (k below the
+    number of legal actions of the lowest acting seat, the k-th of them in id order). Should those words hold no
+    action, every word is scanned, as the generic loop does."""
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint8_t nonzero[MAX_MASK_WORDS]
+    cdef uint32_t bits
+    cdef int seat, count, lo, hi
+    cdef int64_t n = 0
+    while True:
+        bits = actors(cfg, st)
+        if bits == 0:
+            return n
+        if n >= max_len:
+            return PLAYOUT_TOO_LONG
+        seat = lowest_bit(bits)
+        legal_mask_range(cfg, st, seat, words, &lo, &hi)
+        count = list_nonzero_words(words, lo, hi, nonzero)
+        if count == 0:
+            count = list_nonzero_words(words, 0, mask_words, nonzero)
+            if count == 0:
+                return PLAYOUT_TOO_LONG
+        apply(cfg, st, seat, draw_listed_action(words, nonzero, count, rng))
+        n += 1
+
+
+cdef inline int64_t random_playout_loop_words(
+    actors_fn actors, legal_mask_words_fn legal_mask_words, apply_fn apply, int mask_words,
+    const void* cfg, void* st, uint64_t* rng, int64_t max_len,
+) noexcept nogil:
+    """``random_playout_loop_range`` with a set of words (``legal_mask_words_fn``) instead of a span: the same
+    draws; should the listed words hold no action, every word is scanned. ``mask_words`` <= 64."""
+    cdef uint64_t words[MAX_MASK_WORDS]
+    cdef uint8_t nonzero[MAX_MASK_WORDS]
+    cdef uint32_t bits
+    cdef int seat, count
+    cdef int64_t n = 0
+    while True:
+        bits = actors(cfg, st)
+        if bits == 0:
+            return n
+        if n >= max_len:
+            return PLAYOUT_TOO_LONG
+        seat = lowest_bit(bits)
+        count = list_nonzero_words_in(words, legal_mask_words(cfg, st, seat, words), nonzero)
+        if count == 0:
+            count = list_nonzero_words(words, 0, mask_words, nonzero)
+            if count == 0:
+                return PLAYOUT_TOO_LONG
         apply(cfg, st, seat, draw_listed_action(words, nonzero, count, rng))
         n += 1

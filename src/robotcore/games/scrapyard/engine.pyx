@@ -36,7 +36,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words
+from robotcore.core.playout cimport random_playout_loop_range
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State, take_native_hooks
 from robotcore.games.scrapyard.state cimport (
@@ -1550,37 +1550,22 @@ cdef inline void legal_words(const SYConfig* cfg, const SYState* s, int p, int* 
         lo[0], hi[0] = cfg.a_place >> 6, (cfg.a_done >> 6) + 1
 
 
-cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    """``random_playout_loop`` for Scrapyard: the same draws (k below the number of legal actions of the lowest
-    acting seat, the k-th of them), with only the words of the phase's block of actions scanned (Scrapyard has
-    up to 41 mask words; a phase uses 1 to 21 of them). Should the block hold no action, every word is scanned,
-    as the generic loop does."""
+cdef inline void sy_mask_range(const void* c, const void* st, int seat, uint64_t* words, int* lo,
+                               int* hi) noexcept nogil:
+    """``sy_legal_mask`` for the acting seat of a playout, and the words of its phase's block (``legal_words``)."""
     cdef const SYConfig* cfg = <const SYConfig*>c
-    cdef SYState* s = <SYState*>st
-    cdef uint64_t words[MAX_MASK_WORDS]
-    cdef uint8_t nonzero[MAX_MASK_WORDS]
-    cdef int nw = (cfg.num_actions + 63) >> 6, seat, count, lo, hi
-    cdef uint32_t bits
-    cdef int64_t n = 0
-    while True:
-        bits = sy_actors(c, st)
-        if bits == 0:
-            return n
-        if n >= max_len:
-            return PLAYOUT_TOO_LONG
-        seat = lowest_bit(bits)
-        memset(words, 0, nw * sizeof(uint64_t))
-        legal_for(cfg, s, seat, words)
-        legal_words(cfg, s, seat, &lo, &hi)
-        while True:
-            count = list_nonzero_words(words, lo, hi, nonzero)
-            if count or (lo == 0 and hi == nw):
-                break
-            lo, hi = 0, nw
-        if count == 0:
-            return PLAYOUT_TOO_LONG
-        sy_apply(c, st, seat, draw_listed_action(words, nonzero, count, rng))
-        n += 1
+    cdef const SYState* s = <const SYState*>st
+    memset(words, 0, ((cfg.num_actions + 63) >> 6) * sizeof(uint64_t))
+    legal_for(cfg, s, seat, words)
+    legal_words(cfg, s, seat, lo, hi)
+
+
+cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
+    """``random_playout_loop`` for Scrapyard: the kernel's loop that scans only the words of the phase's block of
+    actions (Scrapyard has up to 41 mask words; a phase uses 1 to 21 of them), with the same draws; should the
+    block hold no action, every word is scanned, as the generic loop does."""
+    return random_playout_loop_range(sy_actors, sy_mask_range, sy_apply,
+                                     ((<const SYConfig*>c).num_actions + 63) >> 6, c, st, rng, max_len)
 
 
 cdef EngineSpec SPEC

@@ -24,7 +24,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport highest_bit, lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.sparks.state cimport *
@@ -53,8 +53,57 @@ def action_layout() -> dict:
     return out
 
 
+# the first id of each family (make_core checks them against action_layout): constants, so that a legal action is
+# set with an immediate and an action's family is found without reading the config
+cdef enum:
+    A_TAKE = 0
+    A_PICK = 32
+    A_PLACE = 40
+    A_SELL = 376
+    A_SELL_SPACE = 400
+    A_UP = 414
+    A_DOWN = 438
+    A_FLIP = 462
+    A_FRANK = 486
+    A_SILAS = 510
+    A_REROLL1 = 534
+    A_REROLL = 558
+    A_MARK = 559
+    A_ROLL = 583
+    A_REARRANGE = 584
+    A_RECRUIT = 780
+    A_SPARK_BOX = 812
+    A_COG_BOX = 876
+    A_FREE_BOX = 940
+    A_TRACK = 1004
+    A_TILE = 1008
+    A_COPY = 1040
+    A_COMPLETE = 1072
+    A_DIE_CHOICE = 1075
+    A_RECYCLE = 1099
+    A_SKIP = 1123
+    A_DONE = 1124
+    A_DISCARD_ROBOT = 1125
+    A_DRAW = 1128
+    A_ASSIGN = 1129
+    A_DRAFT = 1321
+    A_ADJUST = 1353
+
+
+# the families of _FAMILIES, in order (make_core checks it)
+cdef enum:
+    F_TAKE, F_PICK, F_PLACE, F_SELL, F_SELL_SPACE, F_UP, F_DOWN, F_FLIP, F_FRANK, F_SILAS, F_REROLL1, F_REROLL
+    F_MARK, F_ROLL, F_REARRANGE, F_RECRUIT, F_SPARK_BOX, F_COG_BOX, F_FREE_BOX, F_TRACK, F_TILE, F_COPY
+    F_COMPLETE, F_DIE_CHOICE, F_RECYCLE, F_SKIP, F_DONE, F_DISCARD_ROBOT, F_DRAW, F_ASSIGN, F_DRAFT, F_ADJUST
+    NUM_FAMILIES
+
+
 cdef enum:
     SP_MASK_WORDS = 22        # (num_actions + 63) // 64: the action ids are the same under every content
+    # Move generation writes into a buffer of SP_MASK_BUF words: the mask, then at SP_WRITTEN the set of mask words
+    # it wrote (bit i for word i: what the playout loop scans, ``random_playout_loop_words``), then one of padding
+    SP_WRITTEN = 22
+    SP_MASK_BUF = 24
 
 
 # -- small helpers ---------------------------------------------------------------------------------------------
@@ -72,7 +121,9 @@ cdef inline int mkdie(int c, int v) noexcept nogil:
 
 
 cdef inline void setb(uint64_t* w, int a) noexcept nogil:
+    """Action a is legal (w: a move-generation buffer of SP_MASK_BUF words)."""
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
+    w[SP_WRITTEN] |= (<uint64_t>1) << (a >> 6)
 
 
 cdef extern from *:
@@ -87,22 +138,22 @@ cdef extern from *:
     #endif
         return x;
     }
-    /* Zero the legal-action mask with straight-line 16-byte stores: a loop or memset becomes ``rep stos``,
-       which costs an instruction per word. */
+    /* Zero a move-generation buffer (the 22 mask words, the set of words written, padding: 24 words) with
+       straight-line 16-byte stores: a loop or memset becomes ``rep stos``, which costs an instruction per word. */
     #if defined(__GNUC__)
     typedef uint64_t sp_v2 __attribute__((vector_size(16), aligned(8)));
     static inline void sp_zero_mask(uint64_t* w) {
         const sp_v2 z = {0, 0};
         sp_v2* v = (sp_v2*)w;
         v[0] = z; v[1] = z; v[2] = z; v[3] = z; v[4] = z; v[5] = z;
-        v[6] = z; v[7] = z; v[8] = z; v[9] = z; v[10] = z;
+        v[6] = z; v[7] = z; v[8] = z; v[9] = z; v[10] = z; v[11] = z;
     }
     #else
-    static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 22 * sizeof(uint64_t)); }
+    static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 24 * sizeof(uint64_t)); }
     #endif
     """
     uint64_t sp_load8(const uint8_t* p) noexcept nogil
-    void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_WORDS (22) words
+    void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_BUF (24) words
 
 
 cdef inline uint64_t nonzero_bytes(uint64_t x) noexcept nogil:
@@ -681,25 +732,25 @@ cdef void take_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w
                 continue
             c = prod_count(cfg, k)
             if n <= c:
-                setb(w, cfg.a_take + k * MAX_JUNK)
+                setb(w, A_TAKE + k * MAX_JUNK)
             elif k == 1:
                 for st in range(n - c + 1):
-                    setb(w, cfg.a_take + k * MAX_JUNK + st)
+                    setb(w, A_TAKE + k * MAX_JUNK + st)
             else:
-                setb(w, cfg.a_take + k * MAX_JUNK)
-                setb(w, cfg.a_take + k * MAX_JUNK + n - c)
+                setb(w, A_TAKE + k * MAX_JUNK)
+                setb(w, A_TAKE + k * MAX_JUNK + n - c)
         return
     quincy = inst(cfg, P, AK_QUINCY) > 0
     if quincy:
         for i in range(n):
-            setb(w, cfg.a_pick + i)
+            setb(w, A_PICK + i)
     elif s.take_end == 0:
-        setb(w, cfg.a_pick)
+        setb(w, A_PICK)
     elif s.take_end == 1:
-        setb(w, cfg.a_pick + n - 1)
+        setb(w, A_PICK + n - 1)
     else:
-        setb(w, cfg.a_pick)
-        setb(w, cfg.a_pick + n - 1)
+        setb(w, A_PICK)
+        setb(w, A_PICK + n - 1)
 
 
 cdef inline int prod_count(const SPConfig* cfg, int k) noexcept nogil:
@@ -714,13 +765,13 @@ cdef void refill_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     if P.nbuf == 0:
         for k in range(SLOTS):
             if P.line[k] != NO_CARD:
-                setb(w, cfg.a_discard_robot + k)
-        setb(w, cfg.a_draw)
+                setb(w, A_DISCARD_ROBOT + k)
+        setb(w, A_DRAW)
         return
     for i in range(P.nbuf):
         for k in range(SLOTS):
             if P.line[k] == NO_CARD:
-                setb(w, cfg.a_assign + P.buf[i] * SLOTS + k)
+                setb(w, A_ASSIGN + P.buf[i] * SLOTS + k)
 
 
 cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
@@ -731,125 +782,110 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
     if head == PD_ADVANCE:
         opts = advance_options(cfg, P, arg)
         while opts:
-            setb(w, cfg.a_track + lowest_bit(opts))
+            setb(w, A_TRACK + lowest_bit(opts))
             opts &= opts - 1
     elif head == PD_TILE:
         opts = tile_options(cfg, s, P)
         while opts:
-            setb(w, cfg.a_tile + lowest_bit(opts))
+            setb(w, A_TILE + lowest_bit(opts))
             opts &= opts - 1
     elif head == PD_CONRAD:
         opts = conrad_options(cfg, s, P)
         while opts:
-            setb(w, cfg.a_copy + lowest_bit(opts))
+            setb(w, A_COPY + lowest_bit(opts))
             opts &= opts - 1
     elif head == PD_REROLL:
         if P.nrr < MAX_RR:
             for t in range(NTYPES):
                 if P.avail[t]:
-                    setb(w, cfg.a_mark + t)
-        setb(w, cfg.a_roll)
+                    setb(w, A_MARK + t)
+        setb(w, A_ROLL)
     elif head == PD_ADJUST or head == PD_SILAS:
         for t in range(NTYPES):
             if P.avail[t]:
                 if t % 6 < 5:
-                    setb(w, cfg.a_up + t)
+                    setb(w, A_UP + t)
                 if t % 6 > 0:
-                    setb(w, cfg.a_down + t)
-        setb(w, cfg.a_skip)
+                    setb(w, A_DOWN + t)
+        setb(w, A_SKIP)
     elif head == PD_RECYCLE_PICK:
         for i in range(P.nrc):
-            setb(w, cfg.a_recycle + P.rc[i] - 1)
-        setb(w, cfg.a_skip)
+            setb(w, A_RECYCLE + P.rc[i] - 1)
+        setb(w, A_SKIP)
     elif head == PD_RECYCLE_PLACE:
         t = P.held - 1
         for k in range(SP_ROBOT, SP_STORE):
             if fit(cfg, P, p, P.held, k, -1) >= 0:
-                setb(w, cfg.a_place + t * NSPACE + k)
+                setb(w, A_PLACE + t * NSPACE + k)
         if P.cogs >= cfg.change_cost:
             if t % 6 < 5:
-                setb(w, cfg.a_up + t)
+                setb(w, A_UP + t)
             if t % 6 > 0:
-                setb(w, cfg.a_down + t)
+                setb(w, A_DOWN + t)
         if P.used_octavia < inst(cfg, P, AK_OCTAVIA):
-            setb(w, cfg.a_flip + t)
-        setb(w, cfg.a_skip)
+            setb(w, A_FLIP + t)
+        setb(w, A_SKIP)
     elif head == PD_MAX:
-        setb(w, cfg.a_free_box + arg)
-        setb(w, cfg.a_skip)
+        setb(w, A_FREE_BOX + arg)
+        setb(w, A_SKIP)
     elif head == PD_OLYMPIA:
         boxes = (P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)
         if (arg >> 6) < 2:
             boxes &= ~((<uint64_t>1) << (arg & 63))
         while boxes:
-            setb(w, cfg.a_free_box + lowest_bit(boxes))
+            setb(w, A_FREE_BOX + lowest_bit(boxes))
             boxes &= boxes - 1
-        setb(w, cfg.a_skip)
+        setb(w, A_SKIP)
     elif head == PD_COMPLETE:
         for k in range(SLOTS):
             if P.line[k] != NO_CARD and cfg.r_colour[P.line[k]] == arg:
-                setb(w, cfg.a_complete + k)
-        setb(w, cfg.a_skip)
+                setb(w, A_COMPLETE + k)
+        setb(w, A_SKIP)
     elif head == PD_FREE_PLAY:
         opts = P.hand
         while opts:
             i = lowest_bit(opts)
             opts &= opts - 1
             if can_recruit(cfg, s, P, i):
-                setb(w, cfg.a_recruit + i)
-        setb(w, cfg.a_skip)
+                setb(w, A_RECRUIT + i)
+        setb(w, A_SKIP)
     elif head == PD_DIE_CHOICE:
         for t in range(NTYPES):
-            setb(w, cfg.a_die_choice + t)
+            setb(w, A_DIE_CHOICE + t)
 
 
-# The free die spaces of a seat by requirement (bit sp), read once per legal-action list: what ``fit`` checks for
-# a die from the available ones, for every die at once.
+# The free die spaces of a seat, read once per legal-action list: what ``fit`` checks for a die from the available
+# ones, for every die at once (with the robot cards' requirement masks, ``r_cmask``/``r_vmask``, built by make_core).
 ctypedef struct Spaces:
-    uint32_t all                      # every free space a die may go to
-    uint32_t any_colour               # of which those with no colour requirement (a robot's "any", the storage)
-    uint32_t no_value                 # of which those with no value requirement
-    uint32_t colour[NCOL]             # requiring that colour (an upgrade space is its colour's)
-    uint32_t value[7]                 # requiring that value
+    uint32_t free                     # the free die spaces (bit sp), of the upgrades, robot slots and storage
+    uint32_t upg                      # of which the upgrade spaces, when the seat may take an upgrade now
+    uint32_t store                    # of which the storage, when the content has one
+    uint8_t card[SLOTS]               # each slot's robot, EMPTY_ROW for none (its masks are 0)
 
 
-cdef void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept nogil:
-    cdef int sp, k, j, card, c, v
-    memset(o, 0, sizeof(Spaces))
+cdef inline void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept nogil:
+    cdef int k
+    # the occupied spaces (bytes 0-7 and 8-13 of ``space``) packed to bits by a multiply
+    cdef uint64_t occ = ((nonzero_bytes(sp_load8(&P.space[0])) * 0x0102040810204080ULL) >> 56) | \
+        (((nonzero_bytes(sp_load8(&P.space[6]) >> 16) * 0x0102040810204080ULL) >> 56) << 8)
+    o.free = <uint32_t>(~occ) & ((1u << NSPACE) - 1)
+    o.upg = 0
     if P.level < cfg.nlevels and upg_count(P) < cfg.upgrade_cap:
-        for sp in range(SP_ROBOT):
-            if P.space[sp] == 0:
-                o.all |= 1u << sp
-                o.no_value |= 1u << sp
-                o.colour[sp] |= 1u << sp
+        o.upg = o.free & ((1u << SP_ROBOT) - 1)
+    o.store = o.free & (1u << SP_STORE) if cfg.storage else 0
     for k in range(SLOTS):
-        card = P.line[k]
-        if card == NO_CARD:
-            continue
-        for j in range(cfg.r_n[card]):
-            sp = SP_ROBOT + 3 * k + j
-            if P.space[sp] == 0:
-                o.all |= 1u << sp
-                c = cfg.r_col[card][j]
-                v = cfg.r_val[card][j]
-                if c == ANY:
-                    o.any_colour |= 1u << sp
-                else:
-                    o.colour[c] |= 1u << sp
-                o.value[v] |= 1u << sp      # value 0: no requirement
-    o.no_value |= o.value[0]
-    if cfg.storage and P.space[SP_STORE] == 0:
-        o.all |= 1u << SP_STORE
-        o.any_colour |= 1u << SP_STORE
-        o.no_value |= 1u << SP_STORE
+        o.card[k] = P.line[k] if P.line[k] != NO_CARD else EMPTY_ROW
 
 
 cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
     """OR ``bits`` (fewer than 64) into the mask from action ``base`` on."""
     cdef int off = base & 63
-    w[base >> 6] |= bits << off
+    if bits << off:
+        w[base >> 6] |= bits << off
+        w[SP_WRITTEN] |= (<uint64_t>1) << (base >> 6)
     if off and (bits >> (64 - off)):
         w[(base >> 6) + 1] |= bits >> (64 - off)
+        w[SP_WRITTEN] |= (<uint64_t>1) << ((base >> 6) + 1)
 
 
 cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, const Spaces* o,
@@ -859,26 +895,29 @@ cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t,
     colour when the seat can pay to ignore it; its value, or none, or ignored), sell, change, and the
     assistants' die effects."""
     cdef int c = t // 6, v = t % 6 + 1
-    cdef uint32_t fits = o.all
-    if not colour_paid:
-        fits = o.colour[c] | o.any_colour
-    if not (ign_val or (c == p and has_tile(P, TL_IGN_VALUE))):
-        fits &= o.no_value | o.value[v]
-    set_field(w, cfg.a_place + t * NSPACE, fits)
-    setb(w, cfg.a_sell + t)
+    # a robot space takes the die when its colour is the die's or "any" (every colour when paid: mask ANY + 1) and
+    # its value the die's or none (every value when ignored: mask 0); an upgrade space wants its colour only
+    cdef int ci = NCOL + 1 if colour_paid else c
+    cdef int vi = 0 if (ign_val or (c == p and has_tile(P, TL_IGN_VALUE))) else v
+    cdef uint32_t fits = (((<uint32_t>(cfg.r_cmask[o.card[0]][ci] & cfg.r_vmask[o.card[0]][vi]) << SP_ROBOT)
+                           | (<uint32_t>(cfg.r_cmask[o.card[1]][ci] & cfg.r_vmask[o.card[1]][vi]) << (SP_ROBOT + 3))
+                           | (<uint32_t>(cfg.r_cmask[o.card[2]][ci] & cfg.r_vmask[o.card[2]][vi]) << (SP_ROBOT + 6)))
+                          & o.free) | o.store | (o.upg if colour_paid else o.upg & (1u << c))
+    set_field(w, A_PLACE + t * NSPACE, fits)
+    setb(w, A_SELL + t)
     if change:
         if v < 6:
-            setb(w, cfg.a_up + t)
+            setb(w, A_UP + t)
         if v > 1:
-            setb(w, cfg.a_down + t)
+            setb(w, A_DOWN + t)
     if octavia:
-        setb(w, cfg.a_flip + t)
+        setb(w, A_FLIP + t)
     if frank and (cfg.frank_mask >> v) & 1:
-        setb(w, cfg.a_frank + t)
+        setb(w, A_FRANK + t)
     if silas:
-        setb(w, cfg.a_silas + t)
+        setb(w, A_SILAS + t)
     if reroll1:
-        setb(w, cfg.a_reroll1 + t)
+        setb(w, A_REROLL1 + t)
 
 
 cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
@@ -915,9 +954,9 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
                 die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change,
                             octavia, frank, silas, reroll1)
         if P.reroll_tile:
-            setb(w, cfg.a_reroll)
+            setb(w, A_REROLL)
         if P.used_adjust < inst(cfg, P, AK_ADJUST):
-            setb(w, cfg.a_adjust)
+            setb(w, A_ADJUST)
     rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
     # the placed dice: bytes 0-7 and 8-13 of ``space`` (the second word read from byte 6, its first two dropped)
     held = nonzero_bytes(sp_load8(&P.space[0]))
@@ -930,11 +969,11 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
             sp = 8 + (lowest_bit(placed2) >> 3)
             placed2 &= placed2 - 1
         b = P.space[sp]
-        setb(w, cfg.a_sell_space + sp)
+        setb(w, A_SELL_SPACE + sp)
         if rearr:
             for to in range(NSPACE):
                 if to != sp and fit(cfg, P, p, b, to, sp) >= 0:
-                    setb(w, cfg.a_rearrange + sp * NSPACE + to)
+                    setb(w, A_REARRANGE + sp * NSPACE + to)
     c = recruit_cost(cfg, P)
     if P.cogs >= c:
         bits = P.hand
@@ -942,30 +981,33 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
             a = lowest_bit(bits)
             bits &= bits - 1
             if can_recruit(cfg, s, P, a):
-                setb(w, cfg.a_recruit + a)
+                setb(w, A_RECRUIT + a)
     boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
     if P.sparks or (P.cogs and P.used_emma < inst(cfg, P, AK_EMMA)):
         while boxes:
             b = lowest_bit(boxes)
             boxes &= boxes - 1
             if P.sparks:
-                setb(w, cfg.a_spark_box + b)
+                setb(w, A_SPARK_BOX + b)
             if P.cogs and P.used_emma < inst(cfg, P, AK_EMMA):
-                setb(w, cfg.a_cog_box + b)
-    setb(w, cfg.a_done)
+                setb(w, A_COG_BOX + b)
+    setb(w, A_DONE)
 
 
 cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
+    """The legal actions of any seat into ``w`` (SP_MASK_WORDS words)."""
     cdef int i
+    cdef uint64_t buf[SP_MASK_BUF]
     if not (sp_actors(cfg, s) >> seat) & 1:
         for i in range(cfg.mask_words):
             w[i] = 0
         return
-    actor_legal(cfg, s, seat, w)
+    actor_legal(cfg, s, seat, buf)
+    memcpy(w, buf, SP_MASK_WORDS * sizeof(uint64_t))
 
 
 cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
-    """The legal actions of an acting seat."""
+    """The legal actions of an acting seat into the move-generation buffer ``w`` (SP_MASK_BUF words)."""
     sp_zero_mask(w)
     if s.phase == PH_ACTION:
         action_options(cfg, s, seat, w)
@@ -974,7 +1016,7 @@ cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t*
     elif s.phase == PH_REFILL:
         refill_options(cfg, s, seat, w)
     elif s.phase == PH_DRAFT:
-        bits_to(w, cfg.a_draft, draft_hand(cfg, s, seat))
+        bits_to(w, A_DRAFT, draft_hand(cfg, s, seat))
 
 
 cdef inline void bits_to(uint64_t* w, int base, uint32_t bits) noexcept nogil:
@@ -1042,10 +1084,10 @@ cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nog
         sp_zero_mask(w)
         take_options(cfg, s, s.taker, w)
         # the MAX_JUNK pick bits as one field: how many, and the last one
-        off = cfg.a_pick & 63
-        picks = w[cfg.a_pick >> 6] >> off
+        off = A_PICK & 63
+        picks = w[A_PICK >> 6] >> off
         if off > 64 - MAX_JUNK:
-            picks |= w[(cfg.a_pick >> 6) + 1] << (64 - off)
+            picks |= w[(A_PICK >> 6) + 1] << (64 - off)
         picks &= (1u << MAX_JUNK) - 1
         n = popcount(picks)
         a = highest_bit(picks) if picks else -1
@@ -1204,9 +1246,10 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
     cdef Player* P = &s.pl[p]
     cdef int head = P.pend[0] if P.npend else 0
     cdef int t, sp, to, b, cost, k, j, arg
-    if a >= cfg.a_place and a < cfg.a_place + NTYPES * NSPACE:
-        t = (a - cfg.a_place) // NSPACE
-        sp = (a - cfg.a_place) % NSPACE
+    cdef int f = cfg.fam[a]          # the action's family: one switch instead of a chain of range tests
+    if f == F_PLACE:
+        t = (a - A_PLACE) // NSPACE
+        sp = (a - A_PLACE) % NSPACE
         if head == PD_RECYCLE_PLACE:
             b = P.held
             P.held = 0
@@ -1216,19 +1259,19 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
             P.avail[t] -= 1
         cost = fit(cfg, P, p, b, sp, -1)
         put_die(cfg, s, p, b, sp, cost)
-    elif a >= cfg.a_sell and a < cfg.a_sell + NTYPES:
-        t = a - cfg.a_sell
+    elif f == F_SELL:
+        t = a - A_SELL
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         P.cogs = sat(P.cogs + sell_price(cfg, P))
-    elif a >= cfg.a_sell_space and a < cfg.a_sell_space + NSPACE:
-        sp = a - cfg.a_sell_space
+    elif f == F_SELL_SPACE:
+        sp = a - A_SELL_SPACE
         discard_die(s, P.space[sp])
         P.space[sp] = 0
         P.cogs = sat(P.cogs + sell_price(cfg, P))
-    elif a >= cfg.a_up and a < cfg.a_down + NTYPES:
-        t = (a - cfg.a_up) % NTYPES
-        k = 1 if a < cfg.a_down else -1
+    elif f == F_UP or f == F_DOWN:
+        t = (a - A_UP) % NTYPES
+        k = 1 if a < A_DOWN else -1
         if head == PD_ADJUST or head == PD_SILAS:
             change_avail(P, t, k)
             if head == PD_ADJUST:
@@ -1241,8 +1284,8 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         else:
             P.cogs -= cfg.change_cost
             change_avail(P, t, k)
-    elif a >= cfg.a_flip and a < cfg.a_flip + NTYPES:
-        t = a - cfg.a_flip
+    elif f == F_FLIP:
+        t = a - A_FLIP
         P.used_octavia += 1
         j = (t // 6) * 6 + (5 - t % 6)
         if head == PD_RECYCLE_PLACE:
@@ -1250,51 +1293,51 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         else:
             P.avail[t] -= 1
             P.avail[j] += 1
-    elif a >= cfg.a_frank and a < cfg.a_frank + NTYPES:
-        t = a - cfg.a_frank
+    elif f == F_FRANK:
+        t = a - A_FRANK
         P.used_frank += 1
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         push(P, PD_ADVANCE, t // 6)
-    elif a >= cfg.a_silas and a < cfg.a_silas + NTYPES:
-        t = a - cfg.a_silas
+    elif f == F_SILAS:
+        t = a - A_SILAS
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         P.silas = <uint8_t>(t % 6 + 1)
         push(P, PD_SILAS, 0)
-    elif a >= cfg.a_reroll1 and a < cfg.a_reroll1 + NTYPES:
-        t = a - cfg.a_reroll1
+    elif f == F_REROLL1:
+        t = a - A_REROLL1
         P.used_reroll1 += 1
         P.avail[t] -= 1
         P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
-    elif a == cfg.a_reroll:
+    elif f == F_REROLL:
         P.reroll_tile = 0
         push(P, PD_REROLL, 0)
-    elif a == cfg.a_adjust:
+    elif f == F_ADJUST:
         P.used_adjust += 1
         push(P, PD_ADJUST, 1)
-    elif a >= cfg.a_mark and a < cfg.a_mark + NTYPES:
-        t = a - cfg.a_mark
+    elif f == F_MARK:
+        t = a - A_MARK
         P.avail[t] -= 1
         P.rr[P.nrr] = <uint8_t>(t + 1)
         P.nrr += 1
-    elif a == cfg.a_roll:
+    elif f == F_ROLL:
         for j in range(P.nrr):
             t = P.rr[j] - 1
             P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
             P.rr[j] = 0
         P.nrr = 0
         pop(P)
-    elif a >= cfg.a_rearrange and a < cfg.a_rearrange + NSPACE * NSPACE:
-        sp = (a - cfg.a_rearrange) // NSPACE
-        to = (a - cfg.a_rearrange) % NSPACE
+    elif f == F_REARRANGE:
+        sp = (a - A_REARRANGE) // NSPACE
+        to = (a - A_REARRANGE) % NSPACE
         b = P.space[sp]
         cost = fit(cfg, P, p, b, to, sp)
         P.space[sp] = 0
         P.rearranged += 1
         put_die(cfg, s, p, b, to, cost)
-    elif a >= cfg.a_recruit and a < cfg.a_recruit + MAX_ASSIST:
-        j = a - cfg.a_recruit
+    elif f == F_RECRUIT:
+        j = a - A_RECRUIT
         if head == PD_FREE_PLAY:
             pop(P)
         else:
@@ -1302,20 +1345,20 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.hand &= ~((<uint32_t>1) << j)
         P.played |= (<uint32_t>1) << j
         onetime(cfg, s, p, j)
-    elif a >= cfg.a_spark_box and a < cfg.a_spark_box + 64:
-        b = a - cfg.a_spark_box
+    elif f == F_SPARK_BOX:
+        b = a - A_SPARK_BOX
         P.sparks -= 1
         P.box_used |= (<uint64_t>1) << b
         fire_box(cfg, s, p, b)
-    elif a >= cfg.a_cog_box and a < cfg.a_cog_box + 64:
-        b = a - cfg.a_cog_box
+    elif f == F_COG_BOX:
+        b = a - A_COG_BOX
         P.cogs -= 1
         P.used_emma += 1
         P.box_used |= (<uint64_t>1) << b
         P.box_cog |= (<uint64_t>1) << b
         fire_box(cfg, s, p, b)
-    elif a >= cfg.a_free_box and a < cfg.a_free_box + 64:
-        b = a - cfg.a_free_box
+    elif f == F_FREE_BOX:
+        b = a - A_FREE_BOX
         arg = P.parg[0]
         if head == PD_MAX:
             P.cogs -= 1
@@ -1325,28 +1368,28 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         else:
             pop(P)
         fire_box(cfg, s, p, b)
-    elif a >= cfg.a_track and a < cfg.a_track + NCOL:
+    elif f == F_TRACK:
         pop(P)
-        step_track(cfg, s, p, a - cfg.a_track)
-    elif a >= cfg.a_tile and a < cfg.a_tile + NTILES * 4:
+        step_track(cfg, s, p, a - A_TRACK)
+    elif f == F_TILE:
         pop(P)
-        take_tile(P, (a - cfg.a_tile) >> 2, (a - cfg.a_tile) & 3)
-    elif a >= cfg.a_copy and a < cfg.a_copy + MAX_ASSIST:
+        take_tile(P, (a - A_TILE) >> 2, (a - A_TILE) & 3)
+    elif f == F_COPY:
         pop(P)
-        P.conrad = <uint8_t>(a - cfg.a_copy)
+        P.conrad = <uint8_t>(a - A_COPY)
         onetime(cfg, s, p, P.conrad)
-    elif a >= cfg.a_complete and a < cfg.a_complete + SLOTS:
+    elif f == F_COMPLETE:
         pop(P)
         P.cogs -= 1
-        complete_robot(cfg, s, p, a - cfg.a_complete)
-    elif a >= cfg.a_die_choice and a < cfg.a_die_choice + NTYPES:
-        t = a - cfg.a_die_choice
+        complete_robot(cfg, s, p, a - A_COMPLETE)
+    elif f == F_DIE_CHOICE:
+        t = a - A_DIE_CHOICE
         pop(P)
         b = draw_colour(s, t // 6)
         if b:
             gain_die(P, mkdie(dcol(b), t % 6 + 1))
-    elif a >= cfg.a_recycle and a < cfg.a_recycle + NTYPES:
-        t = a - cfg.a_recycle
+    elif f == F_RECYCLE:
+        t = a - A_RECYCLE
         k = 0
         for j in range(P.nrc):
             if P.rc[j] == t + 1 and not k:
@@ -1357,7 +1400,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
             P.rc[j] = 0
         P.nrc = 0
         P.pend[0] = PD_RECYCLE_PLACE
-    elif a == cfg.a_skip:
+    elif f == F_SKIP:
         if head == PD_RECYCLE_PICK:
             for j in range(P.nrc):
                 discard_die(s, P.rc[j])
@@ -1369,7 +1412,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         elif head == PD_SILAS:
             P.silas = 0
         pop(P)
-    elif a == cfg.a_done:
+    elif f == F_DONE:
         s.done |= <uint8_t>(1 << p)
         if s.done == (1 << cfg.nseats) - 1:
             end_turn(cfg, s)
@@ -1380,8 +1423,8 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
 cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
     cdef Player* P = &s.pl[p]
     cdef int k, j, card
-    if a >= cfg.a_discard_robot and a < cfg.a_discard_robot + SLOTS:
-        k = a - cfg.a_discard_robot
+    if a >= A_DISCARD_ROBOT and a < A_DISCARD_ROBOT + SLOTS:
+        k = a - A_DISCARD_ROBOT
         for j in range(SPACES):
             if P.space[SP_ROBOT + 3 * k + j]:
                 discard_die(s, P.space[SP_ROBOT + 3 * k + j])
@@ -1391,11 +1434,11 @@ cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.line[k] = NO_CARD
         if free_slots(P) == SLOTS:
             do_draw(cfg, s, p)
-    elif a == cfg.a_draw:
+    elif a == A_DRAW:
         do_draw(cfg, s, p)
-    elif a >= cfg.a_assign and a < cfg.a_assign + 64 * SLOTS:
-        card = (a - cfg.a_assign) // SLOTS
-        k = (a - cfg.a_assign) % SLOTS
+    elif a >= A_ASSIGN and a < A_ASSIGN + 64 * SLOTS:
+        card = (a - A_ASSIGN) // SLOTS
+        k = (a - A_ASSIGN) % SLOTS
         for j in range(P.nbuf):
             if P.buf[j] == card:
                 P.buf[j] = P.buf[P.nbuf - 1]
@@ -1412,7 +1455,7 @@ cdef void draft_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nog
     """A pick; once every seat has picked, the picks are kept and the hands passed on (passing is implicit:
     seat q holds the hand dealt to q - dstep), and after the last step the cards left go to the deck."""
     cdef int q, c, n = cfg.nseats
-    s.dpick[p] = <uint8_t>(a - cfg.a_draft)
+    s.dpick[p] = <uint8_t>(a - A_DRAFT)
     for q in range(n):
         if s.dpick[q] == NO_CARD:
             return
@@ -1444,9 +1487,9 @@ cdef void sp_apply(const void* c, void* st, int seat, int action) noexcept nogil
         action_step(cfg, s, seat, action)
     elif s.phase == PH_TAKE:
         P = &s.pl[seat]
-        if action >= cfg.a_take and action < cfg.a_take + NPROD * MAX_JUNK:
-            k = (action - cfg.a_take) // MAX_JUNK
-            st_ = (action - cfg.a_take) % MAX_JUNK
+        if action >= A_TAKE and action < A_TAKE + NPROD * MAX_JUNK:
+            k = (action - A_TAKE) // MAX_JUNK
+            st_ = (action - A_TAKE) % MAX_JUNK
             n = prod_count(cfg, k)
             if n > s.njunk:
                 n = s.njunk
@@ -1468,7 +1511,7 @@ cdef void sp_apply(const void* c, void* st, int seat, int action) noexcept nogil
             s.take_end = 2
             next_taker(cfg, s, True)
         else:
-            pick_die(cfg, s, action - cfg.a_pick)
+            pick_die(cfg, s, action - A_PICK)
             if s.njunk == 0 or s.ntaken >= take_need(cfg, s):
                 next_taker(cfg, s, True)
             else:
@@ -1644,14 +1687,16 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
                   | (<int64_t>s.pl[p].level << 8) | popcount(s.pl[p].tableau))
 
 
-cdef void sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
-    # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's)
+cdef inline uint64_t sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's) into the loop's
+    # MAX_MASK_WORDS words, and the set of the mask words it wrote
     actor_legal(<const SPConfig*>c, <const SPState*>st, seat, words)
+    return words[SP_WRITTEN]
 
 
 cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    # the kernel's loop with Sparks' functions and its constant mask size (the loops over the mask unroll)
-    return random_playout_loop(sp_actors, sp_actor_mask, sp_apply, SP_MASK_WORDS, c, st, rng, max_len)
+    # the kernel's loop with Sparks' functions, scanning only the mask words the move generation wrote
+    return random_playout_loop_words(sp_actors, sp_actor_mask, sp_apply, SP_MASK_WORDS, c, st, rng, max_len)
 
 
 # -- the invariant check ---------------------------------------------------------------------------------------
@@ -2045,6 +2090,15 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
         for j, (col, val) in enumerate(spaces):
             cfg.r_col[i][j] = col
             cfg.r_val[i][j] = val
+            # the requirement masks free_spaces/die_options read (bit j: space j takes the die)
+            for c in range(NCOL):
+                if col == c or col == ANY:
+                    cfg.r_cmask[i][c] |= 1 << j
+            cfg.r_cmask[i][NCOL + 1] |= 1 << j          # the colour paid for
+            for v in range(1, 7):
+                if val == 0 or val == v:
+                    cfg.r_vmask[i][v] |= 1 << j
+            cfg.r_vmask[i][0] |= 1 << j                 # the value ignored
         cfg.r_adv[i] = adv
         for j in range(3):
             cfg.r_rew[i][j] = rew[j] if rew is not None else (SY_NONE if j == 0 else 0)
@@ -2116,6 +2170,18 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
     if not draft and players * cfg.hand_size > cfg.nassist:
         raise ValueError("the assistant deck is too small for the hands")
     layout = action_layout()
+    # the F_ enum and the A_ constants follow _FAMILIES
+    if layout["num_actions"] != SP_NUM_ACTIONS or len(_FAMILIES) != NUM_FAMILIES or _FAMILIES[F_PLACE][0] != "place" \
+            or _FAMILIES[F_DONE][0] != "done" or _FAMILIES[F_ADJUST][0] != "adjust" \
+            or [layout[name][0] for name, _ in _FAMILIES] != [
+                A_TAKE, A_PICK, A_PLACE, A_SELL, A_SELL_SPACE, A_UP, A_DOWN, A_FLIP, A_FRANK, A_SILAS, A_REROLL1,
+                A_REROLL, A_MARK, A_ROLL, A_REARRANGE, A_RECRUIT, A_SPARK_BOX, A_COG_BOX, A_FREE_BOX, A_TRACK, A_TILE,
+                A_COPY, A_COMPLETE, A_DIE_CHOICE, A_RECYCLE, A_SKIP, A_DONE, A_DISCARD_ROBOT, A_DRAW, A_ASSIGN,
+                A_DRAFT, A_ADJUST]:
+        raise AssertionError("the action layout and the engine's family table disagree")
+    for i, (name, size) in enumerate(_FAMILIES):
+        for r in range(layout[name][0], layout[name][0] + size):
+            cfg.fam[r] = <uint8_t>i
     cfg.a_take = layout["take"][0]
     cfg.a_pick = layout["pick"][0]
     cfg.a_place = layout["place"][0]

@@ -35,6 +35,8 @@ cdef enum:
     AR_UNPICKED = 15          # arec: pick step of a dealt card nobody has picked (yet)
     NGOALS = 6
     NPROD = 4
+    EMPTY_ROW = 63            # MAX_ROBOTS: the row of the robot masks for an empty slot
+    SP_NUM_ACTIONS = 1354     # engine.action_layout()["num_actions"] (the ids are the same under every content)
 
 # effect symbols (data.SYMBOLS)
 cdef enum:
@@ -206,6 +208,10 @@ ctypedef struct SPConfig:
     uint8_t r_n[MAX_ROBOTS]           # die spaces
     uint8_t r_col[MAX_ROBOTS][SPACES] # space colour or ANY
     uint8_t r_val[MAX_ROBOTS][SPACES] # space value or 0
+    # bit j: space j of the robot takes a die of colour c ([c], [NCOL + 1]: any colour) / value v ([v], [0]: any
+    # value); row EMPTY_ROW, all 0, stands for an empty slot
+    uint8_t r_cmask[MAX_ROBOTS + 1][NCOL + 2]
+    uint8_t r_vmask[MAX_ROBOTS + 1][7]
     uint8_t r_adv[MAX_ROBOTS]
     uint8_t r_rew[MAX_ROBOTS][3]      # immediate reward symbol (kind, n, colour); kind SY_NONE
     uint8_t r_box[MAX_ROBOTS][3]      # power box symbol
@@ -223,6 +229,7 @@ ctypedef struct SPConfig:
     uint8_t frank_mask                # bit v: Frank takes a die of value v
     int32_t num_actions
     int32_t mask_words
+    uint8_t fam[SP_NUM_ACTIONS]       # the family (engine.pyx's F_ enum) of each action id
     # action id layout (engine.pyx computes the offsets; RULES.md documents the families)
     int32_t a_take, a_pick, a_place, a_sell, a_sell_space, a_up, a_down, a_flip, a_frank, a_silas
     int32_t a_reroll1, a_reroll, a_mark, a_roll, a_rearrange, a_recruit, a_spark_box, a_cog_box, a_free_box
