@@ -678,7 +678,11 @@ class _Stream:
         svc, seat, settings = self.service, self.seat, self.service.settings
         sub = svc.feed.subscribe(self.rec.id, self.rec.version)
         try:
-            rec, state = svc.load(self.rec.id)       # read after subscribing: no commit falls between
+            rec, state = self.rec, self.state
+            # read after subscribing, so that no commit falls between; the version alone (the match itself
+            # was just read to check the request), the whole match only when it moved
+            if svc.store.get_version(rec.id) != rec.version:
+                rec, state = svc.load(rec.id)
             yield b"retry: 2000\n\n"
             sent = self.after
             first = True
