@@ -48,6 +48,32 @@ def spawn(target: Callable[..., Any], *args: Any) -> None:
     threading.Thread(target=target, args=args, daemon=True).start()
 
 
+def park(event: Any, timeout: float, client_fd: int | None = None) -> str:
+    """Wait for ``event`` ("news"), the client's socket ``client_fd`` turning readable ("client": it closed
+    the connection, or sent more), or ``timeout`` ("timeout"), whichever comes first.
+
+    Under gevent the socket is watched by the event loop itself (a libev io watcher), so a parked watcher
+    wakes only when something happened: none of the thousand watchers of a busy server needs a timer each
+    second to look at its client. Elsewhere (threads), or with no socket, only the event is waited for; the
+    caller then looks at its client on a short timer."""
+    if client_fd is None or not gevent_patched():
+        return "news" if event.wait(timeout) else "timeout"
+    import gevent
+    from gevent.event import Event
+
+    readable = Event()
+    watcher = gevent.get_hub().loop.io(client_fd, 1)
+    watcher.start(readable.set)
+    try:
+        gevent.wait([event, readable], timeout=timeout, count=1)
+    finally:
+        watcher.stop()
+        watcher.close()
+    if event.is_set():
+        return "news"
+    return "client" if readable.is_set() else "timeout"
+
+
 class Subscription:
     """A watcher's registration on one match: ``event`` is set when the match may have moved past ``version``
     (the version the watcher last sent; it updates it)."""

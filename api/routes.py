@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import re
 import socket
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -129,25 +128,37 @@ def _replayed(answer: dict[str, Any], replayed: bool) -> Response:
     return payloads.send(answer, 200, {"Idempotent-Replayed": "true"} if replayed else None)
 
 
-def client_gone(environ: dict[str, Any]) -> Callable[[], bool] | None:
-    """A check that the client of this request has closed its connection (None when the server does not give
-    the socket: gunicorn and Werkzeug's server do). Readable with nothing to read means closed; a pipelined
-    next request (data waiting) is not a disconnection. One non-blocking peek, under gevent too (on the
-    native socket beneath gevent's, which would otherwise wait for data)."""
-    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
-    if sock is None:
-        return None
-    native = getattr(sock, "_sock", sock)
+class ClientGone:
+    """A check that the client of this request has closed its connection: readable with nothing to read
+    means closed; a pipelined next request (data waiting) is not a disconnection. One non-blocking peek,
+    under gevent too (on the native socket beneath gevent's, which would otherwise wait for data).
+    ``fileno``: the socket, for a watcher to be woken when it turns readable (``live.park``)."""
 
-    def gone() -> bool:
+    __slots__ = ("_native", "fileno")
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
         try:
-            return bool(native.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
+            self.fileno: int | None = int(native.fileno())
+        except (OSError, ValueError, AttributeError):
+            self.fileno = None
+
+    def __call__(self) -> bool:
+        try:
+            return bool(self._native.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
         except (BlockingIOError, InterruptedError):
             return False
         except (OSError, ValueError):           # closed or reset
             return True
 
-    return gone
+
+def client_gone(environ: dict[str, Any]) -> ClientGone | None:
+    """The check that this request's client has gone (None when the server does not give the socket:
+    gunicorn and Werkzeug's server do)."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is None:
+        return None
+    return ClientGone(getattr(sock, "_sock", sock))
 
 
 # -- meta -------------------------------------------------------------------------------------------------------

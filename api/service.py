@@ -27,7 +27,7 @@ from robotcore.registry import game_class
 from . import payloads
 from .auth import hash_token as _hash
 from .auth import new_token, seat_of
-from .live import ChangeFeed, Slots, ThinkPool, spawn
+from .live import ChangeFeed, Slots, ThinkPool, gevent_patched, park, spawn
 from .problems import Problem
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
@@ -564,13 +564,18 @@ class MatchService:
         client leaves; the match as it stands then."""
         deadline = time.monotonic() + wait
         sub = self.feed.subscribe(rec.id, rec.version)
+        fd = _watched_socket(gone)
         try:
             version = self.store.get_version(rec.id)        # read after subscribing: no commit falls between
             while version == rec.version:
                 left = deadline - time.monotonic()
                 if left <= 0 or (gone is not None and gone()):
                     break
-                if sub.event.wait(min(WATCH_TICK_S, left)) or not self.feed.listening:
+                # a watched socket wakes the watcher when its client leaves: no timer while the feed listens
+                woke = park(sub.event, left if fd is not None and self.feed.listening else min(WATCH_TICK_S, left), fd)
+                if woke == "client" and gone is not None and not gone():
+                    fd = None                               # data waiting (a pipelined request): the timer then
+                if woke == "news" or not self.feed.listening:
                     sub.event.clear()
                     version = self.store.get_version(rec.id)
         finally:
@@ -677,6 +682,7 @@ class _Stream:
     def __iter__(self) -> Iterator[bytes]:
         svc, seat, settings = self.service, self.seat, self.service.settings
         sub = svc.feed.subscribe(self.rec.id, self.rec.version)
+        fd = _watched_socket(self.gone)
         try:
             rec, state = self.rec, self.state
             # read after subscribing, so that no commit falls between; the version alone (the match itself
@@ -703,13 +709,25 @@ class _Stream:
                     if now - beat >= settings.heartbeat_s:
                         beat = now
                         yield b": keep-alive\n\n"
-                    if sub.event.wait(min(WATCH_TICK_S, settings.heartbeat_s)) or not svc.feed.listening:
+                    # a watched socket wakes the watcher when its client leaves: no timer while the feed listens
+                    until = min(beat + settings.heartbeat_s, start + settings.stream_max_s) - now
+                    woke = park(sub.event, max(0.0, until) if fd is not None and svc.feed.listening
+                                else min(WATCH_TICK_S, settings.heartbeat_s), fd)
+                    if woke == "client" and self.gone is not None and not self.gone():
+                        fd = None                           # data waiting (a pipelined request): the timer then
+                    if woke == "news" or not svc.feed.listening:
                         sub.event.clear()
                         version = svc.store.get_version(rec.id) or rec.version
                 rec, state = svc.load(rec.id)
         finally:
             svc.feed.unsubscribe(sub)
             self.close()
+
+
+def _watched_socket(gone: Callable[[], bool] | None) -> int | None:
+    """The client's socket, when the event loop can wake a watcher as it turns readable (``live.park``)."""
+    fd = getattr(gone, "fileno", None)
+    return fd if isinstance(fd, int) and gevent_patched() else None
 
 
 def _think(bot: Any, state: State, seat: int, budget_ms: int | None) -> int:

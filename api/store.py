@@ -380,8 +380,9 @@ class Store:
                 # before it and the return here a ROLLBACK after it (three round trips for one SELECT); the
                 # same snapshots as before under READ COMMITTED (one per statement). Writes open their own
                 # transaction (``_begin``).
-                fairy.dbapi_connection.rollback()
-                fairy.dbapi_connection.autocommit = True
+                raw: Any = fairy.dbapi_connection
+                raw.rollback()
+                raw.autocommit = True
             entry = (pid, fairy.dbapi_connection, fairy)
         conn: Any = entry[1]
         error = sqlite3.Error if self._sqlite else self.engine.dialect.loaded_dbapi.Error
