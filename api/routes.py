@@ -18,7 +18,7 @@ from robotcore.bots import BOTS
 
 from . import payloads
 from . import schemas as s
-from .auth import bearer_token
+from .auth import bearer_token, parse_bearer
 from .problems import CODES, PROBLEM_MEDIA_TYPE, Problem
 from .service import (
     MatchService,
@@ -287,12 +287,11 @@ def get_match(match_id: str) -> Response:
 _MOVE_SCHEMA = s.MoveSchema()
 
 
-def _move_body() -> dict[str, Any]:
+def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
     """The move body, parsed as ``@matches.arguments(MoveSchema())`` would: a plain body is checked directly
     (``schemas.plain_move``, on orjson's parse), anything else goes through webargs and the schema, which word
     the errors. The body is read from the WSGI input once (its length was checked by the app's before-request
     hook; a chunked one was bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
-    environ = request.environ
     length = environ.get("CONTENT_LENGTH") or ""
     body = None
     if length.isdigit():
@@ -313,8 +312,11 @@ def _move_body() -> dict[str, Any]:
 @problems(matches, *MOVE, if_match=True)
 def post_move(match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
-    body = _move_body()
-    answer, replayed = service().move(match_id, bearer_token(request), body, _if_match(), _idempotency_key())
+    environ = request.environ                  # (read once: each look through Flask's request proxy costs)
+    body = _move_body(environ)
+    answer, replayed = service().move(match_id, parse_bearer(environ.get("HTTP_AUTHORIZATION")), body,
+                                      parse_if_match(environ.get("HTTP_IF_MATCH")),
+                                      parse_idempotency_key(environ.get("HTTP_IDEMPOTENCY_KEY")))
     return _replayed(answer, replayed)
 
 

@@ -7,7 +7,6 @@ What goes back to a client is built by ``payloads`` (the one choke point); error
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import hashlib
 import json
@@ -366,7 +365,7 @@ class MatchService:
                 del known[next(iter(known))]          # the least recently committed
             except (KeyError, StopIteration, RuntimeError):    # another thread got there first
                 pass
-        mine = copy.copy(rec)                   # (a shallow copy: what a record holds is never changed in place)
+        mine = rec.copy()                       # (a shallow copy: what a record holds is never changed in place)
         mine.idempotent = None
         known[rec.id] = (mine, state)
 
@@ -429,7 +428,7 @@ class MatchService:
         if not state.is_legal(action, seat):
             return None
         fingerprint = None if key is None else _fingerprint({"move": body, "if_match": if_match})
-        return self._apply(copy.copy(rec), state, seat, action, key, fingerprint)
+        return self._apply(rec.copy(), state, seat, action, key, fingerprint)
 
     def _apply(self, rec: MatchRecord, state: State, seat: int, action: int, key: str | None,
                fingerprint: str | None) -> dict[str, Any] | None:
