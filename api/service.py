@@ -131,8 +131,18 @@ def _bot_seed(match_seed: int, version: int, seat: int) -> int:
     return int.from_bytes(digest, "little")
 
 
+def _due_bot(seats: list[SeatSpec], state: State) -> int | None:
+    """The first bot seat that must act now (None: none, or the game is over)."""
+    if state.is_terminal:
+        return None
+    for seat in state.actors:
+        if seats[seat].type == "bot":
+            return int(seat)
+    return None
+
+
 def _bots_due(seats: list[SeatSpec], state: State) -> bool:
-    return not state.is_terminal and any(seats[s].type == "bot" for s in state.actors)
+    return _due_bot(seats, state) is not None
 
 
 class MatchService:
@@ -251,10 +261,9 @@ class MatchService:
         actions as a flat list [seat, action, seat, action...]."""
         out: list[int] = []
         start = time.monotonic()
-        while _bots_due(rec.seats, state):
+        while (seat := _due_bot(rec.seats, state)) is not None:
             if out and time.monotonic() - start >= BOT_BATCH_S:
                 break
-            seat = next(s for s in state.actors if rec.seats[s].type == "bot")
             spec = rec.seats[seat]
             if quick_only and (spec.budget_ms or 0) > QUICK_BOT_MS:
                 break
