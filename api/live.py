@@ -7,6 +7,8 @@
   which moves when any other connection commits), followed, only when it moved, by one query of the versions of
   the watched matches. Commits of this process wake its watchers at once. One source per process, started on
   the first watcher, stopped when none is left for a while.
+- ``park``: a watcher waits for news, for its client to leave, or for its timeout; under gevent the client's
+  socket is watched by the event loop, so a thousand parked watchers cost no timer each.
 - ``Slots``: a bounded count (watchers held open at once per process; their request answers 503 beyond).
 - ``ThinkPool``: bot thinking on a bounded pool of native threads (never on a request's thread or greenlet),
   with a bounded queue; a job beyond it is refused (``bots-busy``) before anything changes.
@@ -151,6 +153,7 @@ class ChangeFeed:
             time.sleep(1.0)
         finally:
             self.listening = False
+            self._wake_all()             # parked watchers look for themselves (on a timer) until it listens again
             with self._lock:
                 self._source_pid = -1
                 if self._subs:                               # a watcher came in as it stopped: go on
