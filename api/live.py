@@ -7,6 +7,8 @@
   which moves when any other connection commits), followed, only when it moved, by one query of the versions of
   the watched matches. Commits of this process wake its watchers at once. One source per process, started on
   the first watcher, stopped when none is left for a while.
+- ``park``: a watcher waits for news, for its client to leave, or for its timeout; under gevent the client's
+  socket is watched by the event loop, so a thousand parked watchers cost no timer each.
 - ``Slots``: a bounded count (watchers held open at once per process; their request answers 503 beyond).
 - ``ThinkPool``: bot thinking on a bounded pool of native threads (never on a request's thread or greenlet),
   with a bounded queue; a job beyond it is refused (``bots-busy``) before anything changes.
@@ -46,6 +48,32 @@ def gevent_patched() -> bool:
 def spawn(target: Callable[..., Any], *args: Any) -> None:
     """Run ``target`` in the background: a greenlet under gevent, a daemon thread otherwise."""
     threading.Thread(target=target, args=args, daemon=True).start()
+
+
+def park(event: Any, timeout: float, client_fd: int | None = None) -> str:
+    """Wait for ``event`` ("news"), the client's socket ``client_fd`` turning readable ("client": it closed
+    the connection, or sent more), or ``timeout`` ("timeout"), whichever comes first.
+
+    Under gevent the socket is watched by the event loop itself (a libev io watcher), so a parked watcher
+    wakes only when something happened: none of the thousand watchers of a busy server needs a timer each
+    second to look at its client. Elsewhere (threads), or with no socket, only the event is waited for; the
+    caller then looks at its client on a short timer."""
+    if client_fd is None or not gevent_patched():
+        return "news" if event.wait(timeout) else "timeout"
+    import gevent
+    from gevent.event import Event
+
+    readable = Event()
+    watcher = gevent.get_hub().loop.io(client_fd, 1)
+    watcher.start(readable.set)
+    try:
+        gevent.wait([event, readable], timeout=timeout, count=1)
+    finally:
+        watcher.stop()
+        watcher.close()
+    if event.is_set():
+        return "news"
+    return "client" if readable.is_set() else "timeout"
 
 
 class Subscription:
@@ -125,6 +153,7 @@ class ChangeFeed:
             time.sleep(1.0)
         finally:
             self.listening = False
+            self._wake_all()             # parked watchers look for themselves (on a timer) until it listens again
             with self._lock:
                 self._source_pid = -1
                 if self._subs:                               # a watcher came in as it stopped: go on

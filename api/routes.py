@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import re
 import socket
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -19,7 +18,7 @@ from robotcore.bots import BOTS
 
 from . import payloads
 from . import schemas as s
-from .auth import bearer_token
+from .auth import bearer_token, parse_bearer
 from .problems import CODES, PROBLEM_MEDIA_TYPE, Problem
 from .service import (
     MatchService,
@@ -129,25 +128,37 @@ def _replayed(answer: dict[str, Any], replayed: bool) -> Response:
     return payloads.send(answer, 200, {"Idempotent-Replayed": "true"} if replayed else None)
 
 
-def client_gone(environ: dict[str, Any]) -> Callable[[], bool] | None:
-    """A check that the client of this request has closed its connection (None when the server does not give
-    the socket: gunicorn and Werkzeug's server do). Readable with nothing to read means closed; a pipelined
-    next request (data waiting) is not a disconnection. One non-blocking peek, under gevent too (on the
-    native socket beneath gevent's, which would otherwise wait for data)."""
-    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
-    if sock is None:
-        return None
-    native = getattr(sock, "_sock", sock)
+class ClientGone:
+    """A check that the client of this request has closed its connection: readable with nothing to read
+    means closed; a pipelined next request (data waiting) is not a disconnection. One non-blocking peek,
+    under gevent too (on the native socket beneath gevent's, which would otherwise wait for data).
+    ``fileno``: the socket, for a watcher to be woken when it turns readable (``live.park``)."""
 
-    def gone() -> bool:
+    __slots__ = ("_native", "fileno")
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
         try:
-            return bool(native.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
+            self.fileno: int | None = int(native.fileno())
+        except (OSError, ValueError, AttributeError):
+            self.fileno = None
+
+    def __call__(self) -> bool:
+        try:
+            return bool(self._native.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
         except (BlockingIOError, InterruptedError):
             return False
         except (OSError, ValueError):           # closed or reset
             return True
 
-    return gone
+
+def client_gone(environ: dict[str, Any]) -> ClientGone | None:
+    """The check that this request's client has gone (None when the server does not give the socket:
+    gunicorn and Werkzeug's server do)."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is None:
+        return None
+    return ClientGone(getattr(sock, "_sock", sock))
 
 
 # -- meta -------------------------------------------------------------------------------------------------------
@@ -276,12 +287,11 @@ def get_match(match_id: str) -> Response:
 _MOVE_SCHEMA = s.MoveSchema()
 
 
-def _move_body() -> dict[str, Any]:
+def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
     """The move body, parsed as ``@matches.arguments(MoveSchema())`` would: a plain body is checked directly
     (``schemas.plain_move``, on orjson's parse), anything else goes through webargs and the schema, which word
     the errors. The body is read from the WSGI input once (its length was checked by the app's before-request
     hook; a chunked one was bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
-    environ = request.environ
     length = environ.get("CONTENT_LENGTH") or ""
     body = None
     if length.isdigit():
@@ -302,8 +312,11 @@ def _move_body() -> dict[str, Any]:
 @problems(matches, *MOVE, if_match=True)
 def post_move(match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
-    body = _move_body()
-    answer, replayed = service().move(match_id, bearer_token(request), body, _if_match(), _idempotency_key())
+    environ = request.environ                  # (read once: each look through Flask's request proxy costs)
+    body = _move_body(environ)
+    answer, replayed = service().move(match_id, parse_bearer(environ.get("HTTP_AUTHORIZATION")), body,
+                                      parse_if_match(environ.get("HTTP_IF_MATCH")),
+                                      parse_idempotency_key(environ.get("HTTP_IDEMPOTENCY_KEY")))
     return _replayed(answer, replayed)
 
 

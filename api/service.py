@@ -7,7 +7,6 @@ What goes back to a client is built by ``payloads`` (the one choke point); error
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import hashlib
 import json
@@ -27,7 +26,7 @@ from robotcore.registry import game_class
 from . import payloads
 from .auth import hash_token as _hash
 from .auth import new_token, seat_of
-from .live import ChangeFeed, Slots, ThinkPool, spawn
+from .live import ChangeFeed, Slots, ThinkPool, gevent_patched, park, spawn
 from .problems import Problem
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
@@ -132,8 +131,18 @@ def _bot_seed(match_seed: int, version: int, seat: int) -> int:
     return int.from_bytes(digest, "little")
 
 
+def _due_bot(seats: list[SeatSpec], state: State) -> int | None:
+    """The first bot seat that must act now (None: none, or the game is over)."""
+    if state.is_terminal:
+        return None
+    for seat in state.actors:
+        if seats[seat].type == "bot":
+            return int(seat)
+    return None
+
+
 def _bots_due(seats: list[SeatSpec], state: State) -> bool:
-    return not state.is_terminal and any(seats[s].type == "bot" for s in state.actors)
+    return _due_bot(seats, state) is not None
 
 
 class MatchService:
@@ -252,10 +261,9 @@ class MatchService:
         actions as a flat list [seat, action, seat, action...]."""
         out: list[int] = []
         start = time.monotonic()
-        while _bots_due(rec.seats, state):
+        while (seat := _due_bot(rec.seats, state)) is not None:
             if out and time.monotonic() - start >= BOT_BATCH_S:
                 break
-            seat = next(s for s in state.actors if rec.seats[s].type == "bot")
             spec = rec.seats[seat]
             if quick_only and (spec.budget_ms or 0) > QUICK_BOT_MS:
                 break
@@ -366,7 +374,7 @@ class MatchService:
                 del known[next(iter(known))]          # the least recently committed
             except (KeyError, StopIteration, RuntimeError):    # another thread got there first
                 pass
-        mine = copy.copy(rec)                   # (a shallow copy: what a record holds is never changed in place)
+        mine = rec.copy()                       # (a shallow copy: what a record holds is never changed in place)
         mine.idempotent = None
         known[rec.id] = (mine, state)
 
@@ -429,7 +437,7 @@ class MatchService:
         if not state.is_legal(action, seat):
             return None
         fingerprint = None if key is None else _fingerprint({"move": body, "if_match": if_match})
-        return self._apply(copy.copy(rec), state, seat, action, key, fingerprint)
+        return self._apply(rec.copy(), state, seat, action, key, fingerprint)
 
     def _apply(self, rec: MatchRecord, state: State, seat: int, action: int, key: str | None,
                fingerprint: str | None) -> dict[str, Any] | None:
@@ -564,13 +572,18 @@ class MatchService:
         client leaves; the match as it stands then."""
         deadline = time.monotonic() + wait
         sub = self.feed.subscribe(rec.id, rec.version)
+        fd = _watched_socket(gone)
         try:
             version = self.store.get_version(rec.id)        # read after subscribing: no commit falls between
             while version == rec.version:
                 left = deadline - time.monotonic()
                 if left <= 0 or (gone is not None and gone()):
                     break
-                if sub.event.wait(min(WATCH_TICK_S, left)) or not self.feed.listening:
+                # a watched socket wakes the watcher when its client leaves: no timer while the feed listens
+                woke = park(sub.event, left if fd is not None and self.feed.listening else min(WATCH_TICK_S, left), fd)
+                if woke == "client" and gone is not None and not gone():
+                    fd = None                               # data waiting (a pipelined request): the timer then
+                if woke == "news" or not self.feed.listening:
                     sub.event.clear()
                     version = self.store.get_version(rec.id)
         finally:
@@ -677,8 +690,13 @@ class _Stream:
     def __iter__(self) -> Iterator[bytes]:
         svc, seat, settings = self.service, self.seat, self.service.settings
         sub = svc.feed.subscribe(self.rec.id, self.rec.version)
+        fd = _watched_socket(self.gone)
         try:
-            rec, state = svc.load(self.rec.id)       # read after subscribing: no commit falls between
+            rec, state = self.rec, self.state
+            # read after subscribing, so that no commit falls between; the version alone (the match itself
+            # was just read to check the request), the whole match only when it moved
+            if svc.store.get_version(rec.id) != rec.version:
+                rec, state = svc.load(rec.id)
             yield b"retry: 2000\n\n"
             sent = self.after
             first = True
@@ -699,13 +717,25 @@ class _Stream:
                     if now - beat >= settings.heartbeat_s:
                         beat = now
                         yield b": keep-alive\n\n"
-                    if sub.event.wait(min(WATCH_TICK_S, settings.heartbeat_s)) or not svc.feed.listening:
+                    # a watched socket wakes the watcher when its client leaves: no timer while the feed listens
+                    until = min(beat + settings.heartbeat_s, start + settings.stream_max_s) - now
+                    woke = park(sub.event, max(0.0, until) if fd is not None and svc.feed.listening
+                                else min(WATCH_TICK_S, settings.heartbeat_s), fd)
+                    if woke == "client" and self.gone is not None and not self.gone():
+                        fd = None                           # data waiting (a pipelined request): the timer then
+                    if woke == "news" or not svc.feed.listening:
                         sub.event.clear()
                         version = svc.store.get_version(rec.id) or rec.version
                 rec, state = svc.load(rec.id)
         finally:
             svc.feed.unsubscribe(sub)
             self.close()
+
+
+def _watched_socket(gone: Callable[[], bool] | None) -> int | None:
+    """The client's socket, when the event loop can wake a watcher as it turns readable (``live.park``)."""
+    fd = getattr(gone, "fileno", None)
+    return fd if isinstance(fd, int) and gevent_patched() else None
 
 
 def _think(bot: Any, state: State, seat: int, budget_ms: int | None) -> int:

@@ -189,6 +189,12 @@ class MatchRecord:
     #: the moves made with the Idempotency-Key asked for when the record was read, by seat (None: not asked)
     idempotent: dict[int, IdempotencyRecord] | None = None
 
+    def copy(self) -> MatchRecord:
+        """A shallow copy (``copy.copy`` goes through ``__reduce_ex__``: several times the cost, on every move)."""
+        new = MatchRecord.__new__(MatchRecord)
+        new.__dict__.update(self.__dict__)
+        return new
+
 
 @dataclass(frozen=True)
 class ActionRow:
@@ -375,6 +381,14 @@ class Store:
         if entry is None:
             fairy = self.engine.raw_connection()
             fairy.detach()                       # its own from now on
+            if not self._sqlite:
+                # a server's reads in autocommit: one round trip a statement, where psycopg would send BEGIN
+                # before it and the return here a ROLLBACK after it (three round trips for one SELECT); the
+                # same snapshots as before under READ COMMITTED (one per statement). Writes open their own
+                # transaction (``_begin``).
+                raw: Any = fairy.dbapi_connection
+                raw.rollback()
+                raw.autocommit = True
             entry = (pid, fairy.dbapi_connection, fairy)
         conn: Any = entry[1]
         error = sqlite3.Error if self._sqlite else self.engine.dialect.loaded_dbapi.Error
@@ -405,6 +419,12 @@ class Store:
                     for _pid, other, _fairy in stale:
                         _close_quietly(other)
                 _close_quietly(conn)
+
+    def _begin(self, cur: Any) -> None:
+        """Open the transaction of a write of several statements: SQLite's module opens one by itself before
+        the first change; a server's connections are in autocommit (``_connection``), so BEGIN is sent."""
+        if not self._sqlite:
+            cur.execute("BEGIN")
 
     def get_match(self, match_id: str, idempotency_key: str | None = None) -> MatchRecord | None:
         """The match, and (on the same connection) the moves already made with ``idempotency_key``."""
@@ -481,6 +501,7 @@ class Store:
         with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
             cur = conn.cursor()
             try:
+                self._begin(cur)
                 cur.execute(self._sql["cas_update"], (end, new.state, new.finished, new.bots_due, now, match_id,
                                                       expected_version))
                 if cur.rowcount != 1:

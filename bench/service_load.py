@@ -333,9 +333,12 @@ async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
             writer.close()
 
 
-def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results: Any, mode: str = "stream") -> None:
+def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results: Any, mode: str = "stream",
+                     ready: Any = None) -> None:
     """N watchers in one asyncio loop (a process of their own) until ``stop`` is set; their counts go on
-    ``results``. ``mode``: "stream" (server-sent events, as the page) or "poll" (the long-poll)."""
+    ``results``. ``mode``: "stream" (server-sent events, as the page) or "poll" (the long-poll). ``ready`` (an
+    event) is set once every watcher is held open: each stream has its first event, or each poll its
+    connection (a poll is parked by the server as soon as it is read)."""
     import asyncio
     import resource
 
@@ -349,7 +352,11 @@ def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results:
         tasks = [asyncio.create_task(watch(url, match_ids[i % len(match_ids)], out)) for i in range(n)]
         started = time.time()
         while not stop.is_set():
-            await asyncio.sleep(0.2)
+            if ready is not None and not ready.is_set() and (
+                    out["events"] >= n if mode == "stream" else out["open"] >= n):
+                out["open_after_s"] = round(time.time() - started, 2)
+                ready.set()
+            await asyncio.sleep(0.05)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -545,10 +552,14 @@ def main(argv: list[str] | None = None) -> int:
                 if args.watchers:
                     queue = ctx.Queue()
                     stop = ctx.Event()
+                    ready = ctx.Event()
                     watcher = ctx.Process(target=watchers_process,
-                                          args=(url, watched, args.watchers, stop, queue, args.watch))
+                                          args=(url, watched, args.watchers, stop, queue, args.watch, ready))
                     watcher.start()
-                    time.sleep(3.0)                        # every watcher connected and watching
+                    # the matches are played while the watchers are held open, not while they connect: wait
+                    # until every one is open (its time is reported), then a second for the server to settle
+                    ready.wait(120)
+                    time.sleep(1.0)
                     rate = match_phase(chunks, "watched")
                     stop.set()
                     try:
@@ -614,6 +625,7 @@ def main(argv: list[str] | None = None) -> int:
             watcher_errors=sum(c["errors"] for c in watcher_counts),
             watcher_max_open=max(c["max_open"] for c in watcher_counts),
             watcher_unreported_rounds=sum(c.get("unreported", 0) for c in watcher_counts),
+            watcher_open_after_s=max((c.get("open_after_s", float("nan")) for c in watcher_counts), default=0.0),
             throughput_ratio=round(watching["per_second"] / moves["per_second"], 3),
             p99_ratio=round(watching["p99_ms"] / moves["p99_ms"], 3))
         print(f"with {args.watchers} watchers / without: throughput {watching['throughput_ratio']:.2f} (rounds: "
@@ -622,7 +634,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{'streams opened' if args.watch == 'stream' else 'polls'} "
               f"({watching['watcher_requests_per_second']}/s), {watching['watcher_events']} stream events, "
               f"{watching['watcher_answered_at_once']} polls answered at once, {watching['watcher_errors']} errors, "
-              f"at most {watching['watcher_max_open']} connections open")
+              f"at most {watching['watcher_max_open']} connections open, all open "
+              f"{watching['watcher_open_after_s']} s after they started connecting")
     if args.json:
         print(json.dumps({"rows": rows, "lost": lost, "actions": actions, "finished": finished,
                           "ratio": round(ratio, 3), "round_ratios": [round(x, 3) for x in ratios],
@@ -631,7 +644,8 @@ def main(argv: list[str] | None = None) -> int:
                           "game": game}))
     ok = all(r["errors"] == 0 for r in rows.values()) and lost == 0 and finished == args.matches
     if watching is not None:
-        ok = ok and watching["watcher_errors"] == 0 and watching["watcher_unreported_rounds"] == 0
+        ok = ok and watching["watcher_errors"] == 0 and watching["watcher_unreported_rounds"] == 0 and all(
+            "open_after_s" in c for c in watcher_counts)
     return 0 if ok else 1
 
 

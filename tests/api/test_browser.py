@@ -207,6 +207,16 @@ def check_seat_page(b: Browser, server: LiveServer, store: Store, match_id: str,
     return int(view["version"])
 
 
+#: The page as the clicking loop sees it, in one look: [version, [[target, a card click filters the actions]...]]
+#: (a card with several actions filters the action buttons instead of playing, and then the version stays)
+PAGE_TARGETS = """
+const buttons = document.querySelectorAll('#actions button.action').length;
+const targets = document.querySelectorAll('#board .card.playable, #actions button.action:not([disabled])');
+return [document.body.dataset.version,
+        Array.from(targets, (e) => [e, e.classList.contains('card') && buttons > 1])];
+"""
+
+
 def play_by_clicking(b: Browser, server: LiveServer, match_id: str, token: str, seed: int,
                      max_clicks: int = 400) -> int:
     """Play the seat's decisions by clicking its playable cards or action buttons until the end."""
@@ -222,14 +232,13 @@ def play_by_clicking(b: Browser, server: LiveServer, match_id: str, token: str, 
                 break
             if clicks % 3 == 0:
                 check_seat_page(b, server, store, match_id, token)
-            before = b.body("version")
-            targets = b.driver.find_elements(
-                By.CSS_SELECTOR, "#board .card.playable, #actions button.action:not([disabled])")
+            # the version, the targets and whether a card click filters the actions, read in one script: the
+            # page redraws on every live update (the stream's catch-up redraws the version a move's answer
+            # already showed), so separate reads could see two different drawings (an element gone stale)
+            before, targets = b.driver.execute_script(PAGE_TARGETS)
             if not targets:
                 continue
-            target = rng.choice(targets)
-            filtering = "card" in (target.get_attribute("class") or "") and len(
-                b.driver.find_elements(By.CSS_SELECTOR, "#actions button.action")) > 1
+            target, filtering = rng.choice(targets)
             try:
                 b.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
                 target.click()
@@ -237,7 +246,13 @@ def play_by_clicking(b: Browser, server: LiveServer, match_id: str, token: str, 
                 continue                                   # redrawn meanwhile (a live update): look again
             clicks += 1
             if not filtering:
-                b.wait(lambda d, before=before: b.body("version") != before or b.body("status") == "finished")
+                try:
+                    b.wait(lambda d, before=before: b.body("version") != before or b.body("status") == "finished")
+                except TimeoutException:
+                    raise AssertionError(
+                        f"the page stayed at version {before} after a click; error shown: "
+                        f"{b.driver.find_element(By.ID, 'error').text!r}; console: {b.driver.get_log('browser')}"
+                    ) from None
     finally:
         store.dispose()
     assert b.body("status") == "finished", f"not over after {clicks} clicks"

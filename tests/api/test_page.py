@@ -257,7 +257,7 @@ if sys.platform != "win32":
         assert client.request("GET", "/v1/health")[0] == 200
         for sock in watchers:
             sock.close()                                     # the watchers go away
-        time.sleep(2.5)                      # a waiting watcher looks at its client every second (WATCH_TICK_S)
+        time.sleep(2.5)          # a waiting watcher learns at once under gevent, within WATCH_TICK_S with threads
         results: list[float] = []
 
         def timed_poll() -> None:

@@ -248,6 +248,49 @@ def test_a_full_bot_pool_refuses_the_move_and_changes_nothing(tmp_path: Path, op
 
 # -- under gunicorn's gevent worker -------------------------------------------------------------------------------
 
+PARK_PROBE = """
+from gevent import monkey
+monkey.patch_all()
+import socket, threading, gevent
+from robotcore_api.live import park
+event = threading.Event()
+a, b = socket.socketpair()
+gevent.spawn_later(0.2, b.close)                       # the client leaves
+print(park(event, 30.0, a.fileno()))
+c, d = socket.socketpair()
+gevent.spawn_later(0.2, event.set)                     # news
+print(park(event, 30.0, c.fileno()))
+event.clear()
+print(park(event, 0.2, c.fileno()))                    # nothing happens
+print(park(event, 0.2, None))
+"""
+
+
+def test_a_parked_watcher_wakes_when_its_client_leaves_not_on_a_timer(tmp_path: Path) -> None:
+    """Under gevent, ``live.park`` wakes a watcher when its client's socket closes (long before its timeout, so
+    no watcher needs a timer to look at its client), when its event is set, or at its timeout; in a process of
+    its own, so that this one is not monkey-patched."""
+    import os
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", PARK_PROBE], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["client", "news", "timeout", "timeout"]
+
+
+def test_without_gevent_park_waits_for_the_event_alone() -> None:
+    from robotcore_api.live import park
+
+    event = threading.Event()
+    a, b = socket.socketpair()
+    b.close()
+    assert park(event, 0.05, a.fileno()) == "timeout"     # threads: the caller looks at its client on a timer
+    event.set()
+    assert park(event, 5.0, a.fileno()) == "news"
+    a.close()
+
+
 if sys.platform != "win32":
     from .test_live import LiveServer
 
