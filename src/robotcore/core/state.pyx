@@ -13,7 +13,7 @@ from cpython.list cimport PyList_New
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport PyObject
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, popcount
@@ -53,11 +53,12 @@ cdef extern from "Python.h":
     PyObject** PySequence_Fast_ITEMS(object seq)
 
 
-# The lists legal_actions() returns are recycled once their caller has dropped them: refilling a list that only
-# this module still holds (reference count 1) costs a fraction of freeing one list and allocating the next, which
-# was most of the call's own cost. Nobody else can reach a list with no other reference, so every caller still
-# gets a list of its own, as before. Two are kept, because ``la = s.legal_actions()`` in a loop holds one while
-# the next call fills the other. Off on free-threaded builds, where a count of 1 does not prove a list unshared.
+# legal_actions() builds its list in C straight from the (cached) mask: ``rc_mask_list`` below. The lists it
+# returns are recycled once their caller has dropped them: refilling a list that only this module still holds
+# (reference count 1) costs a fraction of freeing one list and allocating the next, which was most of the call's
+# own cost. Nobody else can reach a list with no other reference, so every caller still gets a list of its own,
+# as before. Two are kept, because ``la = s.legal_actions()`` in a loop holds one while the next call fills the
+# other. Off on free-threaded builds, where a count of 1 does not prove a list unshared.
 cdef extern from *:
     """
     #ifdef Py_GIL_DISABLED
@@ -65,63 +66,54 @@ cdef extern from *:
     #else
     #define RC_RECYCLE_LISTS 1
     #endif
+    #include "bits.h"
     static PyObject* rc_spare_lists[2] = {NULL, NULL};
 
-    /* A new reference to a list of id_items[ids[j]] for j < n (NULL and an exception on failure). */
-    static PyObject* rc_id_list(PyObject* const* id_items, const uint16_t* ids, Py_ssize_t n) {
-        PyObject* lst = NULL;
-        PyObject** items;
-        Py_ssize_t j;
+    /* A list with room for n items (a new reference, its size 0), recycled when one is free; NULL on failure. */
+    static PyObject* rc_take_list(Py_ssize_t n) {
+        PyObject* lst;
     #if RC_RECYCLE_LISTS
         int s;
         for (s = 0; s < 2; s++) {
-            PyObject* c = rc_spare_lists[s];
-            if (c != NULL && Py_REFCNT(c) == 1 && ((PyListObject*)c)->allocated >= n) {
+            lst = rc_spare_lists[s];
+            if (lst != NULL && Py_REFCNT(lst) == 1 && ((PyListObject*)lst)->allocated >= n) {
+                /* Empty it as list.clear() does: detach the items first, since dropping what a caller put in it
+                   may run arbitrary code; then take the storage back if nothing touched the list meanwhile. */
+                PyListObject* l = (PyListObject*)lst;
+                Py_ssize_t j, old = Py_SIZE(lst), cap = l->allocated;
+                PyObject** items = l->ob_item;
                 rc_spare_lists[s] = NULL;           /* the spare's reference is ours now */
-                lst = c;
+                l->ob_item = NULL;
+                l->allocated = 0;
+                Py_SET_SIZE(lst, 0);
+                for (j = 0; j < old; j++)
+                    Py_DECREF(items[j]);
+                if (l->ob_item == NULL) {
+                    l->ob_item = items;
+                    l->allocated = cap;
+                    return lst;
+                }
+                PyMem_Free(items);
+                Py_DECREF(lst);
                 break;
             }
         }
-        if (lst != NULL) {
-            /* Empty it as list.clear() does: detach the items first, since dropping what a caller put in it may
-               run arbitrary code; then take the storage back if nothing touched the list meanwhile. */
-            PyListObject* l = (PyListObject*)lst;
-            Py_ssize_t old = Py_SIZE(lst), cap = l->allocated;
-            items = l->ob_item;
-            l->ob_item = NULL;
-            l->allocated = 0;
-            Py_SET_SIZE(lst, 0);
-            for (j = 0; j < old; j++)
-                Py_DECREF(items[j]);
-            if (l->ob_item == NULL) {
-                l->ob_item = items;
-                l->allocated = cap;
-            } else {
-                PyMem_Free(items);
-                Py_DECREF(lst);
-                lst = NULL;
-            }
-        }
     #endif
-        if (lst == NULL) {
-            lst = PyList_New(n);
-            if (lst == NULL)
-                return NULL;
-        }
-        items = ((PyListObject*)lst)->ob_item;
-        for (j = 0; j < n; j++) {
-            PyObject* a = id_items[ids[j]];
-            Py_INCREF(a);
-            items[j] = a;
-        }
-        Py_SET_SIZE(lst, n);
+        lst = PyList_New(n);
+        if (lst != NULL)
+            Py_SET_SIZE(lst, 0);
+        return lst;
+    }
+
+    /* Keep ``lst`` (just returned to a caller) as a spare: in an empty slot, else in place of one still held. */
+    static void rc_keep_list(PyObject* lst) {
     #if RC_RECYCLE_LISTS
-        /* keep it as a spare: in an empty slot, else in place of a spare that someone still holds */
+        int s;
         for (s = 0; s < 2; s++) {
             if (rc_spare_lists[s] == NULL) {
                 Py_INCREF(lst);
                 rc_spare_lists[s] = lst;
-                return lst;
+                return;
             }
         }
         for (s = 0; s < 2; s++) {
@@ -130,50 +122,61 @@ cdef extern from *:
                 Py_INCREF(lst);
                 rc_spare_lists[s] = lst;
                 Py_DECREF(c);                       /* still held elsewhere: this frees nothing */
-                return lst;
+                return;
             }
         }
     #endif
+    }
+
+    /* A new reference to the list of id_items[a] for every bit a set in words[0..nw), in increasing order.
+       Masks are sparse (a few actions in up to tens of words): four words are tested at once, the words with a
+       bit are listed (and their bits counted) without a branch, and only those are decoded. */
+    static PyObject* rc_mask_list(PyObject* const* id_items, const uint64_t* words, int nw) {
+        uint8_t nonzero[128];
+        const uint64_t* p = words;
+        const uint64_t* const end = words + nw;
+        const uint64_t* const end4 = words + (nw & ~3);
+        int j, m = 0;
+        Py_ssize_t n = 0, k = 0;
+        PyObject* lst;
+        PyObject** items;
+        for (; p < end4; p += 4) {
+            if (p[0] | p[1] | p[2] | p[3]) {
+                for (j = 0; j < 4; j++) {
+                    nonzero[m] = (uint8_t)(p - words + j);
+                    m += p[j] != 0;
+                    n += rc_popcount64(p[j]);
+                }
+            }
+        }
+        for (; p < end; p++) {
+            nonzero[m] = (uint8_t)(p - words);
+            m += *p != 0;
+            n += rc_popcount64(*p);
+        }
+        lst = rc_take_list(n);
+        if (lst == NULL)
+            return NULL;
+        items = ((PyListObject*)lst)->ob_item;
+        for (j = 0; j < m; j++) {
+            uint64_t w = words[nonzero[j]];
+            PyObject* const* base = id_items + ((Py_ssize_t)nonzero[j] << 6);
+            do {
+                PyObject* a = base[rc_ctz64(w)];
+                Py_INCREF(a);
+                items[k++] = a;
+                w &= w - 1;
+            } while (w);
+        }
+        Py_SET_SIZE(lst, n);
+        rc_keep_list(lst);
         return lst;
     }
     """
-    object rc_id_list(PyObject** id_items, const uint16_t* ids, Py_ssize_t n)
+    object rc_mask_list(PyObject** id_items, const uint64_t* words, int nw)
 
 
 cdef PyObject** _ID_ITEMS = PySequence_Fast_ITEMS(_ACTION_IDS)
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef inline Py_ssize_t decode_mask(const uint64_t* words, int nw, uint16_t* out) noexcept nogil:
-    """The set bits of ``words`` as action ids in increasing order (``out`` holds up to ``64 * nw``); the count.
-    Masks are sparse (a few actions in up to tens of words): four words are tested at once, the words with a bit
-    are listed without a branch, and only those are decoded."""
-    cdef uint8_t nonzero[MAX_MASK_WORDS]
-    cdef int i = 0, j, m = 0
-    cdef uint64_t w
-    cdef uint16_t base
-    cdef Py_ssize_t k = 0
-    while i + 4 <= nw:
-        if words[i] | words[i + 1] | words[i + 2] | words[i + 3]:
-            for j in range(i, i + 4):
-                nonzero[m] = <uint8_t>j
-                m += words[j] != 0
-        i += 4
-    for j in range(i, nw):
-        nonzero[m] = <uint8_t>j
-        m += words[j] != 0
-    for j in range(m):
-        i = nonzero[j]
-        w = words[i]
-        base = <uint16_t>(i << 6)
-        while True:
-            out[k] = base | <uint16_t>lowest_bit(w)
-            k += 1
-            w &= w - 1
-            if w == 0:
-                break
-    return k
 
 
 cdef inline Py_ssize_t _aligned(Py_ssize_t n) noexcept:
@@ -382,7 +385,6 @@ cdef class State:
         """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
         cdef uint32_t bits = _current_actors(self)
         cdef int s
-        cdef uint16_t ids[MAX_ACTIONS]
         if seat is None:
             if bits == 0:
                 return []
@@ -391,7 +393,7 @@ cdef class State:
             s = self._seat(seat)
             if not (bits >> s) & 1:
                 return []
-        return rc_id_list(_ID_ITEMS, ids, decode_mask(_mask_of(self, s, bits), self.core.spec.mask_words, ids))
+        return rc_mask_list(_ID_ITEMS, _mask_of(self, s, bits), self.core.spec.mask_words)
 
     def legal_mask(self, seat=None) -> cnp.ndarray:
         """Boolean array of length ``num_actions``: True where the action is legal for ``seat``."""
