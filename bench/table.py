@@ -456,8 +456,10 @@ def table(name: str, block_ms: float, rounds: int, with_os: bool, with_cg: bool)
     print("| per call, ns of thread CPU | robotcore | pyspiel |")
     print("|---|---:|---:|")
     pairs = [("clone()", "rc clone()", "os clone()"),
-             ("legal_actions()", "rc legal_actions()", "os legal_actions()"),
-             ("legal mask", "rc legal_mask()", "os legal_actions_mask()"),
+             ("legal_actions(), repeated on one state (ours: its mask computed once)", "rc legal_actions()",
+              "os legal_actions()"),
+             ("legal mask, repeated on one state (ours: its mask computed once)", "rc legal_mask()",
+              "os legal_actions_mask()"),
              ("clone().apply(a)", "rc clone().apply(a)", "os clone().apply_action(a)"),
              ("current player", "rc current_player", "os current_player()"),
              ("resample_hidden(seat, seed)", "rc resample_hidden(seat)", None),
