@@ -105,7 +105,9 @@ cdef extern from *:
         return lst;
     }
 
-    /* Keep ``lst`` (just returned to a caller) as a spare: in an empty slot, else in place of one still held. */
+    /* Keep ``lst`` (just returned to a caller) as a spare: in an empty slot, else in place of a spare someone
+       still holds, else of a free one too small for it (so that spares grow to the answers asked for). The slot
+       takes the new list before the old one is dropped: dropping it may run code that calls back in here. */
     static void rc_keep_list(PyObject* lst) {
     #if RC_RECYCLE_LISTS
         int s;
@@ -116,12 +118,13 @@ cdef extern from *:
                 return;
             }
         }
-        for (s = 0; s < 2; s++) {
-            PyObject* c = rc_spare_lists[s];
-            if (Py_REFCNT(c) > 1) {
+        for (s = 0; s < 4; s++) {
+            PyObject* c = rc_spare_lists[s & 1];
+            if (s < 2 ? Py_REFCNT(c) > 1
+                      : ((PyListObject*)c)->allocated < ((PyListObject*)lst)->allocated) {
                 Py_INCREF(lst);
-                rc_spare_lists[s] = lst;
-                Py_DECREF(c);                       /* still held elsewhere: this frees nothing */
+                rc_spare_lists[s & 1] = lst;
+                Py_DECREF(c);
                 return;
             }
         }
