@@ -153,6 +153,30 @@ def recorded_games(game: robotcore.Game, games: int) -> list[list[tuple[int, int
     return out
 
 
+def replay_steps(game: robotcore.Game, recorded: list[list[tuple[int, int]]]) -> float:
+    """The Python step: ``legal_actions()`` then ``apply(a)`` over the first 10 recorded games; the steps done."""
+    steps = 0
+    for seed, moves in enumerate(recorded[:10]):
+        s = game.new_initial_state(seed)
+        for _seat, a in moves:          # recorded with the current player: the no-argument calls apply
+            s.legal_actions()
+            s.apply(a)
+        steps += len(moves)
+    return float(steps)
+
+
+def floor_steps(game: robotcore.Game, recorded: list[list[tuple[int, int]]], noop: Noop) -> float:
+    """The same loop with two no-op calls in place of ``legal_actions()`` and ``apply(a)``."""
+    steps = 0
+    for seed, moves in enumerate(recorded[:10]):
+        game.new_initial_state(seed)
+        for _seat, a in moves:
+            noop.m()
+            noop.m1(a)
+        steps += len(moves)
+    return float(steps)
+
+
 def rc_probes(game: robotcore.Game, block_s: float, env: dict[str, Any]) -> dict[str, Probe]:
     recorded = recorded_games(game, 40)
     noop = Noop()
@@ -171,24 +195,10 @@ def rc_probes(game: robotcore.Game, block_s: float, env: dict[str, Any]) -> dict
         probes[label] = call_probe(stmt, env, block_s)
 
     def replay() -> float:
-        steps = 0
-        for seed, moves in enumerate(recorded[:10]):
-            s = game.new_initial_state(seed)
-            for _seat, a in moves:          # recorded with the current player: the no-argument calls apply
-                s.legal_actions()
-                s.apply(a)
-            steps += len(moves)
-        return float(steps)
+        return replay_steps(game, recorded)
 
     def floor() -> float:
-        steps = 0
-        for seed, moves in enumerate(recorded[:10]):
-            game.new_initial_state(seed)
-            for _seat, a in moves:
-                noop.m()
-                noop.m1(a)
-            steps += len(moves)
-        return float(steps)
+        return floor_steps(game, recorded, noop)
 
     rng = random.Random(12345)
     counter = [0]
@@ -355,6 +365,22 @@ a = g.new_batch(seeds)
 print(int(batch.random_playouts(g, a, 1).sum()))
 """
 
+# The Python step and its floor, the very loops the timed probes run, each counted inside ``_noop.collect``.
+CG_STEP = """
+import sys
+sys.path.insert(0, sys.argv[3])
+import robotcore, table
+from robotcore.core._noop import Noop, collect
+game = robotcore.load_game(sys.argv[1])
+recorded, noop = table.recorded_games(game, 10), Noop()
+if sys.argv[2] == "step":
+    def run(): return table.replay_steps(game, recorded)
+else:
+    def run(): return table.floor_steps(game, recorded, noop)
+run(); run()                        # the same warm-up for both: the interpreter specialises its instructions
+print(int(collect(run)))
+"""
+
 CG_OS = """
 import sys, pyspiel
 game = pyspiel.load_game(sys.argv[1])
@@ -408,9 +434,12 @@ def table(name: str, block_ms: float, rounds: int, with_os: bool, with_cg: bool)
     load = max(load_before, os.getloadavg()[0])
     rc_decisions = rc_decisions_per_game(game)
     os_actions, os_decisions = os_counts(peer) if with_os and peer else (float("nan"), float("nan"))
-    cg_rc = cg_os = None
+    cg_rc = cg_os = cg_step = cg_floor = None
     if with_cg:
         cg_rc = callgrind_total(CG_RC, ["*new_states*", "*batch__playouts*"], [name, "500"])
+        here = os.path.dirname(os.path.abspath(__file__))
+        cg_step = callgrind_total(CG_STEP, ["*_noop*collect*"], [name, "step", here])
+        cg_floor = callgrind_total(CG_STEP, ["*_noop*collect*"], [name, "floor", here])
         if with_os and peer:
             cg_os = callgrind_total(CG_OS, ["*EvaluateBots*"], [peer.game, "100"])
 
@@ -427,8 +456,10 @@ def table(name: str, block_ms: float, rounds: int, with_os: bool, with_cg: bool)
     print("| per call, ns of thread CPU | robotcore | pyspiel |")
     print("|---|---:|---:|")
     pairs = [("clone()", "rc clone()", "os clone()"),
-             ("legal_actions()", "rc legal_actions()", "os legal_actions()"),
-             ("legal mask", "rc legal_mask()", "os legal_actions_mask()"),
+             ("legal_actions(), repeated on one state (ours: its mask computed once)", "rc legal_actions()",
+              "os legal_actions()"),
+             ("legal mask, repeated on one state (ours: its mask computed once)", "rc legal_mask()",
+              "os legal_actions_mask()"),
              ("clone().apply(a)", "rc clone().apply(a)", "os clone().apply_action(a)"),
              ("current player", "rc current_player", "os current_player()"),
              ("resample_hidden(seat, seed)", "rc resample_hidden(seat)", None),
@@ -486,6 +517,10 @@ def table(name: str, block_ms: float, rounds: int, with_os: bool, with_cg: bool)
     step = fig["rc step: legal_actions + apply, replayed games"].median
     floor = fig["floor step: the same loop with two no-op calls"].median
     target("Python step: robotcore / two no-op calls", step / floor, "<= 3", step / floor <= 3)
+    if cg_step and cg_floor:
+        r = (cg_step[0] / cg_step[1]) / (cg_floor[0] / cg_floor[1])
+        target(f"Python step, instructions (callgrind): {cg_step[0] / cg_step[1]:,.0f} / "
+               f"{cg_floor[0] / cg_floor[1]:,.0f} a step", r, "(<= 3 in time)", None)
     os_step = fig.get("os step: legal_actions + apply_action, replayed games (chance included)")
     if os_step:
         target("Python step: pyspiel / robotcore", os_step.median / step, ">= 3", os_step.median / step >= 3)

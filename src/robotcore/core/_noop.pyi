@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from typing import TypeVar, final
 
 _T = TypeVar("_T")
@@ -8,3 +9,4 @@ class Noop:
     def m1(self, a: _T) -> _T: ...
 
 def noop() -> None: ...
+def collect(f: Callable[[], _T]) -> _T: ...

@@ -9,11 +9,10 @@ history. All rules live in the game's engine (``EngineSpec``); this class valida
 cimport cython
 from cpython.pycapsule cimport PyCapsule_GetPointer
 cimport numpy as cnp
-from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.list cimport PyList_New
 from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
-from cpython.ref cimport Py_INCREF
+from cpython.object cimport PyObject
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
@@ -48,6 +47,139 @@ _MAX_HEADER = 4096
 _MAX_HISTORY = 1 << 20
 # Action ids as ready-made Python ints: legal_actions() fills its list without creating any.
 cdef tuple _ACTION_IDS = tuple(range(MAX_ACTIONS))
+
+
+cdef extern from "Python.h":
+    PyObject** PySequence_Fast_ITEMS(object seq)
+
+
+# legal_actions() builds its list in C straight from the (cached) mask: ``rc_mask_list`` below. The lists it
+# returns are recycled once their caller has dropped them: refilling a list that only this module still holds
+# (reference count 1) costs a fraction of freeing one list and allocating the next, which was most of the call's
+# own cost. Nobody else can reach a list with no other reference, so every caller still gets a list of its own,
+# as before. Two are kept, because ``la = s.legal_actions()`` in a loop holds one while the next call fills the
+# other. Off on free-threaded builds, where a count of 1 does not prove a list unshared.
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define RC_RECYCLE_LISTS 0
+    #else
+    #define RC_RECYCLE_LISTS 1
+    #endif
+    #include "bits.h"
+    static PyObject* rc_spare_lists[2] = {NULL, NULL};
+
+    /* A list with room for n items (a new reference, its size 0), recycled when one is free; NULL on failure. */
+    static PyObject* rc_take_list(Py_ssize_t n) {
+        PyObject* lst;
+    #if RC_RECYCLE_LISTS
+        int s;
+        for (s = 0; s < 2; s++) {
+            lst = rc_spare_lists[s];
+            if (lst != NULL && Py_REFCNT(lst) == 1 && ((PyListObject*)lst)->allocated >= n) {
+                /* Empty it as list.clear() does: detach the items first, since dropping what a caller put in it
+                   may run arbitrary code; then take the storage back if nothing touched the list meanwhile. */
+                PyListObject* l = (PyListObject*)lst;
+                Py_ssize_t j, old = Py_SIZE(lst), cap = l->allocated;
+                PyObject** items = l->ob_item;
+                rc_spare_lists[s] = NULL;           /* the spare's reference is ours now */
+                l->ob_item = NULL;
+                l->allocated = 0;
+                Py_SET_SIZE(lst, 0);
+                for (j = 0; j < old; j++)
+                    Py_DECREF(items[j]);
+                if (l->ob_item == NULL) {
+                    l->ob_item = items;
+                    l->allocated = cap;
+                    return lst;
+                }
+                PyMem_Free(items);
+                Py_DECREF(lst);
+                break;
+            }
+        }
+    #endif
+        lst = PyList_New(n);
+        if (lst != NULL)
+            Py_SET_SIZE(lst, 0);
+        return lst;
+    }
+
+    /* Keep ``lst`` (just returned to a caller) as a spare: in an empty slot, else in place of a spare someone
+       still holds, else of a free one too small for it (so that spares grow to the answers asked for). The slot
+       takes the new list before the old one is dropped: dropping it may run code that calls back in here. */
+    static void rc_keep_list(PyObject* lst) {
+    #if RC_RECYCLE_LISTS
+        int s;
+        for (s = 0; s < 2; s++) {
+            if (rc_spare_lists[s] == NULL) {
+                Py_INCREF(lst);
+                rc_spare_lists[s] = lst;
+                return;
+            }
+        }
+        for (s = 0; s < 4; s++) {
+            PyObject* c = rc_spare_lists[s & 1];
+            if (s < 2 ? Py_REFCNT(c) > 1
+                      : ((PyListObject*)c)->allocated < ((PyListObject*)lst)->allocated) {
+                Py_INCREF(lst);
+                rc_spare_lists[s & 1] = lst;
+                Py_DECREF(c);
+                return;
+            }
+        }
+    #endif
+    }
+
+    /* A new reference to the list of id_items[a] for every bit a set in words[0..nw), in increasing order.
+       Masks are sparse (a few actions in up to tens of words): four words are tested at once, the words with a
+       bit are listed (and their bits counted) without a branch, and only those are decoded. */
+    static PyObject* rc_mask_list(PyObject* const* id_items, const uint64_t* words, int nw) {
+        uint8_t nonzero[128];
+        const uint64_t* p = words;
+        const uint64_t* const end = words + nw;
+        const uint64_t* const end4 = words + (nw & ~3);
+        int j, m = 0;
+        Py_ssize_t n = 0, k = 0;
+        PyObject* lst;
+        PyObject** items;
+        for (; p < end4; p += 4) {
+            if (p[0] | p[1] | p[2] | p[3]) {
+                for (j = 0; j < 4; j++) {
+                    nonzero[m] = (uint8_t)(p - words + j);
+                    m += p[j] != 0;
+                    n += rc_popcount64(p[j]);
+                }
+            }
+        }
+        for (; p < end; p++) {
+            nonzero[m] = (uint8_t)(p - words);
+            m += *p != 0;
+            n += rc_popcount64(*p);
+        }
+        lst = rc_take_list(n);
+        if (lst == NULL)
+            return NULL;
+        items = ((PyListObject*)lst)->ob_item;
+        for (j = 0; j < m; j++) {
+            uint64_t w = words[nonzero[j]];
+            PyObject* const* base = id_items + ((Py_ssize_t)nonzero[j] << 6);
+            do {
+                PyObject* a = base[rc_ctz64(w)];
+                Py_INCREF(a);
+                items[k++] = a;
+                w &= w - 1;
+            } while (w);
+        }
+        Py_SET_SIZE(lst, n);
+        rc_keep_list(lst);
+        return lst;
+    }
+    """
+    object rc_mask_list(PyObject** id_items, const uint64_t* words, int nw)
+
+
+cdef PyObject** _ID_ITEMS = PySequence_Fast_ITEMS(_ACTION_IDS)
 
 
 cdef inline Py_ssize_t _aligned(Py_ssize_t n) noexcept:
@@ -140,6 +272,21 @@ cdef object _coerce_int(object value, str what):
         return operator.index(value)
     except TypeError:
         raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+cdef inline const uint64_t* _mask_of(State st, int s, uint32_t bits) noexcept:
+    """The legal mask of acting seat ``s`` (``bits``: the actors now), computed once per state and seat: until the
+    state changes, every call that needs it (legal_actions, legal_mask, is_legal, apply) reads the cached words."""
+    if st.mask_seat != s:
+        st.core.spec.legal_mask(st.core.cfg, st.data, s, st.mask_words)
+        st.mask_seat = s
+        st.mask_actors = bits
+    return st.mask_words
+
+
+cdef inline uint32_t _current_actors(State st) noexcept:
+    """The actors now (cached with the mask)."""
+    return st.mask_actors if st.mask_seat >= 0 else st.actor_bits()
 
 
 @cython.final
@@ -239,14 +386,8 @@ cdef class State:
 
     def legal_actions(self, seat=None) -> list:
         """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
-        cdef uint32_t bits = self.actor_bits()
+        cdef uint32_t bits = _current_actors(self)
         cdef int s
-        cdef uint64_t* words
-        cdef uint64_t w
-        cdef int nw = self.core.spec.mask_words, i, j, m = 0, count = 0
-        cdef uint8_t nonzero[MAX_MASK_WORDS]
-        cdef Py_ssize_t k = 0
-        cdef object a
         if seat is None:
             if bits == 0:
                 return []
@@ -255,39 +396,21 @@ cdef class State:
             s = self._seat(seat)
             if not (bits >> s) & 1:
                 return []
-        words = self.mask_words               # computed once, kept for the apply() that usually follows
-        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
-        self.mask_seat = s
-        self.mask_actors = bits
-        for i in range(nw):                   # one pass over the mask: the words with actions, and the count
-            if words[i]:
-                nonzero[m] = <uint8_t>i
-                m += 1
-                count += popcount(words[i])
-        out = PyList_New(count)
-        for j in range(m):
-            i = nonzero[j]
-            w = words[i]
-            while w:
-                a = <object>PyTuple_GET_ITEM(_ACTION_IDS, (i << 6) | lowest_bit(w))
-                Py_INCREF(a)
-                PyList_SET_ITEM(out, k, a)
-                k += 1
-                w &= w - 1
-        return out
+        return rc_mask_list(_ID_ITEMS, _mask_of(self, s, bits), self.core.spec.mask_words)
 
     def legal_mask(self, seat=None) -> cnp.ndarray:
         """Boolean array of length ``num_actions``: True where the action is legal for ``seat``."""
+        cdef uint32_t bits = _current_actors(self)
         cdef int s = self._seat(seat)
-        cdef uint64_t words[MAX_MASK_WORDS]
         cdef cnp.npy_intp n = self.core.spec.num_actions
         cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &n, cnp.NPY_BOOL, 0)
         cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
+        cdef const uint64_t* words
         cdef uint64_t w
         cdef int i
-        if s < 0:
+        if s < 0 or not (bits >> s) & 1:
             return arr
-        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
+        words = _mask_of(self, s, bits)
         for i in range(self.core.spec.mask_words):     # the array is zeroed: set the legal ones only
             w = words[i]
             while w:
@@ -297,14 +420,14 @@ cdef class State:
 
     def is_legal(self, action, seat=None) -> bool:
         """True when ``action`` may be applied now for ``seat`` (default: the current player)."""
+        cdef uint32_t bits = _current_actors(self)
         cdef int s
-        cdef uint64_t words[MAX_MASK_WORDS]
         cdef long a
         try:
             s = self._seat(seat)
         except (TypeError, ValueError):
             return False
-        if s < 0 or not (self.actor_bits() >> s) & 1:
+        if s < 0 or not (bits >> s) & 1:
             return False
         if type(action) is not int:
             try:
@@ -314,8 +437,7 @@ cdef class State:
         if action < 0 or action >= self.core.spec.num_actions:
             return False
         a = action
-        self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
-        return bool((words[a >> 6] >> (a & 63)) & 1)
+        return bool((_mask_of(self, s, bits)[a >> 6] >> (a & 63)) & 1)
 
     def apply(self, action, seat=None) -> None:
         """Apply ``action`` for ``seat`` (default: the current player), after checking it is legal.
@@ -323,9 +445,7 @@ cdef class State:
         Raises ``GameOverError``, ``NotYourTurnError``, ``InvalidActionError`` (not an action id) or
         ``IllegalActionError`` (an id that is not legal now); the state is unchanged when it raises.
         """
-        cdef uint32_t bits = self.mask_actors if self.mask_seat >= 0 else self.actor_bits()
-        cdef uint64_t words[MAX_MASK_WORDS]
-        cdef const uint64_t* mask = words
+        cdef uint32_t bits = _current_actors(self)
         cdef int s, overflow = 0
         cdef long a
         if bits == 0:
@@ -344,11 +464,7 @@ cdef class State:
         a = PyLong_AsLongAndOverflow(action, &overflow)
         if overflow or a < 0 or a >= self.core.spec.num_actions:
             raise InvalidActionError(f"action ids are in [0, {self.core.spec.num_actions}), got {action}")
-        if self.mask_seat == s:
-            mask = self.mask_words
-        else:
-            self.core.spec.legal_mask(self.core.cfg, self.data, s, words)
-        if not (mask[a >> 6] >> (a & 63)) & 1:
+        if not (_mask_of(self, s, bits)[a >> 6] >> (a & 63)) & 1:
             raise IllegalActionError(
                 f"{self.game.action_to_str(a)} (action {a}) is not legal for seat {s} now"
             )

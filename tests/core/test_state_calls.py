@@ -1,0 +1,128 @@
+"""The Python step's shortcuts (State's per-state mask cache, legal_actions' recycled lists) change no result.
+
+``legal_actions``, ``legal_mask``, ``is_legal`` and ``apply`` share one legal mask per state and seat until the
+state changes, and ``legal_actions`` refills a list its previous caller has dropped. These tests try to catch
+either one showing through: a list a caller still holds being changed, a mask of one seat answering for
+another, a stale mask after a change, a rejected move disturbing anything.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import numpy as np
+import pytest
+
+import robotcore
+from robotcore.errors import IllegalActionError, InvalidActionError, NotYourTurnError
+
+from ..conftest import random_play
+
+
+def _reference(state: robotcore.State, seat: int) -> list[int]:
+    """Legal actions recomputed on a fresh copy (from bytes: no cache, no recycled list)."""
+    return [int(a) for a in np.flatnonzero(state.game.from_bytes(state.to_bytes()).legal_mask(seat))]
+
+
+def test_every_caller_gets_a_list_of_its_own(default_game: robotcore.Game) -> None:
+    rng = random.Random(5)
+    state = default_game.new_initial_state(3)
+    held: list[tuple[list[int], list[int]]] = []      # (a list returned, a copy of it when returned)
+    while not state.is_terminal and len(held) < 200:
+        seat = state.current_player
+        first = state.legal_actions()
+        second = state.legal_actions(seat)
+        assert first == second == _reference(state, seat)
+        assert first is not second
+        first.append(-1)                               # changing one changes no other, nor the next answer
+        assert state.legal_actions() == second
+        first.pop()
+        if rng.random() < 0.3:
+            held.append((first, list(first)))
+        a = rng.choice(second)
+        del first, second                              # dropped: free to be recycled
+        state.apply(a)
+    assert held
+    for lst, copy in held:                             # none of the lists kept was refilled by a later call
+        assert lst == copy
+
+
+def test_dropped_lists_refilled_after_any_use(default_game: robotcore.Game) -> None:
+    """A caller may fill a list with anything before dropping it, even objects whose finaliser calls
+    legal_actions again; the next calls still answer right."""
+    state = random_play(default_game.new_initial_state(11), random.Random(11), steps=5)
+    expected = _reference(state, state.current_player)
+    answers: list[list[int]] = []
+
+    class Reentrant:
+        def __del__(self) -> None:
+            answers.append(state.legal_actions())
+
+    for trial in range(6):
+        lst = state.legal_actions()
+        if trial % 3 == 0:
+            lst.extend(Reentrant() for _ in range(3))
+        elif trial % 3 == 1:
+            lst.clear()
+        else:
+            lst.extend(range(10_000))                  # grown past the size of any answer
+        del lst
+        gc.collect()
+        assert state.legal_actions() == expected
+    assert answers and all(a == expected for a in answers)
+
+
+def test_each_seat_has_its_own_mask(default_game: robotcore.Game) -> None:
+    """In a simultaneous phase, asking for one seat's actions never lets another seat play them."""
+    rng = random.Random(7)
+    checked = 0
+    for g in range(30):
+        state = default_game.new_initial_state(g)
+        while not state.is_terminal and checked < 40:
+            actors = state.actors
+            if len(actors) >= 2:
+                s, t = actors[0], actors[1]
+                only_t = sorted(set(_reference(state, t)) - set(_reference(state, s)))
+                if only_t:
+                    before = state.to_bytes()
+                    assert state.legal_actions(t) == _reference(state, t)
+                    with pytest.raises(IllegalActionError):
+                        state.apply(only_t[0], s)
+                    assert not state.is_legal(only_t[0], s) and state.is_legal(only_t[0], t)
+                    assert state.to_bytes() == before
+                    assert state.legal_actions(s) == _reference(state, s)
+                    assert list(np.flatnonzero(state.legal_mask(t))) == _reference(state, t)
+                    checked += 1
+            seat = rng.choice(actors)
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    if default_game.name == "robotrick":                # its pass is simultaneous: the case must have come up
+        assert checked
+
+
+def test_answers_follow_every_change(default_game: robotcore.Game) -> None:
+    """After each apply (and after each rejected one) every query answers for the state as it is now."""
+    rng = random.Random(9)
+    state = default_game.new_initial_state(21)
+    while not state.is_terminal:
+        actors = state.actors
+        seat = rng.choice(actors)
+        legal = state.legal_actions(seat)
+        illegal = sorted(set(range(default_game.num_actions)) - set(legal))
+        before = state.to_bytes()
+        if illegal:
+            with pytest.raises(IllegalActionError):
+                state.apply(rng.choice(illegal), seat)
+        with pytest.raises(InvalidActionError):
+            state.apply(default_game.num_actions, seat)
+        idle = [s for s in range(default_game.num_players) if s not in actors]
+        if idle:
+            with pytest.raises(NotYourTurnError):
+                state.apply(legal[0], idle[0])
+            assert state.legal_actions(idle[0]) == [] and not state.legal_mask(idle[0]).any()
+        assert state.to_bytes() == before and state.legal_actions(seat) == legal
+        assert list(np.flatnonzero(state.legal_mask(seat))) == legal
+        state.apply(rng.choice(legal), seat)
+        for s in state.actors:
+            assert state.legal_actions(s) == _reference(state, s)
+    assert state.legal_actions() == [] and not state.legal_mask(0).any()
