@@ -162,6 +162,11 @@ class MatchService:
         self._stream_cache: dict[tuple[str, int | None, int, int], bytes] = {}
         #: the last state this process committed of each match, with its record: (record, state) by match id
         self._known: dict[str, tuple[MatchRecord, State]] = {}
+        #: the newest state read (or committed) here of each match watched here, shared by its watchers: one
+        #: database read per version per process, not one per watcher (``_latest``); with a lock per match so
+        #: that watchers woken together wait for one read (and one encoding of an event) instead of each
+        self._snapshots: dict[str, tuple[MatchRecord, State]] = {}
+        self._snapshot_locks: dict[str, threading.Lock] = {}
 
     # -- reading ---------------------------------------------------------------------------------------------
 
@@ -360,8 +365,41 @@ class MatchService:
         rec.finished = new.finished
         rec.bots_due = new.bots_due
         self._remember(rec, after)
-        self.feed.publish(rec.id)
+        if self.feed.watching(rec.id):
+            self._keep_snapshot(rec, after)
+        self.feed.publish(rec.id, rec.version)
         return True
+
+    def _keep_snapshot(self, rec: MatchRecord, state: State) -> None:
+        held = self._snapshots.get(rec.id)
+        if held is not None and held[0].version >= rec.version:
+            return
+        if len(self._snapshots) >= KNOWN_MATCHES:
+            self._snapshots.clear()
+            self._snapshot_locks.clear()
+        mine = rec.copy()                       # (a shallow copy: what a record holds is never changed in place)
+        mine.idempotent = None
+        self._snapshots[rec.id] = (mine, state)
+
+    def _snapshot_lock(self, match_id: str) -> threading.Lock:
+        lock = self._snapshot_locks.get(match_id)
+        if lock is None:
+            lock = self._snapshot_locks.setdefault(match_id, threading.Lock())
+        return lock
+
+    def _latest(self, match_id: str, version: int) -> tuple[MatchRecord, State]:
+        """The match at ``version`` or later, for a watcher: the snapshot its other watchers here already
+        read when it is that recent, else one read for all of them (the state is never changed in place)."""
+        held = self._snapshots.get(match_id)
+        if held is not None and held[0].version >= version:
+            return held
+        with self._snapshot_lock(match_id):
+            held = self._snapshots.get(match_id)
+            if held is not None and held[0].version >= version:
+                return held
+            rec, state = self.load(match_id)
+            self._keep_snapshot(rec, state)
+            return rec, state
 
     def _remember(self, rec: MatchRecord, state: State) -> None:
         """Keep the state this process just committed (never changed afterwards: moves apply to clones)."""
@@ -615,12 +653,15 @@ class MatchService:
         key = (rec.id, seat, sent, rec.version)
         cached = self._stream_cache.get(key)
         if cached is None:
-            rows = [r for r in self.store.actions(rec.id, sent) if r.version <= rec.version]
-            body = payloads.encode(payloads.events(rec, state, rows, seat))
-            cached = b"id: %d\nevent: match\ndata: %s\n\n" % (rec.version, body)
-            if len(self._stream_cache) >= 512:
-                self._stream_cache.clear()
-            self._stream_cache[key] = cached
+            with self._snapshot_lock(rec.id):          # the match's other watchers woken with it wait for it
+                cached = self._stream_cache.get(key)
+                if cached is None:
+                    rows = [r for r in self.store.actions(rec.id, sent) if r.version <= rec.version]
+                    body = payloads.encode(payloads.events(rec, state, rows, seat))
+                    cached = b"id: %d\nevent: match\ndata: %s\n\n" % (rec.version, body)
+                    if len(self._stream_cache) >= 512:
+                        self._stream_cache.clear()
+                    self._stream_cache[key] = cached
         return cached
 
     def view(self, match_id: str, token: str | None) -> tuple[dict[str, Any], int]:
@@ -725,8 +766,12 @@ class _Stream:
                         fd = None                           # data waiting (a pipelined request): the timer then
                     if woke == "news" or not svc.feed.listening:
                         sub.event.clear()
-                        version = svc.store.get_version(rec.id) or rec.version
-                rec, state = svc.load(rec.id)
+                        # the version the feed heard (no query), else the database's; never behind what
+                        # this watcher already sent (a late notification)
+                        heard = svc.feed.heard(rec.id)
+                        version = max(rec.version, heard if heard is not None
+                                      else svc.store.get_version(rec.id) or rec.version)
+                rec, state = svc._latest(rec.id, version)
         finally:
             svc.feed.unsubscribe(sub)
             self.close()
