@@ -62,6 +62,12 @@ class Settings:
     stream_max_s: float = 300.0
     #: A comment line sent on an idle stream this often (keeps proxies from closing it).
     heartbeat_s: float = 15.0
+    #: A spectator's event stream sends at most one event per tick of this many seconds, the ticks shared by
+    #: every stream (the spectators of a match then wake together and share each event's encoding), so that a
+    #: busy match costs its thousand spectators a few events a second, not one per move each; the event
+    #: carries every action since the last one, and the end is never skipped. A seat's own stream is never
+    #: held back. 0: one event per change.
+    spectator_tick_s: float = 0.25
     #: Rate limits per client address and per seat token (``ratelimit``): e.g. "50/second;2000/minute";
     #: empty: none. Counters in ``rate_limit_storage`` (memory:// per process; redis://... shared).
     #: Longest thinking time a bot may be given per move (bot seats and bot-move), at most 10 000 ms.
@@ -167,6 +173,9 @@ class MatchService:
         #: that watchers woken together wait for one read (and one encoding of an event) instead of each
         self._snapshots: dict[str, tuple[MatchRecord, State]] = {}
         self._snapshot_locks: dict[str, threading.Lock] = {}
+        #: the action rows read here of each watched match, (after, rows after it): an event's rows are a slice,
+        #: one query per new version per process, not one per (seat, last version sent) of its watchers
+        self._action_rows: dict[str, tuple[int, list[Any]]] = {}
 
     # -- reading ---------------------------------------------------------------------------------------------
 
@@ -377,6 +386,7 @@ class MatchService:
         if len(self._snapshots) >= KNOWN_MATCHES:
             self._snapshots.clear()
             self._snapshot_locks.clear()
+            self._action_rows.clear()
         mine = rec.copy()                       # (a shallow copy: what a record holds is never changed in place)
         mine.idempotent = None
         self._snapshots[rec.id] = (mine, state)
@@ -656,13 +666,29 @@ class MatchService:
             with self._snapshot_lock(rec.id):          # the match's other watchers woken with it wait for it
                 cached = self._stream_cache.get(key)
                 if cached is None:
-                    rows = [r for r in self.store.actions(rec.id, sent) if r.version <= rec.version]
+                    rows = self._rows_between(rec.id, sent, rec.version)
                     body = payloads.encode(payloads.events(rec, state, rows, seat))
                     cached = b"id: %d\nevent: match\ndata: %s\n\n" % (rec.version, body)
                     if len(self._stream_cache) >= 512:
                         self._stream_cache.clear()
                     self._stream_cache[key] = cached
         return cached
+
+    def _rows_between(self, match_id: str, after: int, version: int) -> list[Any]:
+        """The match's action rows after ``after`` up to ``version``, from the rows held for its watchers here
+        (read once, then only the new ones; committed rows never change). Under the match's snapshot lock."""
+        held = self._action_rows.get(match_id)
+        if held is None or held[0] > after:
+            held = (after, self.store.actions(match_id, after))
+        else:
+            base, rows = held
+            upto = rows[-1].version if rows else base
+            if upto < version:
+                held = (base, rows + self.store.actions(match_id, upto))
+        if len(self._action_rows) >= KNOWN_MATCHES and match_id not in self._action_rows:
+            self._action_rows.clear()
+        self._action_rows[match_id] = held
+        return [r for r in held[1] if after < r.version <= version]
 
     def view(self, match_id: str, token: str | None) -> tuple[dict[str, Any], int]:
         rec, state = self.load(match_id)
@@ -750,6 +776,9 @@ class _Stream:
                     if state.is_terminal:
                         yield b"event: end\ndata: {}\n\n"
                         return
+                    tick = settings.spectator_tick_s
+                    if seat is None and tick > 0:            # news meanwhile waits for the tick (event set)
+                        time.sleep(tick - time.monotonic() % tick)
                 version = rec.version
                 while version == rec.version:
                     now = time.monotonic()
