@@ -18,11 +18,19 @@ server:
 It prints requests per second, p50/p99 latency and error counts for both, the ratio of the move endpoint's
 throughput to the floor's, and the lost-move count.
 
-With ``--watchers N`` every round also plays its matches a second time while N spectators watch (one asyncio
-process holding N keep-alive connections, each long-polling ``GET /v1/matches/{id}/events?wait=20`` on
-matches of its own and, when a poll answers at once with nothing new, pausing a second as the page does), and
-prints the moves' throughput and p99 latency with watchers against without, with the watchers' own polls,
-errors and the most connections held open at once. Clients run in several processes (threads inside each),
+With ``--watchers N`` every round also plays its matches a second time while N watchers watch (one asyncio
+process holding N connections: event streams ``GET /v1/matches/{id}/stream`` as the page, or with ``--watch
+poll`` long-polls ``GET /v1/matches/{id}/events?wait=20`` pausing a second when one answers at once with
+nothing new, as the page does), and prints the moves' throughput and p99 latency with watchers against
+without, with the watchers' own requests, errors and the most connections held open at once. By default
+(``--watch-matches live``) the streams watch the matches played in that phase: they are created first (and so
+are the unwatched phase's, to keep creation out of both timed phases), the N streams spread over them (the
+first of each match as its human seat, the others as spectators), and played once every stream has its first
+event; each watcher counts its events and must receive its match's final version and ``end`` event, else it
+counts as a lost update and the run fails. ``--watch-matches idle``: 50 matches that never move (holding the
+streams, not fanning moves out).
+
+    python bench/service_load.py --clients 32 --matches 64 --watchers 1000 --rounds 1 --seconds 4 --game robotrick Clients run in several processes (threads inside each),
 so the client side is not held back by one interpreter lock; they share the machine with the server, as the
 numbers say. Nothing leaves the loopback interface; every loop is bounded in count and time.
 """
