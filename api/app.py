@@ -142,6 +142,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
             database_url=database_url or default_database_url(),
             sqlite_synchronous=os.environ.get("ROBOTCORE_SQLITE_SYNCHRONOUS", "NORMAL"),
             max_watchers=int(os.environ.get("ROBOTCORE_MAX_WATCHERS", "64")),
+            spectator_tick_s=float(os.environ.get("ROBOTCORE_SPECTATOR_TICK_S", "0.25")),
             max_budget_ms=int(os.environ.get("ROBOTCORE_MAX_BUDGET_MS", "10000")),
             bot_think_slots=int(os.environ.get("ROBOTCORE_BOT_THINK_SLOTS", "2")),
             bot_queue=int(os.environ.get("ROBOTCORE_BOT_QUEUE", "8")),

@@ -4,7 +4,7 @@ Environment overrides: ``ROBOTCORE_BIND`` (default 127.0.0.1:8000), ``WEB_CONCUR
 default 2 per core up to 8), ``ROBOTCORE_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
 ``ROBOTCORE_WORKER_CONNECTIONS`` (gevent: connections per worker, default 4096), ``ROBOTCORE_THREADS`` (gthread:
 threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``, ``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout;
-default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_MAX_BUDGET_MS``, ``ROBOTCORE_BOT_THINK_SLOTS``,
+default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_SPECTATOR_TICK_S``, ``ROBOTCORE_MAX_BUDGET_MS``, ``ROBOTCORE_BOT_THINK_SLOTS``,
 ``ROBOTCORE_BOT_QUEUE``, ``ROBOTCORE_RATE_LIMIT_ADDRESS``, ``ROBOTCORE_RATE_LIMIT_TOKEN``,
 ``ROBOTCORE_RATE_LIMIT_STORAGE`` (README).
 

@@ -99,6 +99,9 @@ class ChangeFeed:
         self._wakeup = threading.Event()
         #: False while the PostgreSQL listener is not listening: watchers then read versions themselves
         self.listening = False
+        #: the newest version heard of each match watched here (a notification's payload, the SQLite check's
+        #: query, a commit of this process): a woken watcher reads it instead of asking the database
+        self._heard: dict[str, int] = {}
 
     # -- watchers --------------------------------------------------------------------------------------------
 
@@ -120,17 +123,34 @@ class ChangeFeed:
                 subs.discard(sub)
                 if not subs:
                     del self._subs[sub.match_id]
+                    self._heard.pop(sub.match_id, None)
 
-    def publish(self, match_id: str) -> None:
-        """A commit of this process: its watchers of that match wake at once."""
+    def publish(self, match_id: str, version: int | None = None) -> None:
+        """A commit of this process (that made ``version``): its watchers of that match wake at once."""
+        if version is not None:
+            self._note(match_id, version)
         for sub in list(self._subs.get(match_id, ())):
             sub.event.set()
+
+    def watching(self, match_id: str) -> bool:
+        """Has this process a watcher of the match?"""
+        return match_id in self._subs
+
+    def heard(self, match_id: str) -> int | None:
+        """The newest version of the match this feed heard of, while it listens (None: ask the database).
+        Noted before any watcher is woken for it, so a woken watcher that reads it misses nothing."""
+        return self._heard.get(match_id) if self.listening else None
+
+    def _note(self, match_id: str, version: int) -> None:
+        if match_id in self._subs and version > self._heard.get(match_id, -1):
+            self._heard[match_id] = version
 
     def watched(self) -> int:
         return sum(len(s) for s in list(self._subs.values()))
 
     def _wake_behind(self, versions: dict[str, int]) -> None:
         for match_id, version in versions.items():
+            self._note(match_id, version)
             for sub in list(self._subs.get(match_id, ())):
                 if sub.version != version:
                     sub.event.set()
@@ -226,7 +246,12 @@ class ChangeFeed:
                         if fresh:
                             self._wake_behind(self.store.versions(fresh))
                         for note in conn.notifies(timeout=0.25, stop_after=64):
-                            for sub in list(self._subs.get(note.channel[len(prefix):], ())):
+                            match_id = note.channel[len(prefix):]
+                            if note.payload.isdigit():               # the trigger's payload: the new version
+                                self._note(match_id, int(note.payload))
+                            else:                                    # not ours: the watchers ask the database
+                                self._heard.pop(match_id, None)
+                            for sub in list(self._subs.get(match_id, ())):
                                 sub.event.set()
                         if watched:
                             idle_since = now

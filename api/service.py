@@ -62,6 +62,12 @@ class Settings:
     stream_max_s: float = 300.0
     #: A comment line sent on an idle stream this often (keeps proxies from closing it).
     heartbeat_s: float = 15.0
+    #: A spectator's event stream sends at most one event per tick of this many seconds, the ticks shared by
+    #: every stream (the spectators of a match then wake together and share each event's encoding), so that a
+    #: busy match costs its thousand spectators a few events a second, not one per move each; the event
+    #: carries every action since the last one, and the end is never skipped. A seat's own stream is never
+    #: held back. 0: one event per change.
+    spectator_tick_s: float = 0.25
     #: Rate limits per client address and per seat token (``ratelimit``): e.g. "50/second;2000/minute";
     #: empty: none. Counters in ``rate_limit_storage`` (memory:// per process; redis://... shared).
     #: Longest thinking time a bot may be given per move (bot seats and bot-move), at most 10 000 ms.
@@ -162,6 +168,14 @@ class MatchService:
         self._stream_cache: dict[tuple[str, int | None, int, int], bytes] = {}
         #: the last state this process committed of each match, with its record: (record, state) by match id
         self._known: dict[str, tuple[MatchRecord, State]] = {}
+        #: the newest state read (or committed) here of each match watched here, shared by its watchers: one
+        #: database read per version per process, not one per watcher (``_latest``); with a lock per match so
+        #: that watchers woken together wait for one read (and one encoding of an event) instead of each
+        self._snapshots: dict[str, tuple[MatchRecord, State]] = {}
+        self._snapshot_locks: dict[str, threading.Lock] = {}
+        #: the action rows read here of each watched match, (after, rows after it): an event's rows are a slice,
+        #: one query per new version per process, not one per (seat, last version sent) of its watchers
+        self._action_rows: dict[str, tuple[int, list[Any]]] = {}
 
     # -- reading ---------------------------------------------------------------------------------------------
 
@@ -360,8 +374,66 @@ class MatchService:
         rec.finished = new.finished
         rec.bots_due = new.bots_due
         self._remember(rec, after)
-        self.feed.publish(rec.id)
+        if self.feed.watching(rec.id):
+            self._keep_snapshot(rec, after)
+        self.feed.publish(rec.id, rec.version)
         return True
+
+    def _keep_snapshot(self, rec: MatchRecord, state: State) -> None:
+        held = self._snapshots.get(rec.id)
+        if held is not None and held[0].version >= rec.version:
+            return
+        if len(self._snapshots) >= KNOWN_MATCHES:
+            self._snapshots.clear()
+            self._snapshot_locks.clear()
+            self._action_rows.clear()
+        mine = rec.copy()                       # (a shallow copy: what a record holds is never changed in place)
+        mine.idempotent = None
+        self._snapshots[rec.id] = (mine, state)
+
+    def _snapshot_lock(self, match_id: str) -> threading.Lock:
+        lock = self._snapshot_locks.get(match_id)
+        if lock is None:
+            lock = self._snapshot_locks.setdefault(match_id, threading.Lock())
+        return lock
+
+    def _latest(self, match_id: str, version: int) -> tuple[MatchRecord, State]:
+        """The match at ``version`` or later, for a watcher: the snapshot its other watchers here already
+        read when it is that recent, else one read for all of them (the state is never changed in place)."""
+        held = self._snapshots.get(match_id)
+        if held is not None and held[0].version >= version:
+            return held
+        with self._snapshot_lock(match_id):
+            held = self._snapshots.get(match_id)
+            if held is not None and held[0].version >= version:
+                return held
+            moved = self._advance(held, version) if held is not None else None
+            rec, state = moved if moved is not None else self.load(match_id)
+            self._keep_snapshot(rec, state)
+            return rec, state
+
+    def _advance(self, held: tuple[MatchRecord, State], version: int) -> tuple[MatchRecord, State] | None:
+        """The snapshot ``held`` brought to ``version`` or later by applying the new action rows (read for the
+        events anyway) to a clone of its state, as their commits did: one query per version instead of two.
+        None when the rows are not exactly the versions that follow (then the match is read)."""
+        rec, state = held
+        rows = self._rows_between(rec.id, rec.version, max(version, rec.version))
+        if not rows or rows[-1].version < version or [r.version for r in rows] != list(
+                range(rec.version + 1, rec.version + 1 + len(rows))):
+            return None
+        try:
+            after = state.clone()
+            for r in rows:
+                after.apply(r.action, r.seat)
+        except RobotcoreError:
+            return None
+        new = rec.copy()
+        new.version = rows[-1].version
+        new.state = after.to_bytes()
+        new.finished = after.is_terminal
+        new.bots_due = _bots_due(rec.seats, after)
+        new.updated_at = rows[-1].created_at
+        return new, after
 
     def _remember(self, rec: MatchRecord, state: State) -> None:
         """Keep the state this process just committed (never changed afterwards: moves apply to clones)."""
@@ -615,13 +687,32 @@ class MatchService:
         key = (rec.id, seat, sent, rec.version)
         cached = self._stream_cache.get(key)
         if cached is None:
-            rows = [r for r in self.store.actions(rec.id, sent) if r.version <= rec.version]
-            body = payloads.encode(payloads.events(rec, state, rows, seat))
-            cached = b"id: %d\nevent: match\ndata: %s\n\n" % (rec.version, body)
-            if len(self._stream_cache) >= 512:
-                self._stream_cache.clear()
-            self._stream_cache[key] = cached
+            with self._snapshot_lock(rec.id):          # the match's other watchers woken with it wait for it
+                cached = self._stream_cache.get(key)
+                if cached is None:
+                    rows = self._rows_between(rec.id, sent, rec.version)
+                    body = payloads.encode(payloads.events(rec, state, rows, seat))
+                    cached = b"id: %d\nevent: match\ndata: %s\n\n" % (rec.version, body)
+                    if len(self._stream_cache) >= 512:
+                        self._stream_cache.clear()
+                    self._stream_cache[key] = cached
         return cached
+
+    def _rows_between(self, match_id: str, after: int, version: int) -> list[Any]:
+        """The match's action rows after ``after`` up to ``version``, from the rows held for its watchers here
+        (read once, then only the new ones; committed rows never change). Under the match's snapshot lock."""
+        held = self._action_rows.get(match_id)
+        if held is None or held[0] > after:
+            held = (after, self.store.actions(match_id, after))
+        else:
+            base, rows = held
+            upto = rows[-1].version if rows else base
+            if upto < version:
+                held = (base, rows + self.store.actions(match_id, upto))
+        if len(self._action_rows) >= KNOWN_MATCHES and match_id not in self._action_rows:
+            self._action_rows.clear()
+        self._action_rows[match_id] = held
+        return [r for r in held[1] if after < r.version <= version]
 
     def view(self, match_id: str, token: str | None) -> tuple[dict[str, Any], int]:
         rec, state = self.load(match_id)
@@ -709,6 +800,9 @@ class _Stream:
                     if state.is_terminal:
                         yield b"event: end\ndata: {}\n\n"
                         return
+                    tick = settings.spectator_tick_s
+                    if seat is None and tick > 0:            # news meanwhile waits for the tick (event set)
+                        time.sleep(tick - time.monotonic() % tick)
                 version = rec.version
                 while version == rec.version:
                     now = time.monotonic()
@@ -725,8 +819,12 @@ class _Stream:
                         fd = None                           # data waiting (a pipelined request): the timer then
                     if woke == "news" or not svc.feed.listening:
                         sub.event.clear()
-                        version = svc.store.get_version(rec.id) or rec.version
-                rec, state = svc.load(rec.id)
+                        # the version the feed heard (no query), else the database's; never behind what
+                        # this watcher already sent (a late notification)
+                        heard = svc.feed.heard(rec.id)
+                        version = max(rec.version, heard if heard is not None
+                                      else svc.store.get_version(rec.id) or rec.version)
+                rec, state = svc._latest(rec.id, version)
         finally:
             svc.feed.unsubscribe(sub)
             self.close()

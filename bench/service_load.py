@@ -18,11 +18,19 @@ server:
 It prints requests per second, p50/p99 latency and error counts for both, the ratio of the move endpoint's
 throughput to the floor's, and the lost-move count.
 
-With ``--watchers N`` every round also plays its matches a second time while N spectators watch (one asyncio
-process holding N keep-alive connections, each long-polling ``GET /v1/matches/{id}/events?wait=20`` on
-matches of its own and, when a poll answers at once with nothing new, pausing a second as the page does), and
-prints the moves' throughput and p99 latency with watchers against without, with the watchers' own polls,
-errors and the most connections held open at once. Clients run in several processes (threads inside each),
+With ``--watchers N`` every round also plays its matches a second time while N watchers watch (one asyncio
+process holding N connections: event streams ``GET /v1/matches/{id}/stream`` as the page, or with ``--watch
+poll`` long-polls ``GET /v1/matches/{id}/events?wait=20`` pausing a second when one answers at once with
+nothing new, as the page does), and prints the moves' throughput and p99 latency with watchers against
+without, with the watchers' own requests, errors and the most connections held open at once. By default
+(``--watch-matches live``) the streams watch the matches played in that phase: they are created first (and so
+are the unwatched phase's, to keep creation out of both timed phases), the N streams spread over them (the
+first of each match as its human seat, the others as spectators), and played once every stream has its first
+event; each watcher counts its events and must receive its match's final version and ``end`` event, else it
+counts as a lost update and the run fails. ``--watch-matches idle``: 50 matches that never move (holding the
+streams, not fanning moves out).
+
+    python bench/service_load.py --clients 32 --matches 64 --watchers 1000 --rounds 1 --seconds 4 --game robotrick Clients run in several processes (threads inside each),
 so the client side is not held back by one interpreter lock; they share the machine with the server, as the
 numbers say. Nothing leaves the loopback interface; every loop is bounded in count and time.
 """
@@ -189,22 +197,46 @@ def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[s
     return {"latencies": latencies, "errors": errors}
 
 
-def match_client(url: str, game: str, matches: int, seed: int, start_at: float, max_seconds: float) -> dict[str, Any]:
+def _seats(client: Client, game: str) -> list[dict[str, Any]]:
+    entry = client.request("GET", f"/v1/games/{game}")[1]
+    return [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (entry["num_players"] - 1)
+
+
+def prepare_client(url: str, game: str, matches: int) -> list[dict[str, Any]]:
+    """Creates ``matches`` matches (one human seat, the others random bots) to be played later: their ids,
+    the human seat's token and the first view (``match_client``'s ``prepared``)."""
+    client = Client(url, retries=0)
+    seats = _seats(client, game)
+    out = []
+    for _ in range(matches):
+        created = client.create_match(game, seats=seats)
+        out.append({"match_id": created["match_id"], "token": created["seats"][0]["token"],
+                    "match": created["match"]})
+    client.close()
+    return out
+
+
+def match_client(url: str, game: str, matches: int, seed: int, start_at: float, max_seconds: float,
+                 prepared: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Plays ``matches`` full matches (created here, or the ``prepared`` ones of ``prepare_client``); returns
+    the move latencies, errors, lost moves and each finished match's final version (``finals``)."""
     client = Client(url, retries=0)
     rng = random.Random(seed)
     latencies: list[float] = []
     errors = lost = actions = finished = 0
     error_codes: dict[str, int] = {}
+    finals: dict[str, int] = {}
     while time.time() < start_at:
         time.sleep(0.001)
     deadline = time.time() + max_seconds
-    entry = client.request("GET", f"/v1/games/{game}")[1]
-    seats = [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (entry["num_players"] - 1)
-    for _ in range(matches):
+    seats = _seats(client, game) if prepared is None else []
+    for i in range(matches):
         if time.time() >= deadline:
             break
         try:
-            created = client.create_match(game, seats=seats)
+            created = client.create_match(game, seats=seats) if prepared is None else {
+                "match_id": prepared[i]["match_id"], "seats": [{"token": prepared[i]["token"]}],
+                "match": prepared[i]["match"]}
         except (OSError, ApiError) as exc:
             errors += 1
             error_codes[getattr(exc, "code", type(exc).__name__)] = error_codes.get(
@@ -239,45 +271,95 @@ def match_client(url: str, game: str, matches: int, seed: int, start_at: float, 
         lost += sum(1 for ack in acknowledged if ack not in mine)
         actions += len(log["entries"])
         finished += log["status"] == "finished"
+        if log["status"] == "finished":
+            finals[match_id] = max((e["version"] for e in log["entries"]), default=0)
     client.close()
     return {"latencies": latencies, "errors": errors, "error_codes": error_codes, "lost": lost,
-            "actions": actions, "finished": finished}
+            "actions": actions, "finished": finished, "finals": finals}
 
 
-async def _stream(url: str, match_id: str, out: dict[str, int]) -> None:
-    """One watcher: holds an event stream of its match open (as the page's EventSource does), reading its
-    events, until cancelled; reconnects (after half a second) when the server closes it."""
+def _sse_blocks(buffer: bytes) -> tuple[list[dict[bytes, bytes]], bytes]:
+    """The complete server-sent events in ``buffer`` (their fields) and the incomplete rest."""
+    *done, rest = buffer.split(b"\n\n")
+    blocks = []
+    for block in done:
+        fields: dict[bytes, bytes] = {}
+        for line in block.split(b"\n"):
+            if line and not line.startswith(b":"):
+                name, _, value = line.partition(b":")
+                fields[name] = value[1:] if value.startswith(b" ") else value
+        if fields:
+            blocks.append(fields)
+    return blocks, rest
+
+
+async def _stream(url: str, match_id: str, out: dict[str, int], token: str | None = None,
+                  mine: dict[str, Any] | None = None) -> None:
+    """One watcher: holds an event stream of its match open (as the page's EventSource does: as ``token``'s
+    seat, or as a spectator), reading its events, until cancelled or the match's ``end`` event; reconnects
+    (after half a second, with ``Last-Event-ID``) when the server closes it. ``mine`` gets its own counts:
+    events received, the last event's id (the match version) and whether the ``end`` event came."""
     import asyncio
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
+    mine = mine if mine is not None else {}
+    mine.update(events=0, last=None, ended=False)
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
     writer = None
     try:
-        while True:
+        while not mine["ended"]:
             try:
                 reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
                 out["open"] += 1
                 out["max_open"] = max(out["max_open"], out["open"])
+                resume = f"Last-Event-ID: {mine['last']}\r\n" if mine["last"] is not None else ""
                 writer.write(f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: {parts.netloc}\r\n"
-                             f"Accept: text/event-stream\r\n\r\n".encode())
+                             f"Accept: text/event-stream\r\n{auth}{resume}\r\n".encode())
                 await writer.drain()
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 40)
                 if int(head.split(b" ", 2)[1]) != 200:
                     out["errors"] += 1
                 else:
                     out["polls"] += 1                      # streams opened
-                    while True:
+                    chunked = b"transfer-encoding: chunked" in head.lower()
+                    raw = buffer = b""
+                    while not mine["ended"]:
                         chunk = await reader.read(65536)
                         if not chunk:
                             break
-                        out["events"] += chunk.count(b"\nevent: match\n")
+                        if chunked:                         # drop the chunk framing: size lines
+                            raw += chunk
+                            while True:
+                                size_end = raw.find(b"\r\n")
+                                if size_end < 0:
+                                    break
+                                size = int(raw[:size_end].split(b";")[0], 16)
+                                if len(raw) < size_end + 2 + size + 2:
+                                    break
+                                buffer += raw[size_end + 2:size_end + 2 + size]
+                                raw = raw[size_end + 2 + size + 2:]
+                                if size == 0:
+                                    break
+                        else:
+                            buffer += chunk
+                        blocks, buffer = _sse_blocks(buffer)
+                        for fields in blocks:
+                            kind = fields.get(b"event")
+                            if kind == b"match":
+                                out["events"] += 1
+                                mine["events"] += 1
+                                mine["last"] = int(fields[b"id"])
+                            elif kind == b"end":
+                                mine["ended"] = True
             except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
                 out["errors"] += 1
             if writer is not None:
                 writer.close()
                 out["open"] -= 1
                 writer = None
-            await asyncio.sleep(0.5)
+            if not mine["ended"]:
+                await asyncio.sleep(0.5)
     finally:
         if writer is not None:
             writer.close()
@@ -333,29 +415,40 @@ async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
             writer.close()
 
 
-def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results: Any, mode: str = "stream",
-                     ready: Any = None) -> None:
+def watchers_process(url: str, match_ids: list[Any], n: int, stop: Any, results: Any, mode: str = "stream",
+                     ready: Any = None, grace: float = 0.0) -> None:
     """N watchers in one asyncio loop (a process of their own) until ``stop`` is set; their counts go on
     ``results``. ``mode``: "stream" (server-sent events, as the page) or "poll" (the long-poll). ``ready`` (an
     event) is set once every watcher is held open: each stream has its first event, or each poll its
-    connection (a poll is parked by the server as soon as it is read)."""
+    connection (a poll is parked by the server as soon as it is read). ``match_ids``: ids, or (id, token)
+    pairs (a stream watching as that token's seat), watcher i on entry i mod their count. Streams end at
+    their match's end event; after ``stop`` they have ``grace`` seconds more to receive it. Each stream's own
+    counts go on ``results`` as ``per_watcher``: (match id, seat watcher?, events, last version, ended)."""
     import asyncio
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < n + 64:                                  # one socket per watcher
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, n + 256), hard))
-    out = {"polls": 0, "errors": 0, "answered_at_once": 0, "open": 0, "max_open": 0, "events": 0}
-    watch = _stream if mode == "stream" else _watch
+    out: dict[str, Any] = {"polls": 0, "errors": 0, "answered_at_once": 0, "open": 0, "max_open": 0, "events": 0}
+    targets = [m if isinstance(m, (tuple, list)) else (m, None) for m in match_ids]
+    mine: list[dict[str, Any]] = [{"events": 0} for _ in range(n)]
 
     async def run() -> None:
-        tasks = [asyncio.create_task(watch(url, match_ids[i % len(match_ids)], out)) for i in range(n)]
+        if mode == "stream":
+            tasks = [asyncio.create_task(_stream(url, targets[i % len(targets)][0], out,
+                                                 targets[i % len(targets)][1], mine[i])) for i in range(n)]
+        else:
+            tasks = [asyncio.create_task(_watch(url, targets[i % len(targets)][0], out)) for i in range(n)]
         started = time.time()
         while not stop.is_set():
             if ready is not None and not ready.is_set() and (
-                    out["events"] >= n if mode == "stream" else out["open"] >= n):
+                    all(m["events"] for m in mine) if mode == "stream" else out["open"] >= n):
                 out["open_after_s"] = round(time.time() - started, 2)
                 ready.set()
+            await asyncio.sleep(0.05)
+        until = time.time() + grace
+        while time.time() < until and not all(t.done() for t in tasks):
             await asyncio.sleep(0.05)
         for task in tasks:
             task.cancel()
@@ -364,6 +457,9 @@ def watchers_process(url: str, match_ids: list[str], n: int, stop: Any, results:
 
     asyncio.run(run())
     del out["open"]
+    if mode == "stream":
+        out["per_watcher"] = [(targets[i % len(targets)][0], targets[i % len(targets)][1] is not None,
+                               m["events"], m.get("last"), m.get("ended", False)) for i, m in enumerate(mine)]
     results.put(out)
 
 
@@ -372,9 +468,18 @@ def _floor_batch(args: tuple[str, int, float, float, str]) -> list[dict[str, Any
     return _threads([lambda: floor_client(url, stop_at, start_at, path) for _ in range(n)])
 
 
-def _match_batch(args: tuple[str, str, list[tuple[int, int]], float, float]) -> list[dict[str, Any]]:
+def _match_batch(args: tuple[str, str, list[Any], float, float]) -> list[dict[str, Any]]:
+    """Each job: (matches, seed) or (matches, seed, prepared matches)."""
     url, game, jobs, start_at, max_seconds = args
-    return _threads([lambda m=m, s=s: match_client(url, game, m, s, start_at, max_seconds) for m, s in jobs])
+    return _threads([lambda j=j: match_client(url, game, j[0], j[1], start_at, max_seconds,
+                                              j[2] if len(j) > 2 else None) for j in jobs])
+
+
+def _prepare_batch(args: tuple[str, str, list[Any]]) -> list[tuple[int, int, list[dict[str, Any]]]]:
+    """The jobs (matches, seed) with their matches created: (matches, seed, prepared)."""
+    url, game, jobs = args
+    made = _threads([lambda j=j: {"p": prepare_client(url, game, j[0])} for j in jobs])
+    return [(j[0], j[1], m["p"]) for j, m in zip(jobs, made, strict=True)]
 
 
 def _threads(jobs: list[Any]) -> list[dict[str, Any]]:
@@ -480,6 +585,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also play each round's matches again while this many spectators watch")
     parser.add_argument("--watch", default="stream", choices=["stream", "poll"],
                         help="how the watchers watch: event streams (as the page) or long-polls")
+    parser.add_argument("--watch-matches", default="live", choices=["live", "idle"],
+                        help="what the watchers (streams) watch: the matches being played in that phase, each "
+                             "watcher checked to receive its match's final version and end event (live, the "
+                             "default), or idle matches that never move (idle: holding streams only)")
     parser.add_argument("--profile", action="store_true",
                         help="only: play the matches against one worker under cProfile (CPU time) and print "
                              "where a move's server CPU goes")
@@ -513,8 +622,10 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(50):
             hello.request("GET", "/")
         hello.close()
-        # the watchers' matches: one human seat that never moves, so every watcher waits for news
-        watched = [warm.create_match(game)["match_id"] for _ in range(min(50, args.watchers))]
+        # idle mode: the watchers' matches have one human seat that never moves, so every watcher waits for news
+        live = args.watch == "stream" and args.watch_matches == "live"
+        watched: list[Any] = [] if live else [warm.create_match(game)["match_id"]
+                                              for _ in range(min(50, args.watchers))]
         warm.close()
         ctx = mp.get_context("spawn")
         with ctx.Pool(processes) as pool:
@@ -546,7 +657,17 @@ def main(argv: list[str] | None = None) -> int:
                 floor(proc, url, "/v1/health", "health")
                 per_client = split(split(args.matches, args.rounds)[r], args.clients)
                 jobs = [(m, 1000 * r + i) for i, m in enumerate(per_client) if m]
-                chunks = [jobs[i::processes] for i in range(processes)]
+                chunks: list[Any] = [jobs[i::processes] for i in range(processes)]
+                if live and args.watchers:
+                    # both phases play matches created beforehand (so that the watchers can open on them
+                    # first): the same work in each, creation outside the timed phase
+                    chunks_watched = pool.map(_prepare_batch, [(url, game, c) for c in chunks])
+                    chunks = pool.map(_prepare_batch, [(url, game, c) for c in chunks])
+                    played = [(p["match_id"], p["token"]) for c in chunks_watched for j in c for p in j[2]]
+                    # watcher i watches match i mod M; the first watcher of each match as its human seat
+                    # (that seat's view), the others as spectators (the public view)
+                    watched = [(played[i % len(played)][0], played[i % len(played)][1] if i < len(played)
+                                else None) for i in range(args.watchers)]
                 move_rate = match_phase(chunks, "moves")
                 ratios.append(move_rate / hello_rate if hello_rate else float("nan"))
                 if args.watchers:
@@ -554,13 +675,14 @@ def main(argv: list[str] | None = None) -> int:
                     stop = ctx.Event()
                     ready = ctx.Event()
                     watcher = ctx.Process(target=watchers_process,
-                                          args=(url, watched, args.watchers, stop, queue, args.watch, ready))
+                                          args=(url, watched, args.watchers, stop, queue, args.watch, ready,
+                                                30.0 if live else 0.0))
                     watcher.start()
                     # the matches are played while the watchers are held open, not while they connect: wait
                     # until every one is open (its time is reported), then a second for the server to settle
                     ready.wait(120)
                     time.sleep(1.0)
-                    rate = match_phase(chunks, "watched")
+                    rate = match_phase(chunks_watched if live else chunks, "watched")
                     stop.set()
                     try:
                         watcher_counts.append(queue.get(timeout=120))
@@ -577,18 +699,19 @@ def main(argv: list[str] | None = None) -> int:
     load_after = os.getloadavg()
 
     names = {"hello": "GET / (bare Flask hello-world)", "health": "GET /v1/health (service)",
-             "moves": "POST /v1/matches/{id}/moves", "watched": f"moves, {args.watchers} watchers ({args.watch})"}
+             "moves": "POST /v1/matches/{id}/moves",
+             "watched": f"moves, {args.watchers} watchers ({args.watch}{', live' if live else ''})"}
     rows = {k: summary(names[k], results[k], times[k]) for k in results if results[k]}
     for k, row in rows.items():
         # the match phases also create each match and read its log: counted in, per move
         row["server_cpu_ms"] = round(cpu[k] * 1000 / max(1, row["requests"]), 3)
     match_results = results["moves"] + results["watched"]
-    lost = sum(r["lost"] for r in match_results)
+    lost = sum(res["lost"] for res in match_results)
     actions = sum(r["actions"] for r in results["moves"])
     finished = sum(r["finished"] for r in results["moves"])
     codes: dict[str, int] = {}
-    for r in match_results:
-        for k, v in r["error_codes"].items():
+    for res in match_results:
+        for k, v in res["error_codes"].items():
             codes[k] = codes.get(k, 0) + v
     floor_row, moves = rows["hello"], rows["moves"]
     ratio = moves["per_second"] / floor_row["per_second"] if floor_row["per_second"] else float("nan")
@@ -628,6 +751,18 @@ def main(argv: list[str] | None = None) -> int:
             watcher_open_after_s=max((c.get("open_after_s", float("nan")) for c in watcher_counts), default=0.0),
             throughput_ratio=round(watching["per_second"] / moves["per_second"], 3),
             p99_ratio=round(watching["p99_ms"] / moves["p99_ms"], 3))
+        per_watcher = [w for c in watcher_counts for w in c.get("per_watcher", [])] if live else []
+        if live:
+            finals = {k: v for r in results["watched"] for k, v in r["finals"].items()}
+            lost_updates = [w for w in per_watcher
+                            if not w[4] or w[0] not in finals or w[3] != finals[w[0]]]
+            got = sorted(w[2] for w in per_watcher)
+            watching.update(watcher_lost_updates=len(lost_updates), watcher_streams=len(per_watcher),
+                            watched_matches=len({w[0] for w in per_watcher}),
+                            events_per_watcher={"min": got[0] if got else 0,
+                                                "median": got[len(got) // 2] if got else 0,
+                                                "max": got[-1] if got else 0,
+                                                "mean": round(statistics.fmean(got), 1) if got else 0.0})
         print(f"with {args.watchers} watchers / without: throughput {watching['throughput_ratio']:.2f} (rounds: "
               f"{', '.join(f'{x:.2f}' for x in watched_rates)}), p99 {watching['p99_ratio']:.2f}x (target: "
               f"throughput >= 0.67, p99 <= 1.5x); watchers: {polls} "
@@ -636,6 +771,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{watching['watcher_answered_at_once']} polls answered at once, {watching['watcher_errors']} errors, "
               f"at most {watching['watcher_max_open']} connections open, all open "
               f"{watching['watcher_open_after_s']} s after they started connecting")
+        if live:
+            e = watching["events_per_watcher"]
+            print(f"live watching: {watching['watcher_streams']} watchers on the {watching['watched_matches']} "
+                  f"matches played while watched (one per match as its human seat, the others spectators); "
+                  f"events received per watcher min {e['min']} median {e['median']} mean {e['mean']} max "
+                  f"{e['max']}; watchers that missed their match's final version or end event (lost updates): "
+                  f"{watching['watcher_lost_updates']} (target 0)")
     if args.json:
         print(json.dumps({"rows": rows, "lost": lost, "actions": actions, "finished": finished,
                           "ratio": round(ratio, 3), "round_ratios": [round(x, 3) for x in ratios],
@@ -646,6 +788,9 @@ def main(argv: list[str] | None = None) -> int:
     if watching is not None:
         ok = ok and watching["watcher_errors"] == 0 and watching["watcher_unreported_rounds"] == 0 and all(
             "open_after_s" in c for c in watcher_counts)
+        if live:
+            ok = ok and watching["watcher_lost_updates"] == 0 and watching["watcher_streams"] == args.watchers * len(
+                watcher_counts)
     return 0 if ok else 1
 
 

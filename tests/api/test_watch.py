@@ -414,3 +414,46 @@ if sys.platform != "win32":
         log = client.log(match_id, token)
         assert any(e["by"] == "bot" for e in log["entries"])
         client.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_watchers_snapshot_advanced_by_the_new_rows_is_the_stored_match(
+        game: str, tmp_path: Path, openapi_schema: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watchers' shared snapshot of a match (``_latest``) follows another process's commits by applying
+    the new action rows to the state it holds: at every version it is exactly what the database holds (state
+    bytes, version, finished, bots due), and a spectator's event built on it shows what one built on a fresh
+    read shows."""
+    player, watcher = two_apps("sqlite", tmp_path, openapi_schema)
+    svc = watcher.app.extensions["robotcore"]
+    entry = player.get(f"/v1/games/{game}").get_json()
+    doc, tokens = player.create(game, seats=[{"type": "human"}] * entry["num_players"])
+    match_id = doc["match_id"]
+    sub = svc.feed.subscribe(match_id, 0)                  # a watcher here: the snapshot is kept
+    try:
+        svc._latest(match_id, 0)
+        real_load, loads = svc.load, []
+        monkeypatch.setattr(svc, "load", lambda *a, **k: loads.append(a) or real_load(*a, **k))
+        rng = __import__("random").Random(7)
+        advanced = 0
+        for _ in range(60):
+            seat, view = acting(player, match_id, tokens)
+            if view["status"] == "finished":
+                break
+            choice = rng.choice(view["legal_actions"])
+            assert player.move(match_id, tokens[seat], {"id": choice["id"]}, view["version"]).status_code == 200
+            stored = svc.store.get_match(match_id)
+            held = svc._snapshots[match_id]
+            rec, state = svc._latest(match_id, stored.version)
+            advanced += svc._snapshots[match_id] is not held
+            assert (rec.version, rec.state, rec.finished, rec.bots_due) == (
+                stored.version, stored.state, stored.finished, stored.bots_due)
+            assert state.to_bytes() == stored.state
+            fresh_rec, fresh_state = real_load(match_id)
+            assert svc._stream_event(rec, state, None, 0) == (
+                b"id: %d\nevent: match\ndata: %s\n\n" % (fresh_rec.version, service_module.payloads.encode(
+                    service_module.payloads.events(fresh_rec, fresh_state, svc.store.actions(match_id), None))))
+        assert advanced > 0 and loads == []               # every version followed without reading the match
+    finally:
+        svc.feed.unsubscribe(sub)
+        for api in (player, watcher):
+            api.app.extensions["robotcore"].store.dispose()
