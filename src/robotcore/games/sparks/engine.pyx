@@ -854,31 +854,15 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
             setb(w, A_DIE_CHOICE + t)
 
 
-# The free die spaces of a seat, read once per legal-action list: what ``fit`` checks for a die from the available
-# ones, for every die at once (with the robot cards' requirement masks, ``r_cmask``/``r_vmask``, built by make_core).
-ctypedef struct Spaces:
-    uint32_t free                     # the free die spaces (bit sp), of the upgrades, robot slots and storage
-    uint32_t upg                      # of which the upgrade spaces, when the seat may take an upgrade now
-    uint32_t store                    # of which the storage, when the content has one
-    uint8_t card[SLOTS]               # each slot's robot, EMPTY_ROW for none (its masks are 0)
-
-
-cdef inline void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept nogil:
-    cdef int k
-    # the occupied spaces (bytes 0-7 and 8-13 of ``space``) packed to bits by a multiply
-    cdef uint64_t occ = ((nonzero_bytes(sp_load8(&P.space[0])) * 0x0102040810204080ULL) >> 56) | \
-        (((nonzero_bytes(sp_load8(&P.space[6]) >> 16) * 0x0102040810204080ULL) >> 56) << 8)
-    o.free = <uint32_t>(~occ) & ((1u << NSPACE) - 1)
-    o.upg = 0
-    if P.level < cfg.nlevels and upg_count(P) < cfg.upgrade_cap:
-        o.upg = o.free & ((1u << SP_ROBOT) - 1)
-    o.store = o.free & (1u << SP_STORE) if cfg.storage else 0
-    for k in range(SLOTS):
-        o.card[k] = P.line[k] if P.line[k] != NO_CARD else EMPTY_ROW
-
+# The legal actions of the action phase. The seat's fields are read into locals first: the mask is written
+# through ``uint64_t*`` and the seat's bytes are ``uint8_t``, which the C compiler must assume any store may change,
+# so a field read after a store is read again. The die actions of the families indexed by die type (sell, +1, -1,
+# flip, Frank, Silas, reroll one) are gathered as 24-bit masks of types and set once per family; the place actions
+# are set per available type, from the free spaces and the robot cards' requirement masks (``r_cmask``/``r_vmask``,
+# built by make_core), which is what ``fit`` checks for a die from the available ones, for every die at once.
 
 cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
-    """OR ``bits`` (fewer than 64) into the mask from action ``base`` on."""
+    """OR ``bits`` into the mask from action ``base`` on (``base`` a constant, so the shifts fold)."""
     cdef int off = base & 63
     if bits << off:
         w[base >> 6] |= bits << off
@@ -888,109 +872,105 @@ cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
         w[SP_WRITTEN] |= (<uint64_t>1) << ((base >> 6) + 1)
 
 
-cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, const Spaces* o,
-                             bint colour_paid, bint ign_val, bint change, bint octavia, bint frank, bint silas,
-                             bint reroll1) noexcept nogil:
-    """The actions on an available die of type t: the free spaces it fits (its colour, or "any", or another
-    colour when the seat can pay to ignore it; its value, or none, or ignored), sell, change, and the
-    assistants' die effects."""
-    cdef int c = t // 6, v = t % 6 + 1
-    # a robot space takes the die when its colour is the die's or "any" (every colour when paid: mask ANY + 1) and
-    # its value the die's or none (every value when ignored: mask 0); an upgrade space wants its colour only
-    cdef int ci = NCOL + 1 if colour_paid else c
-    cdef int vi = 0 if (ign_val or (c == p and has_tile(P, TL_IGN_VALUE))) else v
-    cdef uint32_t fits = (((<uint32_t>(cfg.r_cmask[o.card[0]][ci] & cfg.r_vmask[o.card[0]][vi]) << SP_ROBOT)
-                           | (<uint32_t>(cfg.r_cmask[o.card[1]][ci] & cfg.r_vmask[o.card[1]][vi]) << (SP_ROBOT + 3))
-                           | (<uint32_t>(cfg.r_cmask[o.card[2]][ci] & cfg.r_vmask[o.card[2]][vi]) << (SP_ROBOT + 6)))
-                          & o.free) | o.store | (o.upg if colour_paid else o.upg & (1u << c))
-    set_field(w, A_PLACE + t * NSPACE, fits)
-    setb(w, A_SELL + t)
-    if change:
-        if v < 6:
-            setb(w, A_UP + t)
-        if v > 1:
-            setb(w, A_DOWN + t)
-    if octavia:
-        setb(w, A_FLIP + t)
-    if frank and (cfg.frank_mask >> v) & 1:
-        setb(w, A_FRANK + t)
-    if silas:
-        setb(w, A_SILAS + t)
-    if reroll1:
-        setb(w, A_REROLL1 + t)
+cdef inline uint32_t byte_bits(const uint8_t* a) noexcept nogil:
+    """Bit i set exactly when a[i] (i < 8) is not zero."""
+    return <uint32_t>((nonzero_bytes(sp_load8(a)) * 0x0102040810204080ULL) >> 56)
+
+
+cdef inline int kinst(const SPConfig* cfg, uint32_t played, int ck, int kind) noexcept nogil:
+    """``inst`` from the seat's played assistants and the kind Conrad copies (-1: none)."""
+    return popcount(played & cfg.kind_mask[kind]) + (ck == kind)
 
 
 cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
     cdef const Player* P = &s.pl[p]
-    cdef int t, sp, to, b, a, c, word, cost
-    cdef uint32_t bits
-    cdef uint64_t boxes, held, placed2
-    cdef uint64_t avail[3]
-    cdef bint rearr, change, octavia, frank, silas, reroll1, ign_val, paid_own, paid_other
-    cdef Spaces o
+    cdef int t, sp, to, b, a, c
+    cdef uint32_t bits, types, occ, free, upg, store, fits, own
+    cdef uint64_t boxes
+    cdef bint paid_own, paid_other, ign_val, own_val, emma
+    cdef int ci, vi
     if P.npend:
         pending_options(cfg, s, p, w)
         return
-    # the available dice (bit 8i of word k: type 8k + i); with none, the spaces and die flags are not needed
-    avail[0] = nonzero_bytes(sp_load8(&P.avail[0]))
-    avail[1] = nonzero_bytes(sp_load8(&P.avail[8]))
-    avail[2] = nonzero_bytes(sp_load8(&P.avail[16]))
-    if avail[0] | avail[1] | avail[2]:
-        free_spaces(cfg, P, &o)
-        cost = 1 if inst(cfg, P, AK_GORDON) else cfg.ignore_colour_cost
-        paid_other = cost <= P.cogs
-        paid_own = paid_other or has_tile(P, TL_IGN_COLOUR)
-        ign_val = P.used_ignval < inst(cfg, P, AK_IGNORE_VALUE)
-        change = P.cogs >= cfg.change_cost
-        octavia = P.used_octavia < inst(cfg, P, AK_OCTAVIA)
-        frank = P.used_frank < inst(cfg, P, AK_FRANK)
-        silas = inst(cfg, P, AK_SILAS) > 0
-        reroll1 = P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE)
-        for word in range(NTYPES // 8):
-            held = avail[word]
-            while held:
-                t = 8 * word + (lowest_bit(held) >> 3)
-                held &= held - 1
-                die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change,
-                            octavia, frank, silas, reroll1)
+    cdef uint32_t played = P.played
+    cdef int ck = cfg.a_kind[P.conrad] if P.conrad != NO_CARD else -1
+    cdef int cogs = P.cogs, tiles = P.tiles, sparks = P.sparks
+    cdef uint32_t hand = P.hand
+    cdef uint8_t card0, card1, card2
+    # the occupied die spaces (bytes 0-7 and 8-13 of ``space``) and the available die types as bitsets
+    occ = byte_bits(&P.space[0]) | (byte_bits(&P.space[6]) & 0xFC) << 6
+    types = byte_bits(&P.avail[0]) | byte_bits(&P.avail[8]) << 8 | byte_bits(&P.avail[16]) << 16
+    boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
+    emma = cogs and P.used_emma < kinst(cfg, played, ck, AK_EMMA)
+    if types:
+        free = ~occ & ((1u << NSPACE) - 1)
+        upg = free & ((1u << SP_ROBOT) - 1) if P.level < cfg.nlevels and popcount(occ & 15) < cfg.upgrade_cap else 0
+        store = free & (1u << SP_STORE) if cfg.storage else 0
+        card0 = P.line[0] if P.line[0] != NO_CARD else EMPTY_ROW
+        card1 = P.line[1] if P.line[1] != NO_CARD else EMPTY_ROW
+        card2 = P.line[2] if P.line[2] != NO_CARD else EMPTY_ROW
+        paid_other = (1 if kinst(cfg, played, ck, AK_GORDON) else cfg.ignore_colour_cost) <= cogs
+        paid_own = paid_other or (tiles >> TL_IGN_COLOUR) & 1
+        ign_val = P.used_ignval < kinst(cfg, played, ck, AK_IGNORE_VALUE)
+        own_val = ign_val or (tiles >> TL_IGN_VALUE) & 1
+        own = 0x3Fu << (6 * p) if p < NCOL else 0
+        bits = types
+        while bits:
+            t = lowest_bit(bits)
+            bits &= bits - 1
+            c = t // 6
+            # a robot space takes the die when its colour is the die's or "any" (every colour when paid: mask
+            # ANY + 1) and its value the die's or none (every value when ignored: mask 0); an upgrade space wants
+            # its colour only
+            if (own >> t) & 1:
+                ci = NCOL + 1 if paid_own else c
+                vi = 0 if own_val else t % 6 + 1
+            else:
+                ci = NCOL + 1 if paid_other else c
+                vi = 0 if ign_val else t % 6 + 1
+            fits = (((<uint32_t>(cfg.r_cmask[card0][ci] & cfg.r_vmask[card0][vi]) << SP_ROBOT)
+                     | (<uint32_t>(cfg.r_cmask[card1][ci] & cfg.r_vmask[card1][vi]) << (SP_ROBOT + 3))
+                     | (<uint32_t>(cfg.r_cmask[card2][ci] & cfg.r_vmask[card2][vi]) << (SP_ROBOT + 6)))
+                    & free) | store | (upg if ci == NCOL + 1 else upg & (1u << c))
+            set_field(w, A_PLACE + t * NSPACE, fits)
+        set_field(w, A_SELL, types)
+        if cogs >= cfg.change_cost:
+            set_field(w, A_UP, types & ~0x820820u)          # not a 6 (types 5, 11, 17, 23)
+            set_field(w, A_DOWN, types & ~0x041041u)        # not a 1
+        if P.used_octavia < kinst(cfg, played, ck, AK_OCTAVIA):
+            set_field(w, A_FLIP, types)
+        if P.used_frank < kinst(cfg, played, ck, AK_FRANK):
+            set_field(w, A_FRANK, types & (((cfg.frank_mask >> 1) & 0x3Fu) * 0x041041u))
+        if kinst(cfg, played, ck, AK_SILAS) > 0:
+            set_field(w, A_SILAS, types)
+        if P.used_reroll1 < kinst(cfg, played, ck, AK_REROLL_ONE):
+            set_field(w, A_REROLL1, types)
         if P.reroll_tile:
             setb(w, A_REROLL)
-        if P.used_adjust < inst(cfg, P, AK_ADJUST):
+        if P.used_adjust < kinst(cfg, played, ck, AK_ADJUST):
             setb(w, A_ADJUST)
-    rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
-    # the placed dice: bytes 0-7 and 8-13 of ``space`` (the second word read from byte 6, its first two dropped)
-    held = nonzero_bytes(sp_load8(&P.space[0]))
-    placed2 = nonzero_bytes(sp_load8(&P.space[6]) >> 16)
-    while held or placed2:
-        if held:
-            sp = lowest_bit(held) >> 3
-            held &= held - 1
-        else:
-            sp = 8 + (lowest_bit(placed2) >> 3)
-            placed2 &= placed2 - 1
-        b = P.space[sp]
-        setb(w, A_SELL_SPACE + sp)
-        if rearr:
+    set_field(w, A_SELL_SPACE, occ)
+    if (tiles >> TL_REARRANGE) & 1 and P.rearranged < cfg.rearrange_limit:
+        bits = occ
+        while bits:
+            sp = lowest_bit(bits)
+            bits &= bits - 1
+            b = P.space[sp]
             for to in range(NSPACE):
                 if to != sp and fit(cfg, P, p, b, to, sp) >= 0:
                     setb(w, A_REARRANGE + sp * NSPACE + to)
-    c = recruit_cost(cfg, P)
-    if P.cogs >= c:
-        bits = P.hand
+    c = popcount(played) + 1 - ((tiles >> TL_DISCOUNT) & 1)
+    if cogs >= c:
+        bits = hand
         while bits:
             a = lowest_bit(bits)
             bits &= bits - 1
             if can_recruit(cfg, s, P, a):
                 setb(w, A_RECRUIT + a)
-    boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
-    if P.sparks or (P.cogs and P.used_emma < inst(cfg, P, AK_EMMA)):
-        while boxes:
-            b = lowest_bit(boxes)
-            boxes &= boxes - 1
-            if P.sparks:
-                setb(w, A_SPARK_BOX + b)
-            if P.cogs and P.used_emma < inst(cfg, P, AK_EMMA):
-                setb(w, A_COG_BOX + b)
+    if sparks:
+        set_field(w, A_SPARK_BOX, boxes)
+    if emma:
+        set_field(w, A_COG_BOX, boxes)
     setb(w, A_DONE)
 
 
