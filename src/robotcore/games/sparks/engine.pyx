@@ -151,8 +151,24 @@ cdef extern from *:
     #else
     static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 24 * sizeof(uint64_t)); }
     #endif
+    /* Bit i set exactly when p[i] != 0, for the 16 bytes p[0..15] (SSE2: a compare and a byte-sign mask). */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline uint32_t sp_nonzero16(const uint8_t* p) {
+        __m128i v = _mm_loadu_si128((const __m128i*)p);
+        return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xFFFFu;
+    }
+    #else
+    static inline uint32_t sp_nonzero16(const uint8_t* p) {
+        uint32_t m = 0;
+        int i;
+        for (i = 0; i < 16; i++) m |= (uint32_t)(p[i] != 0) << i;
+        return m;
+    }
+    #endif
     """
     uint64_t sp_load8(const uint8_t* p) noexcept nogil
+    uint32_t sp_nonzero16(const uint8_t* p) noexcept nogil   # bit i: p[i] != 0 (i < 16)
     void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_BUF (24) words
 
 
@@ -872,9 +888,10 @@ cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
         w[SP_WRITTEN] |= (<uint64_t>1) << ((base >> 6) + 1)
 
 
-cdef inline uint32_t byte_bits(const uint8_t* a) noexcept nogil:
-    """Bit i set exactly when a[i] (i < 8) is not zero."""
-    return <uint32_t>((nonzero_bytes(sp_load8(a)) * 0x0102040810204080ULL) >> 56)
+# the assistant kinds action_options counts (SPConfig.act_assists: the assistants of these kinds)
+cdef enum:
+    ACT_KINDS = ((1 << AK_EMMA) | (1 << AK_GORDON) | (1 << AK_IGNORE_VALUE) | (1 << AK_OCTAVIA) | (1 << AK_FRANK)
+                 | (1 << AK_SILAS) | (1 << AK_REROLL_ONE) | (1 << AK_ADJUST))
 
 
 cdef inline int kinst(const SPConfig* cfg, uint32_t played, int ck, int kind) noexcept nogil:
@@ -897,11 +914,14 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     cdef int cogs = P.cogs, tiles = P.tiles, sparks = P.sparks
     cdef uint32_t hand = P.hand
     cdef uint8_t card0, card1, card2
-    # the occupied die spaces (bytes 0-7 and 8-13 of ``space``) and the available die types as bitsets
-    occ = byte_bits(&P.space[0]) | (byte_bits(&P.space[6]) & 0xFC) << 6
-    types = byte_bits(&P.avail[0]) | byte_bits(&P.avail[8]) << 8 | byte_bits(&P.avail[16]) << 16
+    # the available die types and the occupied die spaces as bitsets (``space`` follows ``avail`` in Player)
+    cdef uint32_t m1 = sp_nonzero16(&P.avail[16])
+    types = sp_nonzero16(&P.avail[0]) | (m1 & 0xFF) << 16
+    occ = m1 >> 8 | (sp_nonzero16(&P.space[8]) & 0x3F) << 8
     boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
-    emma = cogs and P.used_emma < kinst(cfg, played, ck, AK_EMMA)
+    # an assistant of a kind read here played, or copied by Conrad (without one, every count below is 0)
+    cdef bint kinds = (played & cfg.act_assists) != 0 or (ck >= 0 and (ACT_KINDS >> ck) & 1)
+    emma = kinds and cogs and P.used_emma < kinst(cfg, played, ck, AK_EMMA)
     if types:
         free = ~occ & ((1u << NSPACE) - 1)
         upg = free & ((1u << SP_ROBOT) - 1) if P.level < cfg.nlevels and popcount(occ & 15) < cfg.upgrade_cap else 0
@@ -909,9 +929,9 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
         card0 = P.line[0] if P.line[0] != NO_CARD else EMPTY_ROW
         card1 = P.line[1] if P.line[1] != NO_CARD else EMPTY_ROW
         card2 = P.line[2] if P.line[2] != NO_CARD else EMPTY_ROW
-        paid_other = (1 if kinst(cfg, played, ck, AK_GORDON) else cfg.ignore_colour_cost) <= cogs
+        paid_other = (1 if kinds and kinst(cfg, played, ck, AK_GORDON) else cfg.ignore_colour_cost) <= cogs
         paid_own = paid_other or (tiles >> TL_IGN_COLOUR) & 1
-        ign_val = P.used_ignval < kinst(cfg, played, ck, AK_IGNORE_VALUE)
+        ign_val = kinds and P.used_ignval < kinst(cfg, played, ck, AK_IGNORE_VALUE)
         own_val = ign_val or (tiles >> TL_IGN_VALUE) & 1
         own = 0x3Fu << (6 * p) if p < NCOL else 0
         bits = types
@@ -937,18 +957,19 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
         if cogs >= cfg.change_cost:
             set_field(w, A_UP, types & ~0x820820u)          # not a 6 (types 5, 11, 17, 23)
             set_field(w, A_DOWN, types & ~0x041041u)        # not a 1
-        if P.used_octavia < kinst(cfg, played, ck, AK_OCTAVIA):
-            set_field(w, A_FLIP, types)
-        if P.used_frank < kinst(cfg, played, ck, AK_FRANK):
-            set_field(w, A_FRANK, types & (((cfg.frank_mask >> 1) & 0x3Fu) * 0x041041u))
-        if kinst(cfg, played, ck, AK_SILAS) > 0:
-            set_field(w, A_SILAS, types)
-        if P.used_reroll1 < kinst(cfg, played, ck, AK_REROLL_ONE):
-            set_field(w, A_REROLL1, types)
+        if kinds:
+            if P.used_octavia < kinst(cfg, played, ck, AK_OCTAVIA):
+                set_field(w, A_FLIP, types)
+            if P.used_frank < kinst(cfg, played, ck, AK_FRANK):
+                set_field(w, A_FRANK, types & (((cfg.frank_mask >> 1) & 0x3Fu) * 0x041041u))
+            if kinst(cfg, played, ck, AK_SILAS) > 0:
+                set_field(w, A_SILAS, types)
+            if P.used_reroll1 < kinst(cfg, played, ck, AK_REROLL_ONE):
+                set_field(w, A_REROLL1, types)
+            if P.used_adjust < kinst(cfg, played, ck, AK_ADJUST):
+                setb(w, A_ADJUST)
         if P.reroll_tile:
             setb(w, A_REROLL)
-        if P.used_adjust < kinst(cfg, played, ck, AK_ADJUST):
-            setb(w, A_ADJUST)
     set_field(w, A_SELL_SPACE, occ)
     if (tiles >> TL_REARRANGE) & 1 and P.rearranged < cfg.rearrange_limit:
         bits = occ
@@ -2090,6 +2111,8 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
         cfg.a_param[i] = param
         cfg.a_points[i] = points
         cfg.kind_mask[kind] |= (<uint32_t>1) << i
+        if (ACT_KINDS >> kind) & 1:
+            cfg.act_assists |= (<uint32_t>1) << i
     bonus = t["bonus_tiles"]
     cfg.nbonus = len(t["bonus_after"])
     if len(bonus) != NCOL * cfg.nbonus or not 1 <= cfg.nbonus <= MAX_BONUS:
@@ -2444,3 +2467,6 @@ _OFFSETS = {
     "buf": <size_t>(<char*>&_probe.buf[0] - <char*>&_probe),
     "bufk": <size_t>(<char*>&_probe.bufk[0] - <char*>&_probe),
 }
+# action_options reads avail[16..23] and space[0..7] with one 16-byte load
+if _OFFSETS["space"] != _OFFSETS["avail"] + NTYPES:
+    raise ImportError("Sparks: Player.space must follow Player.avail")

@@ -204,6 +204,7 @@ ctypedef struct SPState:
 ctypedef struct SPConfig:
     uint64_t box_robots               # robots with a power box
     uint32_t kind_mask[NUM_AKINDS]    # assistants of each kind
+    uint32_t act_assists              # assistants of the kinds in engine.pyx's ACT_KINDS (action_options reads)
     uint8_t r_colour[MAX_ROBOTS]
     uint8_t r_n[MAX_ROBOTS]           # die spaces
     uint8_t r_col[MAX_ROBOTS][SPACES] # space colour or ANY
