@@ -877,15 +877,22 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
 # are set per available type, from the free spaces and the robot cards' requirement masks (``r_cmask``/``r_vmask``,
 # built by make_core), which is what ``fit`` checks for a die from the available ones, for every die at once.
 
-cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
-    """OR ``bits`` into the mask from action ``base`` on (``base`` a constant, so the shifts fold)."""
+cdef inline void set_field(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
+    """OR ``bits`` into the mask from action ``base`` on, the words it writes into ``written`` (a local of the
+    caller, kept in a register, stored into w[SP_WRITTEN] once)."""
     cdef int off = base & 63
     if bits << off:
         w[base >> 6] |= bits << off
-        w[SP_WRITTEN] |= (<uint64_t>1) << (base >> 6)
+        written[0] |= (<uint64_t>1) << (base >> 6)
     if off and (bits >> (64 - off)):
         w[(base >> 6) + 1] |= bits >> (64 - off)
-        w[SP_WRITTEN] |= (<uint64_t>1) << ((base >> 6) + 1)
+        written[0] |= (<uint64_t>1) << ((base >> 6) + 1)
+
+
+cdef inline void set_one(uint64_t* w, uint64_t* written, int a) noexcept nogil:
+    """``setb`` with the written words gathered in ``written``."""
+    w[a >> 6] |= (<uint64_t>1) << (a & 63)
+    written[0] |= (<uint64_t>1) << (a >> 6)
 
 
 # the assistant kinds action_options counts (SPConfig.act_assists: the assistants of these kinds)
@@ -903,7 +910,7 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     cdef const Player* P = &s.pl[p]
     cdef int t, sp, to, b, a, c
     cdef uint32_t bits, types, occ, free, upg, store, fits, own
-    cdef uint64_t boxes
+    cdef uint64_t boxes, written = 0
     cdef bint paid_own, paid_other, ign_val, own_val, emma
     cdef int ci, vi
     if P.npend:
@@ -952,25 +959,25 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
                      | (<uint32_t>(cfg.r_cmask[card1][ci] & cfg.r_vmask[card1][vi]) << (SP_ROBOT + 3))
                      | (<uint32_t>(cfg.r_cmask[card2][ci] & cfg.r_vmask[card2][vi]) << (SP_ROBOT + 6)))
                     & free) | store | (upg if ci == NCOL + 1 else upg & (1u << c))
-            set_field(w, A_PLACE + t * NSPACE, fits)
-        set_field(w, A_SELL, types)
+            set_field(w, &written, A_PLACE + t * NSPACE, fits)
+        set_field(w, &written, A_SELL, types)
         if cogs >= cfg.change_cost:
-            set_field(w, A_UP, types & ~0x820820u)          # not a 6 (types 5, 11, 17, 23)
-            set_field(w, A_DOWN, types & ~0x041041u)        # not a 1
+            set_field(w, &written, A_UP, types & ~0x820820u)          # not a 6 (types 5, 11, 17, 23)
+            set_field(w, &written, A_DOWN, types & ~0x041041u)        # not a 1
         if kinds:
             if P.used_octavia < kinst(cfg, played, ck, AK_OCTAVIA):
-                set_field(w, A_FLIP, types)
+                set_field(w, &written, A_FLIP, types)
             if P.used_frank < kinst(cfg, played, ck, AK_FRANK):
-                set_field(w, A_FRANK, types & (((cfg.frank_mask >> 1) & 0x3Fu) * 0x041041u))
+                set_field(w, &written, A_FRANK, types & (((cfg.frank_mask >> 1) & 0x3Fu) * 0x041041u))
             if kinst(cfg, played, ck, AK_SILAS) > 0:
-                set_field(w, A_SILAS, types)
+                set_field(w, &written, A_SILAS, types)
             if P.used_reroll1 < kinst(cfg, played, ck, AK_REROLL_ONE):
-                set_field(w, A_REROLL1, types)
+                set_field(w, &written, A_REROLL1, types)
             if P.used_adjust < kinst(cfg, played, ck, AK_ADJUST):
-                setb(w, A_ADJUST)
+                set_one(w, &written, A_ADJUST)
         if P.reroll_tile:
-            setb(w, A_REROLL)
-    set_field(w, A_SELL_SPACE, occ)
+            set_one(w, &written, A_REROLL)
+    set_field(w, &written, A_SELL_SPACE, occ)
     if (tiles >> TL_REARRANGE) & 1 and P.rearranged < cfg.rearrange_limit:
         bits = occ
         while bits:
@@ -979,7 +986,7 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
             b = P.space[sp]
             for to in range(NSPACE):
                 if to != sp and fit(cfg, P, p, b, to, sp) >= 0:
-                    setb(w, A_REARRANGE + sp * NSPACE + to)
+                    set_one(w, &written, A_REARRANGE + sp * NSPACE + to)
     c = popcount(played) + 1 - ((tiles >> TL_DISCOUNT) & 1)
     if cogs >= c:
         bits = hand
@@ -987,12 +994,13 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
             a = lowest_bit(bits)
             bits &= bits - 1
             if can_recruit(cfg, s, P, a):
-                setb(w, A_RECRUIT + a)
+                set_one(w, &written, A_RECRUIT + a)
     if sparks:
-        set_field(w, A_SPARK_BOX, boxes)
+        set_field(w, &written, A_SPARK_BOX, boxes)
     if emma:
-        set_field(w, A_COG_BOX, boxes)
-    setb(w, A_DONE)
+        set_field(w, &written, A_COG_BOX, boxes)
+    set_one(w, &written, A_DONE)
+    w[SP_WRITTEN] |= written
 
 
 cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
@@ -1418,7 +1426,8 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         if s.done == (1 << cfg.nseats) - 1:
             end_turn(cfg, s)
         return
-    settle(cfg, s, p)
+    if P.npend:
+        settle(cfg, s, p)
 
 
 cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
