@@ -769,6 +769,19 @@ cdef void take_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w
         setb(w, A_PICK + n - 1)
 
 
+cdef inline uint32_t pick_set(const SPConfig* cfg, const SPState* s, const Player* P) noexcept nogil:
+    """``take_options``' picks as a set (bit i: junkyard position i) when the junkyard is not empty and the taker
+    is not choosing a production tile: what next_taker reads to find a forced take without building a mask."""
+    cdef int n = s.njunk
+    if inst(cfg, P, AK_QUINCY) > 0:
+        return (1u << n) - 1
+    if s.take_end == 0:
+        return 1
+    if s.take_end == 1:
+        return 1u << (n - 1)
+    return 1u | (1u << (n - 1))
+
+
 cdef inline int prod_count(const SPConfig* cfg, int k) noexcept nogil:
     if k == 3:
         return 4 if cfg.nseats == 4 else 5
@@ -1073,8 +1086,7 @@ cdef int take_need(const SPConfig* cfg, const SPState* s) noexcept nogil:
 
 cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nogil:
     """Move PH_TAKE on: to the next seat clockwise that can take, then to the action phase; take forced dice."""
-    cdef uint64_t w[MAX_MASK_WORDS]
-    cdef int act = active_of(cfg, s), n, a, off
+    cdef int act = active_of(cfg, s), n, a
     cdef uint64_t picks
     while True:
         if advance:
@@ -1090,14 +1102,7 @@ cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nog
         if s.njunk == 0 or s.ntaken >= take_need(cfg, s):
             continue
         # a forced take (one legal position) is made at once: the junkyard and the seat's assistants are public
-        sp_zero_mask(w)
-        take_options(cfg, s, s.taker, w)
-        # the MAX_JUNK pick bits as one field: how many, and the last one
-        off = A_PICK & 63
-        picks = w[A_PICK >> 6] >> off
-        if off > 64 - MAX_JUNK:
-            picks |= w[(A_PICK >> 6) + 1] << (64 - off)
-        picks &= (1u << MAX_JUNK) - 1
+        picks = pick_set(cfg, s, &s.pl[s.taker])
         n = popcount(picks)
         a = highest_bit(picks) if picks else -1
         if n > 1:
