@@ -887,7 +887,7 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
 # through ``uint64_t*`` and the seat's bytes are ``uint8_t``, which the C compiler must assume any store may change,
 # so a field read after a store is read again. The die actions of the families indexed by die type (sell, +1, -1,
 # flip, Frank, Silas, reroll one) are gathered as 24-bit masks of types and set once per family; the place actions
-# are set per available type, from the free spaces and the robot cards' requirement masks (``r_cmask``/``r_vmask``,
+# are set per available type, from the free spaces and the robot cards' requirement masks (``r_fit``,
 # built by make_core), which is what ``fit`` checks for a die from the available ones, for every die at once.
 
 cdef inline void set_field(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
@@ -933,7 +933,9 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     cdef int ck = cfg.a_kind[P.conrad] if P.conrad != NO_CARD else -1
     cdef int cogs = P.cogs, tiles = P.tiles, sparks = P.sparks
     cdef uint32_t hand = P.hand
-    cdef uint8_t card0, card1, card2
+    cdef const uint8_t* fit0
+    cdef const uint8_t* fit1
+    cdef const uint8_t* fit2
     # the available die types and the occupied die spaces as bitsets (``space`` follows ``avail`` in Player)
     cdef uint32_t m1 = sp_nonzero16(&P.avail[16])
     types = sp_nonzero16(&P.avail[0]) | (m1 & 0xFF) << 16
@@ -946,9 +948,9 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
         free = ~occ & ((1u << NSPACE) - 1)
         upg = free & ((1u << SP_ROBOT) - 1) if P.level < cfg.nlevels and popcount(occ & 15) < cfg.upgrade_cap else 0
         store = free & (1u << SP_STORE) if cfg.storage else 0
-        card0 = P.line[0] if P.line[0] != NO_CARD else EMPTY_ROW
-        card1 = P.line[1] if P.line[1] != NO_CARD else EMPTY_ROW
-        card2 = P.line[2] if P.line[2] != NO_CARD else EMPTY_ROW
+        fit0 = cfg.r_fit[P.line[0] if P.line[0] != NO_CARD else EMPTY_ROW]
+        fit1 = cfg.r_fit[P.line[1] if P.line[1] != NO_CARD else EMPTY_ROW]
+        fit2 = cfg.r_fit[P.line[2] if P.line[2] != NO_CARD else EMPTY_ROW]
         paid_other = (1 if kinds and kinst(cfg, played, ck, AK_GORDON) else cfg.ignore_colour_cost) <= cogs
         paid_own = paid_other or (tiles >> TL_IGN_COLOUR) & 1
         ign_val = kinds and P.used_ignval < kinst(cfg, played, ck, AK_IGNORE_VALUE)
@@ -968,10 +970,10 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
             else:
                 ci = NCOL + 1 if paid_other else c
                 vi = 0 if ign_val else t % 6 + 1
-            fits = (((<uint32_t>(cfg.r_cmask[card0][ci] & cfg.r_vmask[card0][vi]) << SP_ROBOT)
-                     | (<uint32_t>(cfg.r_cmask[card1][ci] & cfg.r_vmask[card1][vi]) << (SP_ROBOT + 3))
-                     | (<uint32_t>(cfg.r_cmask[card2][ci] & cfg.r_vmask[card2][vi]) << (SP_ROBOT + 6)))
-                    & free) | store | (upg if ci == NCOL + 1 else upg & (1u << c))
+            vi += ci * 7
+            fits = (((<uint32_t>fit0[vi] << SP_ROBOT) | (<uint32_t>fit1[vi] << (SP_ROBOT + 3))
+                     | (<uint32_t>fit2[vi] << (SP_ROBOT + 6))) & free) | store \
+                | (upg if ci == NCOL + 1 else upg & (1u << c))
             set_field(w, &written, A_PLACE + t * NSPACE, fits)
         set_field(w, &written, A_SELL, types)
         if cogs >= cfg.change_cost:
@@ -2105,15 +2107,13 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
         for j, (col, val) in enumerate(spaces):
             cfg.r_col[i][j] = col
             cfg.r_val[i][j] = val
-            # the requirement masks free_spaces/die_options read (bit j: space j takes the die)
-            for c in range(NCOL):
-                if col == c or col == ANY:
-                    cfg.r_cmask[i][c] |= 1 << j
-            cfg.r_cmask[i][NCOL + 1] |= 1 << j          # the colour paid for
-            for v in range(1, 7):
-                if val == 0 or val == v:
-                    cfg.r_vmask[i][v] |= 1 << j
-            cfg.r_vmask[i][0] |= 1 << j                 # the value ignored
+            # the requirement masks action_options reads (bit j: space j takes the die): colour c or, index
+            # NCOL + 1, any colour (paid for); value v or, index 0, any value (ignored)
+            for c in range(NCOL + 2):
+                if c == NCOL + 1 or (c < NCOL and (col == c or col == ANY)):
+                    for v in range(7):
+                        if v == 0 or val == 0 or val == v:
+                            cfg.r_fit[i][c * 7 + v] |= 1 << j
         cfg.r_adv[i] = adv
         for j in range(3):
             cfg.r_rew[i][j] = rew[j] if rew is not None else (SY_NONE if j == 0 else 0)
