@@ -151,8 +151,24 @@ cdef extern from *:
     #else
     static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 24 * sizeof(uint64_t)); }
     #endif
+    /* Bit i set exactly when p[i] != 0, for the 16 bytes p[0..15] (SSE2: a compare and a byte-sign mask). */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline uint32_t sp_nonzero16(const uint8_t* p) {
+        __m128i v = _mm_loadu_si128((const __m128i*)p);
+        return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xFFFFu;
+    }
+    #else
+    static inline uint32_t sp_nonzero16(const uint8_t* p) {
+        uint32_t m = 0;
+        int i;
+        for (i = 0; i < 16; i++) m |= (uint32_t)(p[i] != 0) << i;
+        return m;
+    }
+    #endif
     """
     uint64_t sp_load8(const uint8_t* p) noexcept nogil
+    uint32_t sp_nonzero16(const uint8_t* p) noexcept nogil   # bit i: p[i] != 0 (i < 16)
     void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_BUF (24) words
 
 
@@ -753,6 +769,19 @@ cdef void take_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w
         setb(w, A_PICK + n - 1)
 
 
+cdef inline uint32_t pick_set(const SPConfig* cfg, const SPState* s, const Player* P) noexcept nogil:
+    """``take_options``' picks as a set (bit i: junkyard position i) when the junkyard is not empty and the taker
+    is not choosing a production tile: what next_taker reads to find a forced take without building a mask."""
+    cdef int n = s.njunk
+    if inst(cfg, P, AK_QUINCY) > 0:
+        return (1u << n) - 1
+    if s.take_end == 0:
+        return 1
+    if s.take_end == 1:
+        return 1u << (n - 1)
+    return 1u | (1u << (n - 1))
+
+
 cdef inline int prod_count(const SPConfig* cfg, int k) noexcept nogil:
     if k == 3:
         return 4 if cfg.nseats == 4 else 5
@@ -854,144 +883,139 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
             setb(w, A_DIE_CHOICE + t)
 
 
-# The free die spaces of a seat, read once per legal-action list: what ``fit`` checks for a die from the available
-# ones, for every die at once (with the robot cards' requirement masks, ``r_cmask``/``r_vmask``, built by make_core).
-ctypedef struct Spaces:
-    uint32_t free                     # the free die spaces (bit sp), of the upgrades, robot slots and storage
-    uint32_t upg                      # of which the upgrade spaces, when the seat may take an upgrade now
-    uint32_t store                    # of which the storage, when the content has one
-    uint8_t card[SLOTS]               # each slot's robot, EMPTY_ROW for none (its masks are 0)
+# The legal actions of the action phase. The seat's fields are read into locals first: the mask is written
+# through ``uint64_t*`` and the seat's bytes are ``uint8_t``, which the C compiler must assume any store may change,
+# so a field read after a store is read again. The die actions of the families indexed by die type (sell, +1, -1,
+# flip, Frank, Silas, reroll one) are gathered as 24-bit masks of types and set once per family; the place actions
+# are set per available type, from the free spaces and the robot cards' requirement masks (``r_fit``,
+# built by make_core), which is what ``fit`` checks for a die from the available ones, for every die at once.
 
-
-cdef inline void free_spaces(const SPConfig* cfg, const Player* P, Spaces* o) noexcept nogil:
-    cdef int k
-    # the occupied spaces (bytes 0-7 and 8-13 of ``space``) packed to bits by a multiply
-    cdef uint64_t occ = ((nonzero_bytes(sp_load8(&P.space[0])) * 0x0102040810204080ULL) >> 56) | \
-        (((nonzero_bytes(sp_load8(&P.space[6]) >> 16) * 0x0102040810204080ULL) >> 56) << 8)
-    o.free = <uint32_t>(~occ) & ((1u << NSPACE) - 1)
-    o.upg = 0
-    if P.level < cfg.nlevels and upg_count(P) < cfg.upgrade_cap:
-        o.upg = o.free & ((1u << SP_ROBOT) - 1)
-    o.store = o.free & (1u << SP_STORE) if cfg.storage else 0
-    for k in range(SLOTS):
-        o.card[k] = P.line[k] if P.line[k] != NO_CARD else EMPTY_ROW
-
-
-cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
-    """OR ``bits`` (fewer than 64) into the mask from action ``base`` on."""
+cdef inline void set_field(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
+    """OR ``bits`` into the mask from action ``base`` on, the words it writes into ``written`` (a local of the
+    caller, kept in a register, stored into w[SP_WRITTEN] once)."""
     cdef int off = base & 63
     if bits << off:
         w[base >> 6] |= bits << off
-        w[SP_WRITTEN] |= (<uint64_t>1) << (base >> 6)
+        written[0] |= (<uint64_t>1) << (base >> 6)
     if off and (bits >> (64 - off)):
         w[(base >> 6) + 1] |= bits >> (64 - off)
-        w[SP_WRITTEN] |= (<uint64_t>1) << ((base >> 6) + 1)
+        written[0] |= (<uint64_t>1) << ((base >> 6) + 1)
 
 
-cdef inline void die_options(const SPConfig* cfg, const Player* P, int p, int t, uint64_t* w, const Spaces* o,
-                             bint colour_paid, bint ign_val, bint change, bint octavia, bint frank, bint silas,
-                             bint reroll1) noexcept nogil:
-    """The actions on an available die of type t: the free spaces it fits (its colour, or "any", or another
-    colour when the seat can pay to ignore it; its value, or none, or ignored), sell, change, and the
-    assistants' die effects."""
-    cdef int c = t // 6, v = t % 6 + 1
-    # a robot space takes the die when its colour is the die's or "any" (every colour when paid: mask ANY + 1) and
-    # its value the die's or none (every value when ignored: mask 0); an upgrade space wants its colour only
-    cdef int ci = NCOL + 1 if colour_paid else c
-    cdef int vi = 0 if (ign_val or (c == p and has_tile(P, TL_IGN_VALUE))) else v
-    cdef uint32_t fits = (((<uint32_t>(cfg.r_cmask[o.card[0]][ci] & cfg.r_vmask[o.card[0]][vi]) << SP_ROBOT)
-                           | (<uint32_t>(cfg.r_cmask[o.card[1]][ci] & cfg.r_vmask[o.card[1]][vi]) << (SP_ROBOT + 3))
-                           | (<uint32_t>(cfg.r_cmask[o.card[2]][ci] & cfg.r_vmask[o.card[2]][vi]) << (SP_ROBOT + 6)))
-                          & o.free) | o.store | (o.upg if colour_paid else o.upg & (1u << c))
-    set_field(w, A_PLACE + t * NSPACE, fits)
-    setb(w, A_SELL + t)
-    if change:
-        if v < 6:
-            setb(w, A_UP + t)
-        if v > 1:
-            setb(w, A_DOWN + t)
-    if octavia:
-        setb(w, A_FLIP + t)
-    if frank and (cfg.frank_mask >> v) & 1:
-        setb(w, A_FRANK + t)
-    if silas:
-        setb(w, A_SILAS + t)
-    if reroll1:
-        setb(w, A_REROLL1 + t)
+cdef inline void set_one(uint64_t* w, uint64_t* written, int a) noexcept nogil:
+    """``setb`` with the written words gathered in ``written``."""
+    w[a >> 6] |= (<uint64_t>1) << (a & 63)
+    written[0] |= (<uint64_t>1) << (a >> 6)
+
+
+# the assistant kinds action_options counts (SPConfig.act_assists: the assistants of these kinds)
+cdef enum:
+    ACT_KINDS = ((1 << AK_EMMA) | (1 << AK_GORDON) | (1 << AK_IGNORE_VALUE) | (1 << AK_OCTAVIA) | (1 << AK_FRANK)
+                 | (1 << AK_SILAS) | (1 << AK_REROLL_ONE) | (1 << AK_ADJUST))
+
+
+cdef inline int kinst(const SPConfig* cfg, uint32_t played, int ck, int kind) noexcept nogil:
+    """``inst`` from the seat's played assistants and the kind Conrad copies (-1: none)."""
+    return popcount(played & cfg.kind_mask[kind]) + (ck == kind)
 
 
 cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
     cdef const Player* P = &s.pl[p]
-    cdef int t, sp, to, b, a, c, word, cost
-    cdef uint32_t bits
-    cdef uint64_t boxes, held, placed2
-    cdef uint64_t avail[3]
-    cdef bint rearr, change, octavia, frank, silas, reroll1, ign_val, paid_own, paid_other
-    cdef Spaces o
+    cdef int t, sp, to, b, a, c
+    cdef uint32_t bits, types, occ, free, upg, store, fits, own
+    cdef uint64_t boxes, written = 0
+    cdef bint paid_own, paid_other, ign_val, own_val, emma
+    cdef int ci, vi
     if P.npend:
         pending_options(cfg, s, p, w)
         return
-    # the available dice (bit 8i of word k: type 8k + i); with none, the spaces and die flags are not needed
-    avail[0] = nonzero_bytes(sp_load8(&P.avail[0]))
-    avail[1] = nonzero_bytes(sp_load8(&P.avail[8]))
-    avail[2] = nonzero_bytes(sp_load8(&P.avail[16]))
-    if avail[0] | avail[1] | avail[2]:
-        free_spaces(cfg, P, &o)
-        cost = 1 if inst(cfg, P, AK_GORDON) else cfg.ignore_colour_cost
-        paid_other = cost <= P.cogs
-        paid_own = paid_other or has_tile(P, TL_IGN_COLOUR)
-        ign_val = P.used_ignval < inst(cfg, P, AK_IGNORE_VALUE)
-        change = P.cogs >= cfg.change_cost
-        octavia = P.used_octavia < inst(cfg, P, AK_OCTAVIA)
-        frank = P.used_frank < inst(cfg, P, AK_FRANK)
-        silas = inst(cfg, P, AK_SILAS) > 0
-        reroll1 = P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE)
-        for word in range(NTYPES // 8):
-            held = avail[word]
-            while held:
-                t = 8 * word + (lowest_bit(held) >> 3)
-                held &= held - 1
-                die_options(cfg, P, p, t, w, &o, paid_own if t // 6 == p else paid_other, ign_val, change,
-                            octavia, frank, silas, reroll1)
+    cdef uint32_t played = P.played
+    cdef int ck = cfg.a_kind[P.conrad] if P.conrad != NO_CARD else -1
+    cdef int cogs = P.cogs, tiles = P.tiles, sparks = P.sparks
+    cdef uint32_t hand = P.hand
+    cdef const uint8_t* fit0
+    cdef const uint8_t* fit1
+    cdef const uint8_t* fit2
+    # the available die types and the occupied die spaces as bitsets (``space`` follows ``avail`` in Player)
+    cdef uint32_t m1 = sp_nonzero16(&P.avail[16])
+    types = sp_nonzero16(&P.avail[0]) | (m1 & 0xFF) << 16
+    occ = m1 >> 8 | (sp_nonzero16(&P.space[8]) & 0x3F) << 8
+    boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
+    # an assistant of a kind read here played, or copied by Conrad (without one, every count below is 0)
+    cdef bint kinds = (played & cfg.act_assists) != 0 or (ck >= 0 and (ACT_KINDS >> ck) & 1)
+    emma = kinds and cogs and P.used_emma < kinst(cfg, played, ck, AK_EMMA)
+    if types:
+        free = ~occ & ((1u << NSPACE) - 1)
+        upg = free & ((1u << SP_ROBOT) - 1) if P.level < cfg.nlevels and popcount(occ & 15) < cfg.upgrade_cap else 0
+        store = free & (1u << SP_STORE) if cfg.storage else 0
+        fit0 = cfg.r_fit[P.line[0] if P.line[0] != NO_CARD else EMPTY_ROW]
+        fit1 = cfg.r_fit[P.line[1] if P.line[1] != NO_CARD else EMPTY_ROW]
+        fit2 = cfg.r_fit[P.line[2] if P.line[2] != NO_CARD else EMPTY_ROW]
+        paid_other = (1 if kinds and kinst(cfg, played, ck, AK_GORDON) else cfg.ignore_colour_cost) <= cogs
+        paid_own = paid_other or (tiles >> TL_IGN_COLOUR) & 1
+        ign_val = kinds and P.used_ignval < kinst(cfg, played, ck, AK_IGNORE_VALUE)
+        own_val = ign_val or (tiles >> TL_IGN_VALUE) & 1
+        own = 0x3Fu << (6 * p) if p < NCOL else 0
+        bits = types
+        while bits:
+            t = lowest_bit(bits)
+            bits &= bits - 1
+            c = t // 6
+            # a robot space takes the die when its colour is the die's or "any" (every colour when paid: mask
+            # ANY + 1) and its value the die's or none (every value when ignored: mask 0); an upgrade space wants
+            # its colour only
+            if (own >> t) & 1:
+                ci = NCOL + 1 if paid_own else c
+                vi = 0 if own_val else t % 6 + 1
+            else:
+                ci = NCOL + 1 if paid_other else c
+                vi = 0 if ign_val else t % 6 + 1
+            vi += ci * 7
+            fits = (((<uint32_t>fit0[vi] << SP_ROBOT) | (<uint32_t>fit1[vi] << (SP_ROBOT + 3))
+                     | (<uint32_t>fit2[vi] << (SP_ROBOT + 6))) & free) | store \
+                | (upg if ci == NCOL + 1 else upg & (1u << c))
+            set_field(w, &written, A_PLACE + t * NSPACE, fits)
+        set_field(w, &written, A_SELL, types)
+        if cogs >= cfg.change_cost:
+            set_field(w, &written, A_UP, types & ~0x820820u)          # not a 6 (types 5, 11, 17, 23)
+            set_field(w, &written, A_DOWN, types & ~0x041041u)        # not a 1
+        if kinds:
+            if P.used_octavia < kinst(cfg, played, ck, AK_OCTAVIA):
+                set_field(w, &written, A_FLIP, types)
+            if P.used_frank < kinst(cfg, played, ck, AK_FRANK):
+                set_field(w, &written, A_FRANK, types & (((cfg.frank_mask >> 1) & 0x3Fu) * 0x041041u))
+            if kinst(cfg, played, ck, AK_SILAS) > 0:
+                set_field(w, &written, A_SILAS, types)
+            if P.used_reroll1 < kinst(cfg, played, ck, AK_REROLL_ONE):
+                set_field(w, &written, A_REROLL1, types)
+            if P.used_adjust < kinst(cfg, played, ck, AK_ADJUST):
+                set_one(w, &written, A_ADJUST)
         if P.reroll_tile:
-            setb(w, A_REROLL)
-        if P.used_adjust < inst(cfg, P, AK_ADJUST):
-            setb(w, A_ADJUST)
-    rearr = has_tile(P, TL_REARRANGE) and P.rearranged < cfg.rearrange_limit
-    # the placed dice: bytes 0-7 and 8-13 of ``space`` (the second word read from byte 6, its first two dropped)
-    held = nonzero_bytes(sp_load8(&P.space[0]))
-    placed2 = nonzero_bytes(sp_load8(&P.space[6]) >> 16)
-    while held or placed2:
-        if held:
-            sp = lowest_bit(held) >> 3
-            held &= held - 1
-        else:
-            sp = 8 + (lowest_bit(placed2) >> 3)
-            placed2 &= placed2 - 1
-        b = P.space[sp]
-        setb(w, A_SELL_SPACE + sp)
-        if rearr:
+            set_one(w, &written, A_REROLL)
+    set_field(w, &written, A_SELL_SPACE, occ)
+    if (tiles >> TL_REARRANGE) & 1 and P.rearranged < cfg.rearrange_limit:
+        bits = occ
+        while bits:
+            sp = lowest_bit(bits)
+            bits &= bits - 1
+            b = P.space[sp]
             for to in range(NSPACE):
                 if to != sp and fit(cfg, P, p, b, to, sp) >= 0:
-                    setb(w, A_REARRANGE + sp * NSPACE + to)
-    c = recruit_cost(cfg, P)
-    if P.cogs >= c:
-        bits = P.hand
+                    set_one(w, &written, A_REARRANGE + sp * NSPACE + to)
+    c = popcount(played) + 1 - ((tiles >> TL_DISCOUNT) & 1)
+    if cogs >= c:
+        bits = hand
         while bits:
             a = lowest_bit(bits)
             bits &= bits - 1
             if can_recruit(cfg, s, P, a):
-                setb(w, A_RECRUIT + a)
-    boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
-    if P.sparks or (P.cogs and P.used_emma < inst(cfg, P, AK_EMMA)):
-        while boxes:
-            b = lowest_bit(boxes)
-            boxes &= boxes - 1
-            if P.sparks:
-                setb(w, A_SPARK_BOX + b)
-            if P.cogs and P.used_emma < inst(cfg, P, AK_EMMA):
-                setb(w, A_COG_BOX + b)
-    setb(w, A_DONE)
+                set_one(w, &written, A_RECRUIT + a)
+    if sparks:
+        set_field(w, &written, A_SPARK_BOX, boxes)
+    if emma:
+        set_field(w, &written, A_COG_BOX, boxes)
+    set_one(w, &written, A_DONE)
+    w[SP_WRITTEN] |= written
 
 
 cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
@@ -1064,8 +1088,7 @@ cdef int take_need(const SPConfig* cfg, const SPState* s) noexcept nogil:
 
 cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nogil:
     """Move PH_TAKE on: to the next seat clockwise that can take, then to the action phase; take forced dice."""
-    cdef uint64_t w[MAX_MASK_WORDS]
-    cdef int act = active_of(cfg, s), n, a, off
+    cdef int act = active_of(cfg, s), n, a
     cdef uint64_t picks
     while True:
         if advance:
@@ -1081,14 +1104,7 @@ cdef void next_taker(const SPConfig* cfg, SPState* s, bint advance) noexcept nog
         if s.njunk == 0 or s.ntaken >= take_need(cfg, s):
             continue
         # a forced take (one legal position) is made at once: the junkyard and the seat's assistants are public
-        sp_zero_mask(w)
-        take_options(cfg, s, s.taker, w)
-        # the MAX_JUNK pick bits as one field: how many, and the last one
-        off = A_PICK & 63
-        picks = w[A_PICK >> 6] >> off
-        if off > 64 - MAX_JUNK:
-            picks |= w[(A_PICK >> 6) + 1] << (64 - off)
-        picks &= (1u << MAX_JUNK) - 1
+        picks = pick_set(cfg, s, &s.pl[s.taker])
         n = popcount(picks)
         a = highest_bit(picks) if picks else -1
         if n > 1:
@@ -1417,7 +1433,8 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         if s.done == (1 << cfg.nseats) - 1:
             end_turn(cfg, s)
         return
-    settle(cfg, s, p)
+    if P.npend:
+        settle(cfg, s, p)
 
 
 cdef void refill_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
@@ -2090,15 +2107,13 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
         for j, (col, val) in enumerate(spaces):
             cfg.r_col[i][j] = col
             cfg.r_val[i][j] = val
-            # the requirement masks free_spaces/die_options read (bit j: space j takes the die)
-            for c in range(NCOL):
-                if col == c or col == ANY:
-                    cfg.r_cmask[i][c] |= 1 << j
-            cfg.r_cmask[i][NCOL + 1] |= 1 << j          # the colour paid for
-            for v in range(1, 7):
-                if val == 0 or val == v:
-                    cfg.r_vmask[i][v] |= 1 << j
-            cfg.r_vmask[i][0] |= 1 << j                 # the value ignored
+            # the requirement masks action_options reads (bit j: space j takes the die): colour c or, index
+            # NCOL + 1, any colour (paid for); value v or, index 0, any value (ignored)
+            for c in range(NCOL + 2):
+                if c == NCOL + 1 or (c < NCOL and (col == c or col == ANY)):
+                    for v in range(7):
+                        if v == 0 or val == 0 or val == v:
+                            cfg.r_fit[i][c * 7 + v] |= 1 << j
         cfg.r_adv[i] = adv
         for j in range(3):
             cfg.r_rew[i][j] = rew[j] if rew is not None else (SY_NONE if j == 0 else 0)
@@ -2110,6 +2125,8 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
         cfg.a_param[i] = param
         cfg.a_points[i] = points
         cfg.kind_mask[kind] |= (<uint32_t>1) << i
+        if (ACT_KINDS >> kind) & 1:
+            cfg.act_assists |= (<uint32_t>1) << i
     bonus = t["bonus_tiles"]
     cfg.nbonus = len(t["bonus_after"])
     if len(bonus) != NCOL * cfg.nbonus or not 1 <= cfg.nbonus <= MAX_BONUS:
@@ -2464,3 +2481,6 @@ _OFFSETS = {
     "buf": <size_t>(<char*>&_probe.buf[0] - <char*>&_probe),
     "bufk": <size_t>(<char*>&_probe.bufk[0] - <char*>&_probe),
 }
+# action_options reads avail[16..23] and space[0..7] with one 16-byte load
+if _OFFSETS["space"] != _OFFSETS["avail"] + NTYPES:
+    raise ImportError("Sparks: Player.space must follow Player.avail")

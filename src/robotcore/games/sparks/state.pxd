@@ -204,14 +204,14 @@ ctypedef struct SPState:
 ctypedef struct SPConfig:
     uint64_t box_robots               # robots with a power box
     uint32_t kind_mask[NUM_AKINDS]    # assistants of each kind
+    uint32_t act_assists              # assistants of the kinds in engine.pyx's ACT_KINDS (action_options reads)
     uint8_t r_colour[MAX_ROBOTS]
     uint8_t r_n[MAX_ROBOTS]           # die spaces
     uint8_t r_col[MAX_ROBOTS][SPACES] # space colour or ANY
     uint8_t r_val[MAX_ROBOTS][SPACES] # space value or 0
-    # bit j: space j of the robot takes a die of colour c ([c], [NCOL + 1]: any colour) / value v ([v], [0]: any
-    # value); row EMPTY_ROW, all 0, stands for an empty slot
-    uint8_t r_cmask[MAX_ROBOTS + 1][NCOL + 2]
-    uint8_t r_vmask[MAX_ROBOTS + 1][7]
+    # bit j of [ci * 7 + vi]: space j of the robot takes a die of colour ci (NCOL + 1: any colour, the cost paid)
+    # and value vi (0: any value, the value ignored); row EMPTY_ROW, all 0, stands for an empty slot
+    uint8_t r_fit[MAX_ROBOTS + 1][(NCOL + 2) * 7]
     uint8_t r_adv[MAX_ROBOTS]
     uint8_t r_rew[MAX_ROBOTS][3]      # immediate reward symbol (kind, n, colour); kind SY_NONE
     uint8_t r_box[MAX_ROBOTS][3]      # power box symbol
