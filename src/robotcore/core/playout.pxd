@@ -7,8 +7,8 @@ function pointers of any ``EngineSpec``; each game also instantiates it with its
 calls into direct, inlinable ones. Both paths draw the same random numbers in the same order, so they reach
 the same states (tests/conformance checks it).
 
-``random_playout_loop_range`` and ``random_playout_loop_words`` are the same loop for an engine that can also say
-which words of the mask may hold a legal action: a span of words (``legal_mask_range_fn``: a phase's block of
+``random_playout_loop_range`` and ``random_playout_loop_words`` are the same loop (``playout_loop``, the one
+body all three share) for an engine that can also say which words of the mask may hold a legal action: a span of words (``legal_mask_range_fn``: a phase's block of
 actions) or a set of them (``legal_mask_words_fn``: the words its move generation wrote). Only those are scanned,
 with the same draws. Scanning every word of a wide mask (Sparks 22, Scrapyard up to 41)
 costs more than many games' move generation when a decision touches two or three of them.
@@ -70,40 +70,20 @@ cdef inline int draw_listed_action(const uint64_t* words, const uint8_t* nonzero
         j += 1
 
 
-cdef inline int64_t random_playout_loop(
-    actors_fn actors, legal_mask_fn legal_mask, apply_fn apply, int mask_words,
+cdef inline int64_t playout_loop(
+    actors_fn actors, legal_mask_fn legal_mask, legal_mask_range_fn legal_mask_range,
+    legal_mask_words_fn legal_mask_words, apply_fn apply, int mask_words,
     const void* cfg, void* st, uint64_t* rng, int64_t max_len,
 ) noexcept nogil:
-    """Uniformly random legal actions for the current (lowest acting) seat until the end; the action count."""
+    """Uniformly random legal actions for the current (lowest acting) seat until the end; the action count.
+
+    The one loop: the mask comes from exactly one of ``legal_mask_words`` (it names the words it wrote as a set,
+    ``mask_words`` <= 64), ``legal_mask_range`` (as a span) or ``legal_mask`` (every word scanned); the other two
+    are NULL. Inlined with constant pointers, the C compiler keeps only the chosen branch. Should the named words
+    hold no action, every word is scanned, so the draws are the same whichever way the mask is filled: k below
+    the number of legal actions of the lowest acting seat, the k-th of them in id order."""
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint8_t nonzero[MAX_MASK_WORDS]      # the words with a legal action, in order (most masks have 1 or 2)
-    cdef uint32_t bits
-    cdef int seat, count
-    cdef int64_t n = 0
-    while True:
-        bits = actors(cfg, st)
-        if bits == 0:
-            return n
-        if n >= max_len:
-            return PLAYOUT_TOO_LONG
-        seat = lowest_bit(bits)
-        legal_mask(cfg, st, seat, words)
-        count = list_nonzero_words(words, 0, mask_words, nonzero)
-        if count == 0:
-            return PLAYOUT_TOO_LONG
-        apply(cfg, st, seat, draw_listed_action(words, nonzero, count, rng))
-        n += 1
-
-
-cdef inline int64_t random_playout_loop_range(
-    actors_fn actors, legal_mask_range_fn legal_mask_range, apply_fn apply, int mask_words,
-    const void* cfg, void* st, uint64_t* rng, int64_t max_len,
-) noexcept nogil:
-    """``random_playout_loop`` with only the words ``legal_mask_range`` names scanned: the same draws (k below the
-    number of legal actions of the lowest acting seat, the k-th of them in id order). Should those words hold no
-    action, every word is scanned, as the generic loop does."""
-    cdef uint64_t words[MAX_MASK_WORDS]
-    cdef uint8_t nonzero[MAX_MASK_WORDS]
     cdef uint32_t bits
     cdef int seat, count, lo, hi
     cdef int64_t n = 0
@@ -114,38 +94,41 @@ cdef inline int64_t random_playout_loop_range(
         if n >= max_len:
             return PLAYOUT_TOO_LONG
         seat = lowest_bit(bits)
-        legal_mask_range(cfg, st, seat, words, &lo, &hi)
-        count = list_nonzero_words(words, lo, hi, nonzero)
+        if legal_mask_words != NULL:
+            count = list_nonzero_words_in(words, legal_mask_words(cfg, st, seat, words), nonzero)
+        elif legal_mask_range != NULL:
+            legal_mask_range(cfg, st, seat, words, &lo, &hi)
+            count = list_nonzero_words(words, lo, hi, nonzero)
+        else:
+            legal_mask(cfg, st, seat, words)
+            count = 0
         if count == 0:
             count = list_nonzero_words(words, 0, mask_words, nonzero)
             if count == 0:
                 return PLAYOUT_TOO_LONG
         apply(cfg, st, seat, draw_listed_action(words, nonzero, count, rng))
         n += 1
+
+
+cdef inline int64_t random_playout_loop(
+    actors_fn actors, legal_mask_fn legal_mask, apply_fn apply, int mask_words,
+    const void* cfg, void* st, uint64_t* rng, int64_t max_len,
+) noexcept nogil:
+    """``playout_loop`` scanning every mask word (any engine; the generic batch and search code)."""
+    return playout_loop(actors, legal_mask, NULL, NULL, apply, mask_words, cfg, st, rng, max_len)
+
+
+cdef inline int64_t random_playout_loop_range(
+    actors_fn actors, legal_mask_range_fn legal_mask_range, apply_fn apply, int mask_words,
+    const void* cfg, void* st, uint64_t* rng, int64_t max_len,
+) noexcept nogil:
+    """``playout_loop`` scanning only the span of words ``legal_mask_range`` names (Scrapyard's phase blocks)."""
+    return playout_loop(actors, NULL, legal_mask_range, NULL, apply, mask_words, cfg, st, rng, max_len)
 
 
 cdef inline int64_t random_playout_loop_words(
     actors_fn actors, legal_mask_words_fn legal_mask_words, apply_fn apply, int mask_words,
     const void* cfg, void* st, uint64_t* rng, int64_t max_len,
 ) noexcept nogil:
-    """``random_playout_loop_range`` with a set of words (``legal_mask_words_fn``) instead of a span: the same
-    draws; should the listed words hold no action, every word is scanned. ``mask_words`` <= 64."""
-    cdef uint64_t words[MAX_MASK_WORDS]
-    cdef uint8_t nonzero[MAX_MASK_WORDS]
-    cdef uint32_t bits
-    cdef int seat, count
-    cdef int64_t n = 0
-    while True:
-        bits = actors(cfg, st)
-        if bits == 0:
-            return n
-        if n >= max_len:
-            return PLAYOUT_TOO_LONG
-        seat = lowest_bit(bits)
-        count = list_nonzero_words_in(words, legal_mask_words(cfg, st, seat, words), nonzero)
-        if count == 0:
-            count = list_nonzero_words(words, 0, mask_words, nonzero)
-            if count == 0:
-                return PLAYOUT_TOO_LONG
-        apply(cfg, st, seat, draw_listed_action(words, nonzero, count, rng))
-        n += 1
+    """``playout_loop`` scanning only the set of words ``legal_mask_words`` names; ``mask_words`` <= 64."""
+    return playout_loop(actors, NULL, NULL, legal_mask_words, apply, mask_words, cfg, st, rng, max_len)

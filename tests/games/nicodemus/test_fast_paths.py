@@ -13,10 +13,9 @@ import numpy as np
 import pytest
 
 import robotcore
-from robotcore.core import batch
 from robotcore.games.nicodemus import NicodemusContent, engine
 
-from ...rng_model import SplitMix64, mix
+from ...rng_model import check_native_playouts
 from . import reference as ref
 
 
@@ -63,15 +62,4 @@ def test_native_playouts_are_the_documented_draws_on_other_content(params: dict[
     if params.get("content") == "jokers":
         params = {**params, "content": joker_content()}
     game = robotcore.load_game("nicodemus", **params)
-    seeds = np.arange(200, 216, dtype=np.uint64)
-    rows = game.new_batch(seeds)
-    lengths = batch.random_playouts(game, rows, seed=3)
-    for r, seed in enumerate(seeds):
-        state, rng, n = game.new_initial_state(int(seed)), SplitMix64.seeded(3 ^ mix(r + 1)), 0
-        while not state.is_terminal:
-            seat = state.current_player
-            legal = state.legal_actions(seat)
-            state.apply(legal[rng.below(len(legal))], seat)
-            n += 1
-        assert lengths[r] == n
-        assert rows[r].tobytes() == state.state_bytes()
+    check_native_playouts(game, np.arange(200, 216, dtype=np.uint64), seed=3)
