@@ -1,12 +1,13 @@
 # cython: language_level=3
 """Bitset helpers over uint64 words (card sets, legal-action masks). Declared in bits.h, one per compiler."""
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 cdef extern from "bits.h" nogil:
     int rc_popcount64(uint64_t x)
     int rc_ctz64(uint64_t x)      # index of the lowest set bit; x != 0
     int rc_msb64(uint64_t x)      # index of the highest set bit; x != 0
+    uint32_t rc_nonzero16(const uint8_t* p)   # bit i set exactly when p[i] != 0, i < 16
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -52,3 +53,8 @@ cdef inline int nth_set_bit(uint64_t x, int n) noexcept nogil:
         x &= x - 1
         n -= 1
     return base + rc_ctz64(x)
+
+
+cdef inline uint32_t nonzero16(const uint8_t* p) noexcept nogil:
+    """Bit i set exactly when ``p[i]`` is not zero, for the 16 bytes ``p[0..15]`` (a byte array of counts as a set)."""
+    return rc_nonzero16(p)

@@ -157,42 +157,30 @@ cdef int hand_count(const NMState* s, int seat) noexcept nogil:
     return <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
 
 
-# A hand's 16 counts as one 16-byte vector where SSE2 is there (every x86-64): the types present by one compare,
-# the size by one sum of absolute differences; elsewhere the same two results from two 8-byte words.
+# A hand's 16 counts as one 16-byte vector where SSE2 is there (every x86-64): its size by one sum of absolute
+# differences, elsewhere by two 8-byte words; the types present are the kernel's ``rc_nonzero16`` (core/bits.h).
 cdef extern from *:
     """
     #include <stdint.h>
     #include <string.h>
+    #include "bits.h"
     #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    static CYTHON_INLINE uint32_t nm_hand_types_count(const uint8_t* h, int* count) {
-        __m128i v = _mm_loadu_si128((const __m128i*)h), z = _mm_setzero_si128(), sum = _mm_sad_epu8(v, z);
-        *count = _mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4);
-        return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, z)) & 0xFFFFu;
-    }
     static CYTHON_INLINE int nm_hand_size(const uint8_t* h) {
         __m128i sum = _mm_sad_epu8(_mm_loadu_si128((const __m128i*)h), _mm_setzero_si128());
         return _mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4);
     }
     #else
-    static CYTHON_INLINE uint32_t nm_nonzero_bytes(uint64_t x) {
-        uint64_t y = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7;
-        return (uint32_t)(((y & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
-    }
     static CYTHON_INLINE int nm_hand_size(const uint8_t* h) {
         uint64_t lo, hi;   /* exact below 256 machines: nm_validate allows at most 64 cards */
         memcpy(&lo, h, 8);
         memcpy(&hi, h + 8, 8);
         return (int)(((lo * 0x0101010101010101ULL) >> 56) + ((hi * 0x0101010101010101ULL) >> 56));
     }
-    static CYTHON_INLINE uint32_t nm_hand_types_count(const uint8_t* h, int* count) {
-        uint64_t lo, hi;
-        memcpy(&lo, h, 8);
-        memcpy(&hi, h + 8, 8);
-        *count = nm_hand_size(h);
-        return nm_nonzero_bytes(lo) | (nm_nonzero_bytes(hi) << 8);
-    }
     #endif
+    static CYTHON_INLINE uint32_t nm_hand_types_count(const uint8_t* h, int* count) {
+        *count = nm_hand_size(h);
+        return rc_nonzero16(h);
+    }
     """
     uint32_t nm_hand_types_count(const uint8_t* h, int* count) noexcept nogil
     int nm_hand_size(const uint8_t* h) noexcept nogil

@@ -23,7 +23,7 @@ cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport highest_bit, lowest_bit, nth_set_bit, popcount
+from robotcore.core.bits cimport highest_bit, lowest_bit, nonzero16, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
@@ -151,24 +151,8 @@ cdef extern from *:
     #else
     static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 24 * sizeof(uint64_t)); }
     #endif
-    /* Bit i set exactly when p[i] != 0, for the 16 bytes p[0..15] (SSE2: a compare and a byte-sign mask). */
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    static inline uint32_t sp_nonzero16(const uint8_t* p) {
-        __m128i v = _mm_loadu_si128((const __m128i*)p);
-        return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xFFFFu;
-    }
-    #else
-    static inline uint32_t sp_nonzero16(const uint8_t* p) {
-        uint32_t m = 0;
-        int i;
-        for (i = 0; i < 16; i++) m |= (uint32_t)(p[i] != 0) << i;
-        return m;
-    }
-    #endif
     """
     uint64_t sp_load8(const uint8_t* p) noexcept nogil
-    uint32_t sp_nonzero16(const uint8_t* p) noexcept nogil   # bit i: p[i] != 0 (i < 16)
     void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_BUF (24) words
 
 
@@ -937,9 +921,9 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     cdef const uint8_t* fit1
     cdef const uint8_t* fit2
     # the available die types and the occupied die spaces as bitsets (``space`` follows ``avail`` in Player)
-    cdef uint32_t m1 = sp_nonzero16(&P.avail[16])
-    types = sp_nonzero16(&P.avail[0]) | (m1 & 0xFF) << 16
-    occ = m1 >> 8 | (sp_nonzero16(&P.space[8]) & 0x3F) << 8
+    cdef uint32_t m1 = nonzero16(&P.avail[16])
+    types = nonzero16(&P.avail[0]) | (m1 & 0xFF) << 16
+    occ = m1 >> 8 | (nonzero16(&P.space[8]) & 0x3F) << 8
     boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
     # an assistant of a kind read here played, or copied by Conrad (without one, every count below is 0)
     cdef bint kinds = (played & cfg.act_assists) != 0 or (ck >= 0 and (ACT_KINDS >> ck) & 1)
