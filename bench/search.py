@@ -5,8 +5,11 @@
     python bench/search.py --game nicodemus         # our side only, on another game (peers stay oh_hell)
 
 What is timed: one whole decision from the start of a game (``choose`` for ours, ``step`` for theirs) with a
-fixed number of simulations and random rollouts (one rollout per simulation), i.e. simulations per second of
-thread CPU time (``time.thread_time_ns``: another tenant's load does not count):
+fixed number of simulations and random rollouts (one rollout per simulation), from each of ``--positions`` start
+positions (deals), the same ones in every block; a block's figure is its simulations over its thread CPU time
+(``time.thread_time_ns``: another tenant's load does not count). The same positions in every block matter:
+``oh_hell`` deals a random number of tricks (1 to 17 with 3 players), so one decision's rate spreads over 20x
+with the deal, and a median over blocks of one different deal each measured which deals came up, not speed:
 
 - ours: ``mcts`` (UCT over 16 determinisations) and ``ismcts`` through ``make_bot(...).choose``, the
   determinisations included in the time: every game here has a native resampler (``EngineSpec.resample_draw``),
@@ -43,16 +46,20 @@ from robotcore.bots import make_bot
 Row = Callable[[int], tuple[int, int]]          # block index -> (simulations, ns)
 
 
-def ours(game_name: str, bot: str, sims: int, threads: int = 1, clock: Callable[[], int] = time.thread_time_ns,
-         **options: Any) -> Row:
+def ours(game_name: str, bot: str, sims: int, positions: int, threads: int = 1, **options: Any) -> Row:
     game = robotcore.load_game(game_name)
+    starts = [game.new_initial_state(1000 + p) for p in range(positions)]
 
     def run(block: int) -> tuple[int, int]:
-        state = game.new_initial_state(1000 + block)
-        b = make_bot(bot, seed=block, iterations=sims, threads=threads, **options)
-        t0 = clock()
-        b.choose(state, state.current_player)
-        return int(b.last["iterations"]), clock() - t0
+        done = elapsed = 0
+        for p, start in enumerate(starts):
+            state = start.clone()
+            b = make_bot(bot, seed=block * positions + p, iterations=sims, threads=threads, **options)
+            t0 = time.thread_time_ns()
+            b.choose(state, state.current_player)
+            elapsed += time.thread_time_ns() - t0
+            done += int(b.last["iterations"])
+        return done, elapsed
     return run
 
 
@@ -126,27 +133,32 @@ def _oh_hell_start(pyspiel: Any, game: Any, seed: int) -> Any:
     return state
 
 
-def openspiel_cpp(kind: str, sims: int) -> Row:
+def openspiel_cpp(kind: str, sims: int, positions: int) -> Row:
     import pyspiel
 
     game = pyspiel.load_game("oh_hell(players=3)")
+    starts = [_oh_hell_start(pyspiel, game, p) for p in range(positions)]
 
     def run(block: int) -> tuple[int, int]:
-        evaluator = pyspiel.RandomRolloutEvaluator(1, block)
-        if kind == "mcts":
-            bot = pyspiel.MCTSBot(game, evaluator, 2.0, sims, 10**8, False, block, False,
-                                  pyspiel.ChildSelectionPolicy.UCT)
-        else:
-            bot = pyspiel.ISMCTSBot(block, evaluator, 2.0, sims, -1,
-                                    pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
-        state = _oh_hell_start(pyspiel, game, block)
-        t0 = time.thread_time_ns()
-        bot.step(state)
-        return sims, time.thread_time_ns() - t0
+        elapsed = 0
+        for p, start in enumerate(starts):
+            seed = block * positions + p
+            evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+            if kind == "mcts":
+                bot = pyspiel.MCTSBot(game, evaluator, 2.0, sims, 10**8, False, seed, False,
+                                      pyspiel.ChildSelectionPolicy.UCT)
+            else:
+                bot = pyspiel.ISMCTSBot(seed, evaluator, 2.0, sims, -1,
+                                        pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+            state = start.clone()
+            t0 = time.thread_time_ns()
+            bot.step(state)
+            elapsed += time.thread_time_ns() - t0
+        return sims * positions, elapsed
     return run
 
 
-def openspiel_python_mcts(sims: int) -> Row:
+def openspiel_python_mcts(sims: int, positions: int) -> Row:
     import pyspiel
     from open_spiel.python.algorithms import mcts
 
@@ -155,37 +167,48 @@ def openspiel_python_mcts(sims: int) -> Row:
     game = pyspiel.load_game(adapter.register("robotrick"))
 
     def run(block: int) -> tuple[int, int]:
-        rng = np.random.RandomState(block)
-        bot = mcts.MCTSBot(game, 2.0, sims, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
-        state = game.new_initial_state()
-        t0 = time.thread_time_ns()
-        bot.step(state)
-        return sims, time.thread_time_ns() - t0
+        elapsed = 0
+        for p in range(positions):
+            rng = np.random.RandomState(block * positions + p)
+            bot = mcts.MCTSBot(game, 2.0, sims, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+            state = game.new_initial_state()
+            t0 = time.thread_time_ns()
+            bot.step(state)
+            elapsed += time.thread_time_ns() - t0
+        return sims * positions, elapsed
     return run
 
 
-def rollout_lengths(game_name: str) -> tuple[float, float]:
-    """Mean actions per random game from the start: ours (one game) and oh_hell(players=3)'s."""
+def rollout_lengths(game_name: str, positions: int) -> tuple[float, float, float]:
+    """Mean actions per random game from the start: ours; oh_hell(players=3)'s from the timed deals, and from 300
+    random deals (how far the timed deals are from oh_hell's own mix of trick counts)."""
     from robotcore.core import batch
 
     game = robotcore.load_game(game_name)
     ours_len = float(batch.random_playouts(game, game.new_batch(np.arange(2000)), seed=1).mean())
-    theirs = float("nan")
+    timed = population = float("nan")
     try:
         import pyspiel
 
         oh = pyspiel.load_game("oh_hell(players=3)")
         rng = np.random.RandomState(0)
-        total = 0
-        for seed in range(300):
-            state = _oh_hell_start(pyspiel, oh, seed)
-            while not state.is_terminal():
-                state.apply_action(int(rng.choice(state.legal_actions())))
-                total += 1
-        theirs = total / 300
+
+        def mean_length(seeds: range, repeats: int) -> float:
+            total = runs = 0
+            for seed in seeds:
+                start = _oh_hell_start(pyspiel, oh, seed)
+                for _ in range(repeats):
+                    state = start.clone()
+                    while not state.is_terminal():
+                        state.apply_action(int(rng.choice(state.legal_actions())))
+                        total += 1
+                    runs += 1
+            return total / runs
+
+        timed, population = mean_length(range(positions), 50), mean_length(range(10_000, 10_300), 1)
     except ImportError:
         pass
-    return ours_len, theirs
+    return ours_len, timed, population
 
 
 def measure(rows: dict[str, Row], blocks: int) -> dict[str, list[float]]:
@@ -214,6 +237,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="robotrick")
     parser.add_argument("--blocks", type=int, default=8)
+    parser.add_argument("--positions", type=int, default=8,
+                        help="start positions (deals) timed in every block, the same ones in each block")
     parser.add_argument("--sims", type=int, default=10000, help="simulations per decision (ours and C++)")
     parser.add_argument("--py-sims", type=int, default=300, help="simulations per decision, Python MCTS")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
@@ -221,33 +246,34 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"robotcore {robotcore.__version__}; {os.cpu_count()} cores, load average {load:.2f}"
           + ("  (LOADED MACHINE: CPU-time figures hold, wall-clock ones do not)" if load > 1.0 else ""))
-    g, sims = args.game, args.sims
+    g, sims, P = args.game, args.sims, args.positions
     rows: dict[str, Row] = {
-        f"ours mcts (PIMC, 16 worlds) on {g}": ours(g, "mcts", sims),
-        f"ours ismcts (a native world per iteration) on {g}": ours(g, "ismcts", sims),
+        f"ours mcts (PIMC, 16 worlds) on {g}": ours(g, "mcts", sims, P),
+        f"ours ismcts (a native world per iteration) on {g}": ours(g, "ismcts", sims, P),
     }
     from robotcore.bots import _search
 
     if _search.native_evaluate(robotcore.load_game(g).core):
-        rows[f"ours ismcts rollout=eval (not a target row) on {g}"] = ours(g, "ismcts", sims, rollout="eval")
+        rows[f"ours ismcts rollout=eval (not a target row) on {g}"] = ours(g, "ismcts", sims, P, rollout="eval")
     peers: list[str] = []
     try:
         import pyspiel  # noqa: F401
 
-        rows["OpenSpiel C++ MCTSBot on oh_hell(players=3)"] = openspiel_cpp("mcts", sims)
-        rows["OpenSpiel C++ ISMCTSBot on oh_hell(players=3)"] = openspiel_cpp("ismcts", sims)
+        rows["OpenSpiel C++ MCTSBot on oh_hell(players=3)"] = openspiel_cpp("mcts", sims, P)
+        rows["OpenSpiel C++ ISMCTSBot on oh_hell(players=3)"] = openspiel_cpp("ismcts", sims, P)
         if g == "robotrick":
-            rows["OpenSpiel Python MCTS on robotrick (our adapter)"] = openspiel_python_mcts(args.py_sims)
+            rows["OpenSpiel Python MCTS on robotrick (our adapter)"] = openspiel_python_mcts(args.py_sims, P)
         peers = [p for p in rows if p.startswith("OpenSpiel")]
     except ImportError:
         print("open_spiel is not installed (pip install 'robotcore[peers]'): our rows only")
     rates = measure(rows, args.blocks)
-    table(f"one decision from the start, {sims} simulations (Python MCTS: {args.py_sims}), thread CPU time",
+    table(f"one decision from each of {P} start positions per block, {sims} simulations (Python MCTS: "
+          f"{args.py_sims}), simulations per second of thread CPU time over the block",
           rates, peers)
-    ours_len, theirs_len = rollout_lengths(g)
+    ours_len, theirs_len, population = rollout_lengths(g, P)
     print(f"\nmean random-game length from the start: {g} {ours_len:.1f} actions, oh_hell(players=3) "
-          f"{theirs_len:.1f}: per simulated action, ours mcts runs "
-          f"{statistics.median(rates[next(iter(rows))]) * ours_len:,.0f} actions/s")
+          f"{theirs_len:.1f} from its {P} timed deals ({population:.1f} over 300 other deals): per simulated "
+          f"action, ours mcts runs {statistics.median(rates[next(iter(rows))]) * ours_len:,.0f} actions/s")
     if peers:
         mcts_med = statistics.median(rates[next(iter(rows))])
         cpp = statistics.median(rates["OpenSpiel C++ MCTSBot on oh_hell(players=3)"])
