@@ -50,9 +50,9 @@ cdef inline void set_bit(uint64_t* words, int a) noexcept nogil:
     words[a >> 6] |= (<uint64_t>1) << (a & 63)
 
 
-cdef inline void set_field(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
+cdef inline void set_field_w(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
     """OR ``bits`` into the mask from action ``base`` on (bit j: action base + j), whole words at a time; the words
-    it sets go into ``written`` (bit i for word i: what the playouts scan)."""
+    it sets go into ``written`` (bit i for word i: what the playouts scan, so only those)."""
     cdef int wi = base >> 6, off = base & 63
     cdef uint64_t lo = bits << off, hi = (bits >> 1) >> (63 - off)     # no shift by 64 when off is 0
     w[wi] |= lo
@@ -62,18 +62,60 @@ cdef inline void set_field(uint64_t* w, uint64_t* written, int base, uint64_t bi
         written[0] |= (<uint64_t>1) << (wi + 1)
 
 
-cdef inline void set_one(uint64_t* w, uint64_t* written, int a) noexcept nogil:
+cdef inline void set_one_w(uint64_t* w, uint64_t* written, int a) noexcept nogil:
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
     written[0] |= (<uint64_t>1) << (a >> 6)
 
 
-cdef inline uint32_t load_le32(const uint8_t* p) noexcept nogil:
-    """4 bytes as a word, p[0] lowest whatever the byte order (the compiler makes it one load)."""
-    return <uint32_t>p[0] | (<uint32_t>p[1] << 8) | (<uint32_t>p[2] << 16) | (<uint32_t>p[3] << 24)
-
-
-cdef inline uint64_t load_le64(const uint8_t* p) noexcept nogil:
-    return <uint64_t>load_le32(p) | (<uint64_t>load_le32(p + 4) << 32)
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Bytes p[0..3] (p[0..7]) as a word, byte i in bits 8i..8i+7 whatever the byte order: one load. */
+    static inline uint32_t sm_load4(const uint8_t* p) {
+        uint32_t x;
+        memcpy(&x, p, 4);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap32(x);
+    #endif
+        return x;
+    }
+    static inline uint64_t sm_load8(const uint8_t* p) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap64(x);
+    #endif
+        return x;
+    }
+    /* Zero n mask words: 8 to 24 words (every default layout) by straight-line 16-byte stores, 8 words at a
+       time, the last 8 overlapping; a loop or a memset of a variable size is a libc call or ``rep stos``
+       (an instruction per word). */
+    #if defined(__GNUC__)
+    typedef uint64_t sm_v2 __attribute__((vector_size(16), aligned(8), may_alias));
+    static inline void sm_zero8(uint64_t* w) {
+        const sm_v2 z = {0, 0};
+        sm_v2* v = (sm_v2*)w;
+        v[0] = z; v[1] = z; v[2] = z; v[3] = z;
+    }
+    #else
+    static inline void sm_zero8(uint64_t* w) { memset(w, 0, 8 * sizeof(uint64_t)); }
+    #endif
+    static inline void sm_zero_words(uint64_t* w, int n) {
+        if (n >= 8 && n <= 16) {
+            sm_zero8(w);
+            sm_zero8(w + n - 8);
+        } else if (n > 16 && n <= 24) {
+            sm_zero8(w);
+            sm_zero8(w + 8);
+            sm_zero8(w + n - 8);
+        } else {
+            memset(w, 0, (size_t)n * sizeof(uint64_t));
+        }
+    }
+    """
+    uint32_t load_le32 "sm_load4"(const uint8_t* p) noexcept nogil
+    uint64_t load_le64 "sm_load8"(const uint8_t* p) noexcept nogil
+    void zero_words "sm_zero_words"(uint64_t* w, int n) noexcept nogil
 
 
 cdef inline int byte_sum(uint64_t x) noexcept nogil:
@@ -150,12 +192,13 @@ cdef int laid_sup(const SPState* s, int p, int sup) noexcept nogil:
 
 
 cdef int malus_weight(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
-    """Malus cards held, a heavy one counting twice in the harsh variant."""
-    cdef int t, n = 0
-    for t in range(cfg.nmalus):
-        n += s.malus[p][t]
-        if cfg.harsh and cfg.mfx[t] == MX_HEAVY:
-            n += s.malus[p][t]
+    """Malus cards held, a heavy one counting twice in the harsh variant (at most the pile's 250 cards: the 24
+    counts summed bytewise as three words)."""
+    cdef int t, n = byte_sum(load_le64(&s.malus[p][0]) + load_le64(&s.malus[p][8]) + load_le64(&s.malus[p][16]))
+    if cfg.harsh:
+        for t in range(cfg.nmalus):
+            if cfg.mfx[t] == MX_HEAVY:
+                n += s.malus[p][t]
     return n
 
 
@@ -217,8 +260,8 @@ cdef int draw_type_of(SPState* s, int sup, int size) noexcept nogil:
 
 cdef int draw_malus(const SPConfig* cfg, SPState* s) noexcept nogil:
     """The top malus card of the (non-empty) pile: a definition card while some remain, else one at random."""
-    cdef int t, r, s0, s1, total
-    cdef uint64_t x0, x1
+    cdef int t, r, s0, s1, total, i
+    cdef uint64_t x0, x1, x2, pre
     if s.top_next < cfg.ntop:
         s.top_next += 1
         return cfg.top[s.top_next - 1]
@@ -226,23 +269,32 @@ cdef int draw_malus(const SPConfig* cfg, SPState* s) noexcept nogil:
     x1 = load_le64(&s.pile[8])
     s0 = byte_sum(x0)
     s1 = byte_sum(x1)
-    total = byte_sum(x0 + x1 + load_le64(&s.pile[16]))
+    x2 = load_le64(&s.pile[16])
+    total = byte_sum(x0 + x1 + x2)
     r = <int>rng_below(&s.rng, <uint32_t>total)
-    # the r-th card in card order, as the scan over every count would find it: whole words of counts skipped first
+    # the r-th card in card order, as a scan over the counts would find it: the word of 8 counts holding it, then
+    # in it the first count whose running sum exceeds r (the running sums are the bytes of one multiply, below
+    # 256; three halving steps)
     t = 0
     if r >= s0:
         r -= s0
         t = 8
+        x0 = x1
         if r >= s1:
             r -= s1
             t = 16
-    while t < MAX_MALUS:
-        if r < s.pile[t]:
-            s.pile[t] -= 1
-            return t
-        r -= s.pile[t]
-        t += 1
-    return 0
+            x0 = x2
+    pre = x0 * <uint64_t>0x0101010101010101ULL
+    i = 0
+    if <int>((pre >> 24) & 0xFF) <= r:
+        i = 4
+    if <int>((pre >> (8 * i + 8)) & 0xFF) <= r:
+        i += 2
+    if <int>((pre >> (8 * i)) & 0xFF) <= r:
+        i += 1
+    t += i
+    s.pile[t] -= 1
+    return t
 
 
 cdef void refill(const SPConfig* cfg, SPState* s) noexcept nogil:
@@ -426,7 +478,7 @@ cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* wor
             any = True
             o = cfg.a_build + cfg.comp_opt0[c]
             if nt == 1:
-                set_field(words, written, o, fm[0])
+                set_field_w(words, written, o, fm[0])
                 continue
             # an odometer over the ways of types 0..nt-2 (lowest set bit first: ids in increasing order)
             i = 0
@@ -440,7 +492,7 @@ cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* wor
                 rem[i] &= rem[i] - 1
                 h = acc[i] + j * cfg.comp_stride[c][i]
                 if i == nt - 2:
-                    set_field(words, written, h, fm[nt - 1])
+                    set_field_w(words, written, h, fm[nt - 1])
                 else:
                     i += 1
                     acc[i] = h
@@ -478,115 +530,184 @@ cdef bint over_limit(const SPConfig* cfg, const SPState* s, int p, int t) noexce
     return s.hand[p][t] + s.hand[p][NT + t] > cfg.ev_limit[s.ev_cur]
 
 
-cdef uint64_t actor_mask(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
-    """The legal actions of ``seat``, the seat to act (``s.cur``, the game not over), ORed into ``words`` (zero on
-    entry); returns the set of the words it wrote (bit i for word i)."""
-    cdef int i, k, t, sup, kind, code
-    cdef uint64_t written = 0
+ctypedef uint64_t (*mask_fn)(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil
+
+
+cdef uint64_t mask_main(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
     cdef uint32_t bits, held
     cdef int pile
     cdef bint any
-    cdef int phase = s.phase
-    if phase == PH_MAIN:
-        pile = pile_size(cfg, s)
-        bits = suppliers_open(cfg, s, seat, pile)
-        set_field(words, &written, cfg.a_supply, bits)
-        any = bits != 0
-        if build_opts(cfg, s, seat, words, &written):
-            any = True
-        held = malus_held(s, seat)
-        if not (s.flags & FL_NODEP):
-            bits = held & cfg.dep_ok
-            set_field(words, &written, cfg.a_depollute, bits)
-            any = any or bits != 0
-        if not any or (s.flags & FL_NODEP):
-            set_one(words, &written, cfg.a_pass)
-        if (s.flags & FL_TRADING) and not s.offered and (held or (kinds_held(s, seat) & 0x3FFu)):
-            set_field(words, &written, cfg.a_offer, cfg.seat_bits & ~((<uint32_t>1) << seat))
-    elif phase == PH_PICK:
-        sup = s.pick_sup
-        set_field(words, &written, cfg.vis0[sup], slots_filled(s, sup))
-        if deck_left(s, sup):
-            set_one(words, &written, cfg.a_draw + sup)
-    elif phase == PH_OFFER:
-        if s.offer_give_n < 2:
-            bits = kinds_held(s, seat) & 0x3FFu
-            held = malus_held(s, seat) & cfg.dep_ok
-            for i in range(s.offer_give_n):                     # an offered item counts against the hand
-                code = s.offer_give[i]
-                if code >= ITEM_MALUS:
-                    if s.malus[seat][code - ITEM_MALUS] <= item_count(s.offer_give, s.offer_give_n, code):
-                        held &= ~((<uint32_t>1) << (code - ITEM_MALUS))
-                elif s.hand[seat][code] <= item_count(s.offer_give, s.offer_give_n, code):
-                    bits &= ~((<uint32_t>1) << code)
-            set_field(words, &written, cfg.a_give, bits)
-            set_field(words, &written, cfg.a_give_malus, held)
-        if s.offer_ask_n < 2:
-            set_field(words, &written, cfg.a_ask, 0x3FFu)
-        if s.offer_give_n >= 1 and s.offer_ask_n >= 1:
-            set_one(words, &written, cfg.a_send)
-        set_one(words, &written, cfg.a_cancel)
-    elif phase == PH_DEPOLLUTE:
-        set_field(words, &written, cfg.a_depollute, malus_held(s, seat) & cfg.dep_ok)
-        set_one(words, &written, cfg.a_stop)
-    elif phase == PH_LOSE:
-        any = False
-        for sup in range(2):
-            kind = sup * NT + s.lose_type
-            if s.hand[seat][kind]:
-                any = True
-                set_one(words, &written, cfg.a_discard + kind)
-        if not any:
-            set_one(words, &written, cfg.a_done)
-    elif phase == PH_ANSWER:
+    cdef uint64_t written = 0
+    pile = pile_size(cfg, s)
+    bits = suppliers_open(cfg, s, seat, pile)
+    set_field_w(words, &written, cfg.a_supply, bits)
+    any = bits != 0
+    if build_opts(cfg, s, seat, words, &written):
         any = True
-        for i in range(s.offer_ask_n):
-            if s.hand[seat][s.offer_ask[i]] < item_count(s.offer_ask, s.offer_ask_n, s.offer_ask[i]):
-                any = False
-        if any:
-            set_one(words, &written, cfg.a_accept)
-        set_one(words, &written, cfg.a_refuse)
-    elif phase == PH_EV_PICK:
-        for sup in range(NS):
-            for i in range(cfg.vis[sup]):
-                if ev_pick_ok(cfg, s, sup, i):
-                    set_one(words, &written, cfg.vis0[sup] + i)
-        if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
-            set_one(words, &written, cfg.a_decline)
-    elif phase == PH_EV_DISCARD:
-        kind = cfg.ev_kind[s.ev_cur]
-        held = kinds_held(s, seat)
-        if kind == EV_DISCARD_SUPPLIER:
-            sup = cfg.ev_sup[s.ev_cur]
-            set_field(words, &written, cfg.a_discard + sup * NT, (held >> (sup * NT)) & 0x1Fu)
-        elif kind == EV_HOARDING:
-            bits = 0
-            for t in range(NT):
-                if over_limit(cfg, s, seat, t):
-                    bits |= (<uint32_t>0x21u) << t                # both losable kinds of type t
-            bits &= held
-            if bits:
-                set_field(words, &written, cfg.a_discard, bits)
-            else:
-                set_one(words, &written, cfg.a_done)
-        else:                                                   # recycling tax
-            set_field(words, &written, cfg.a_discard, held & 0x3FFu)
-            if s.ev_left == cfg.ev_amount[s.ev_cur] and pile_size(cfg, s) > 0:
-                set_one(words, &written, cfg.a_take_malus)
-    elif phase == PH_EV_TAX:
-        if losable(s, s.offer_to) > 0:
-            set_one(words, &written, cfg.a_tax_take)
-        set_field(words, &written, cfg.a_give_malus, malus_held(s, seat))
-    elif phase == PH_VOTE:
-        set_one(words, &written, cfg.a_vote_yes)
-        set_one(words, &written, cfg.a_vote_no)
+    held = malus_held(s, seat)
+    if not (s.flags & FL_NODEP):
+        bits = held & cfg.dep_ok
+        set_field_w(words, &written, cfg.a_depollute, bits)
+        any = any or bits != 0
+    if not any or (s.flags & FL_NODEP):
+        set_one_w(words, &written, cfg.a_pass)
+    if (s.flags & FL_TRADING) and not s.offered and (held or (kinds_held(s, seat) & 0x3FFu)):
+        set_field_w(words, &written, cfg.a_offer, cfg.seat_bits & ~((<uint32_t>1) << seat))
     return written
 
+
+cdef uint64_t mask_pick(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int sup
+    cdef uint64_t written = 0
+    sup = s.pick_sup
+    set_field_w(words, &written, cfg.vis0[sup], slots_filled(s, sup))
+    if deck_left(s, sup):
+        set_one_w(words, &written, cfg.a_draw + sup)
+    return written
+
+
+cdef uint64_t mask_offer(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int i, code
+    cdef uint32_t bits, held
+    cdef uint64_t written = 0
+    if s.offer_give_n < 2:
+        bits = kinds_held(s, seat) & 0x3FFu
+        held = malus_held(s, seat) & cfg.dep_ok
+        for i in range(s.offer_give_n):                     # an offered item counts against the hand
+            code = s.offer_give[i]
+            if code >= ITEM_MALUS:
+                if s.malus[seat][code - ITEM_MALUS] <= item_count(s.offer_give, s.offer_give_n, code):
+                    held &= ~((<uint32_t>1) << (code - ITEM_MALUS))
+            elif s.hand[seat][code] <= item_count(s.offer_give, s.offer_give_n, code):
+                bits &= ~((<uint32_t>1) << code)
+        set_field_w(words, &written, cfg.a_give, bits)
+        set_field_w(words, &written, cfg.a_give_malus, held)
+    if s.offer_ask_n < 2:
+        set_field_w(words, &written, cfg.a_ask, 0x3FFu)
+    if s.offer_give_n >= 1 and s.offer_ask_n >= 1:
+        set_one_w(words, &written, cfg.a_send)
+    set_one_w(words, &written, cfg.a_cancel)
+    return written
+
+
+cdef uint64_t mask_depollute(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef uint64_t written = 0
+    set_field_w(words, &written, cfg.a_depollute, malus_held(s, seat) & cfg.dep_ok)
+    set_one_w(words, &written, cfg.a_stop)
+    return written
+
+
+cdef uint64_t mask_lose(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int sup, kind
+    cdef bint any
+    cdef uint64_t written = 0
+    any = False
+    for sup in range(2):
+        kind = sup * NT + s.lose_type
+        if s.hand[seat][kind]:
+            any = True
+            set_one_w(words, &written, cfg.a_discard + kind)
+    if not any:
+        set_one_w(words, &written, cfg.a_done)
+    return written
+
+
+cdef uint64_t mask_answer(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int i
+    cdef bint any
+    cdef uint64_t written = 0
+    any = True
+    for i in range(s.offer_ask_n):
+        if s.hand[seat][s.offer_ask[i]] < item_count(s.offer_ask, s.offer_ask_n, s.offer_ask[i]):
+            any = False
+    if any:
+        set_one_w(words, &written, cfg.a_accept)
+    set_one_w(words, &written, cfg.a_refuse)
+    return written
+
+
+cdef uint64_t mask_ev_pick(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int i, sup
+    cdef uint64_t written = 0
+    for sup in range(NS):
+        for i in range(cfg.vis[sup]):
+            if ev_pick_ok(cfg, s, sup, i):
+                set_one_w(words, &written, cfg.vis0[sup] + i)
+    if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
+        set_one_w(words, &written, cfg.a_decline)
+    return written
+
+
+cdef uint64_t mask_ev_discard(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int t, sup, kind
+    cdef uint32_t bits, held
+    cdef uint64_t written = 0
+    kind = cfg.ev_kind[s.ev_cur]
+    held = kinds_held(s, seat)
+    if kind == EV_DISCARD_SUPPLIER:
+        sup = cfg.ev_sup[s.ev_cur]
+        set_field_w(words, &written, cfg.a_discard + sup * NT, (held >> (sup * NT)) & 0x1Fu)
+    elif kind == EV_HOARDING:
+        bits = 0
+        for t in range(NT):
+            if over_limit(cfg, s, seat, t):
+                bits |= (<uint32_t>0x21u) << t                # both losable kinds of type t
+        bits &= held
+        if bits:
+            set_field_w(words, &written, cfg.a_discard, bits)
+        else:
+            set_one_w(words, &written, cfg.a_done)
+    else:                                                   # recycling tax
+        set_field_w(words, &written, cfg.a_discard, held & 0x3FFu)
+        if s.ev_left == cfg.ev_amount[s.ev_cur] and pile_size(cfg, s) > 0:
+            set_one_w(words, &written, cfg.a_take_malus)
+    return written
+
+
+cdef uint64_t mask_ev_tax(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef uint64_t written = 0
+    if losable(s, s.offer_to) > 0:
+        set_one_w(words, &written, cfg.a_tax_take)
+    set_field_w(words, &written, cfg.a_give_malus, malus_held(s, seat))
+    return written
+
+
+cdef uint64_t mask_vote(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef uint64_t written = 0
+    set_one_w(words, &written, cfg.a_vote_yes)
+    set_one_w(words, &written, cfg.a_vote_no)
+    return written
+
+
+cdef uint64_t mask_over(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    return 0
+
+
+# one function per phase, called through this table: each saves only the registers its own phase needs (one
+# function with every phase inlined pushes and pops six on every call)
+cdef mask_fn MASK_FNS[NUM_PHASES]
+MASK_FNS[PH_MAIN] = mask_main
+MASK_FNS[PH_PICK] = mask_pick
+MASK_FNS[PH_OFFER] = mask_offer
+MASK_FNS[PH_DEPOLLUTE] = mask_depollute
+MASK_FNS[PH_LOSE] = mask_lose
+MASK_FNS[PH_ANSWER] = mask_answer
+MASK_FNS[PH_EV_PICK] = mask_ev_pick
+MASK_FNS[PH_EV_DISCARD] = mask_ev_discard
+MASK_FNS[PH_EV_TAX] = mask_ev_tax
+MASK_FNS[PH_VOTE] = mask_vote
+MASK_FNS[PH_OVER] = mask_over
+
+
+cdef inline uint64_t actor_mask(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    """The legal actions of ``seat``, the seat to act (``s.cur``, the game not over), ORed into ``words`` (zero on
+    entry); returns the set of the words it wrote (bit i for word i)."""
+    return MASK_FNS[s.phase](cfg, s, seat, words)
 
 cdef void sp_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     cdef const SPConfig* cfg = <const SPConfig*>c
     cdef const SPState* s = <const SPState*>st
-    memset(words, 0, cfg.mask_words * sizeof(uint64_t))
+    zero_words(words, cfg.mask_words)
     if s.phase == PH_OVER or seat != s.cur:
         return
     actor_mask(cfg, s, seat, words)
@@ -857,14 +978,9 @@ cdef void after_pick(const SPConfig* cfg, SPState* s) noexcept nogil:
         s.phase = PH_PICK
 
 
-cdef int slot_of(const SPConfig* cfg, int a, int* sup) noexcept nogil:
-    cdef int x
-    for x in range(NS - 1, -1, -1):
-        if a >= cfg.vis0[x]:
-            sup[0] = x
-            return a - cfg.vis0[x]
-    sup[0] = 0
-    return 0
+cdef inline int slot_of(const SPConfig* cfg, int a, int* sup) noexcept nogil:
+    sup[0] = cfg.take_sup[a - cfg.a_take]
+    return cfg.take_slot[a - cfg.a_take]
 
 
 cdef void do_trade(const SPConfig* cfg, SPState* s) noexcept nogil:
@@ -889,151 +1005,201 @@ cdef void clear_offer(SPState* s) noexcept nogil:
     s.offer_to = 0
 
 
-cdef void step(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
-    cdef int p = s.cur, sup, i, t, k, o, c
-    if s.phase == PH_MAIN:
-        if a < cfg.a_build:                                         # supply
-            s.pick_sup = <uint8_t>(a - cfg.a_supply)
-            s.picks_left = cfg.take[s.pick_sup]
-            s.phase = PH_PICK
-        elif a < cfg.a_depollute:                                   # build
-            o = a - cfg.a_build
-            c = cfg.opt_comp[o]
-            for k in range(NK):
-                if cfg.opt[o][k]:
-                    remove_card(s, p, k, cfg.opt[o][k])
-                    s.laid[p][k] += cfg.opt[o][k]
-            s.built[p] |= <uint8_t>(1 << c)
-            if s.built[p] == cfg.all_built:
-                trigger_end(s, END_SMARTPHONE)
-            end_turn(cfg, s)
-        elif a < cfg.a_stop:                                        # depollute
-            t = a - cfg.a_depollute
-            s.malus[p][t] -= 1
-            s.mout[t] += 1
-            s.dep_n = 1
-            if malus_held(s, p) & cfg.dep_ok:                     # a second one to choose, or stop
-                s.phase = PH_DEPOLLUTE
-                return
-            end_turn(cfg, s)
-        elif a == cfg.a_pass:
-            end_turn(cfg, s)
-        else:                                                       # offer
-            clear_offer(s)
-            s.offer_to = <uint8_t>(a - cfg.a_offer)
-            s.offered = 1
-            s.phase = PH_OFFER
-    elif s.phase == PH_PICK:
-        if a >= cfg.a_draw:
-            t = draw_type(s, s.pick_sup)
-            s.hand[p][s.pick_sup * NT + t] += 1
-        else:
-            i = slot_of(cfg, a, &sup)
-            gain_known(s, p, sup * NT + s.market[sup][i])
-            s.market[sup][i] = NO_CARD
-        after_pick(cfg, s)
-    elif s.phase == PH_LOSE:
-        if a != cfg.a_done:
-            k = a - cfg.a_discard
-            remove_card(s, p, k, 1)
-            s.out[k] += 1
-        s.lose_type = 0
-        s.phase = PH_PICK           # placeholder while drawing (continue_malus sets the next phase)
-        continue_malus(cfg, s)
-    elif s.phase == PH_DEPOLLUTE:
-        if a != cfg.a_stop:
-            t = a - cfg.a_depollute
-            s.malus[p][t] -= 1
-            s.mout[t] += 1
-            s.dep_n = 2
+ctypedef void (*step_fn)(const SPConfig* cfg, SPState* s, int a) noexcept nogil
+
+
+cdef void step_main(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, t, k, o, c
+    if a < cfg.a_build:                                         # supply
+        s.pick_sup = <uint8_t>(a - cfg.a_supply)
+        s.picks_left = cfg.take[s.pick_sup]
+        s.phase = PH_PICK
+    elif a < cfg.a_depollute:                                   # build
+        o = a - cfg.a_build
+        c = cfg.opt_comp[o]
+        for k in range(NK):
+            if cfg.opt[o][k]:
+                remove_card(s, p, k, cfg.opt[o][k])
+                s.laid[p][k] += cfg.opt[o][k]
+        s.built[p] |= <uint8_t>(1 << c)
+        if s.built[p] == cfg.all_built:
+            trigger_end(s, END_SMARTPHONE)
         end_turn(cfg, s)
-    elif s.phase == PH_OFFER:
-        if a == cfg.a_cancel:
-            clear_offer(s)
-            s.phase = PH_MAIN
-        elif a == cfg.a_send:
-            s.cur = s.offer_to
-            s.phase = PH_ANSWER
-        elif a >= cfg.a_ask:
-            s.offer_ask[s.offer_ask_n] = <uint8_t>(a - cfg.a_ask)
-            s.offer_ask_n += 1
-        elif a >= cfg.a_give:
-            k = a - cfg.a_give
-            s.offer_give[s.offer_give_n] = <uint8_t>k
-            s.offer_give_n += 1
-            i = item_count(s.offer_give, s.offer_give_n, k)
-            if s.known[p][k] < i:
-                s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
-        else:
-            s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
-            s.offer_give_n += 1
-    elif s.phase == PH_ANSWER:
-        if a == cfg.a_accept:
-            do_trade(cfg, s)
-        clear_offer(s)
-        s.cur = <uint8_t>turn_player(cfg, s)
-        s.phase = PH_MAIN
-    elif s.phase == PH_EV_PICK:
-        if a == cfg.a_decline:
-            ev_next_player(cfg, s)
+    elif a < cfg.a_stop:                                        # depollute
+        t = a - cfg.a_depollute
+        s.malus[p][t] -= 1
+        s.mout[t] += 1
+        s.dep_n = 1
+        if malus_held(s, p) & cfg.dep_ok:                     # a second one to choose, or stop
+            s.phase = PH_DEPOLLUTE
             return
+        end_turn(cfg, s)
+    elif a == cfg.a_pass:
+        end_turn(cfg, s)
+    else:                                                       # offer
+        clear_offer(s)
+        s.offer_to = <uint8_t>(a - cfg.a_offer)
+        s.offered = 1
+        s.phase = PH_OFFER
+
+
+cdef void step_pick(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, sup, i, t
+    if a >= cfg.a_draw:
+        t = draw_type(s, s.pick_sup)
+        s.hand[p][s.pick_sup * NT + t] += 1
+    else:
         i = slot_of(cfg, a, &sup)
         gain_known(s, p, sup * NT + s.market[sup][i])
         s.market[sup][i] = NO_CARD
-        if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
-            for k in range(cfg.ev_amount[s.ev_cur]):
-                if pile_size(cfg, s) > 0:
-                    s.mout[draw_malus(cfg, s)] += 1
-            refill(cfg, s)
-            ev_next_player(cfg, s)
-            return
-        s.ev_left -= 1
-        if s.ev_left > 0 and ev_pick_count(cfg, s) > 0:
-            return
-        ev_next_player(cfg, s)
-    elif s.phase == PH_EV_DISCARD:
-        if a == cfg.a_done:
-            ev_next_player(cfg, s)
-            return
-        if a == cfg.a_take_malus:
-            s.malus[p][draw_malus(cfg, s)] += 1
-            ev_next_player(cfg, s)
-            return
+    after_pick(cfg, s)
+
+
+cdef void step_lose(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, k
+    if a != cfg.a_done:
         k = a - cfg.a_discard
         remove_card(s, p, k, 1)
         s.out[k] += 1
-        if cfg.ev_kind[s.ev_cur] == EV_HOARDING:
-            return                                                  # until nothing is over the limit: done
-        s.ev_left -= 1
-        if s.ev_left == 0:
-            ev_next_player(cfg, s)
-        elif cfg.ev_kind[s.ev_cur] == EV_RECYCLING_TAX and losable(s, p) == 0:
-            ev_next_player(cfg, s)
-        elif cfg.ev_kind[s.ev_cur] == EV_DISCARD_SUPPLIER and hand_sup(s, p, cfg.ev_sup[s.ev_cur]) == 0:
-            ev_next_player(cfg, s)
-    elif s.phase == PH_EV_TAX:
-        if a == cfg.a_tax_take:
-            steal_random(s, p, s.offer_to)
-        else:
-            t = a - cfg.a_give_malus
-            s.malus[p][t] -= 1
-            s.malus[s.offer_to][t] += 1
-        s.offer_to = 0
-        finish_event(cfg, s)
-    elif s.phase == PH_VOTE:
-        if a == cfg.a_vote_no:
-            s.ev_pos = 0
-            s.ev_n = 0
-            new_round(cfg, s)
-            return
-        s.ev_pos += 1
-        if s.ev_pos < s.ev_n:
-            s.cur = s.order[s.ev_pos]
-            return
-        do_refresh(cfg, s, s.cur if cfg.refresh_mode == RF_FIRST else -1)
+    s.lose_type = 0
+    s.phase = PH_PICK           # placeholder while drawing (continue_malus sets the next phase)
+    continue_malus(cfg, s)
+
+
+cdef void step_depollute(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, t
+    if a != cfg.a_stop:
+        t = a - cfg.a_depollute
+        s.malus[p][t] -= 1
+        s.mout[t] += 1
+        s.dep_n = 2
+    end_turn(cfg, s)
+
+
+cdef void step_offer(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, i, k
+    if a == cfg.a_cancel:
+        clear_offer(s)
+        s.phase = PH_MAIN
+    elif a == cfg.a_send:
+        s.cur = s.offer_to
+        s.phase = PH_ANSWER
+    elif a >= cfg.a_ask:
+        s.offer_ask[s.offer_ask_n] = <uint8_t>(a - cfg.a_ask)
+        s.offer_ask_n += 1
+    elif a >= cfg.a_give:
+        k = a - cfg.a_give
+        s.offer_give[s.offer_give_n] = <uint8_t>k
+        s.offer_give_n += 1
+        i = item_count(s.offer_give, s.offer_give_n, k)
+        if s.known[p][k] < i:
+            s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
+    else:
+        s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
+        s.offer_give_n += 1
+
+
+cdef void step_answer(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    if a == cfg.a_accept:
+        do_trade(cfg, s)
+    clear_offer(s)
+    s.cur = <uint8_t>turn_player(cfg, s)
+    s.phase = PH_MAIN
+
+
+cdef void step_ev_pick(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, sup, i, k
+    if a == cfg.a_decline:
+        ev_next_player(cfg, s)
+        return
+    i = slot_of(cfg, a, &sup)
+    gain_known(s, p, sup * NT + s.market[sup][i])
+    s.market[sup][i] = NO_CARD
+    if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
+        for k in range(cfg.ev_amount[s.ev_cur]):
+            if pile_size(cfg, s) > 0:
+                s.mout[draw_malus(cfg, s)] += 1
+        refill(cfg, s)
+        ev_next_player(cfg, s)
+        return
+    s.ev_left -= 1
+    if s.ev_left > 0 and ev_pick_count(cfg, s) > 0:
+        return
+    ev_next_player(cfg, s)
+
+
+cdef void step_ev_discard(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, k
+    if a == cfg.a_done:
+        ev_next_player(cfg, s)
+        return
+    if a == cfg.a_take_malus:
+        s.malus[p][draw_malus(cfg, s)] += 1
+        ev_next_player(cfg, s)
+        return
+    k = a - cfg.a_discard
+    remove_card(s, p, k, 1)
+    s.out[k] += 1
+    if cfg.ev_kind[s.ev_cur] == EV_HOARDING:
+        return                                                  # until nothing is over the limit: done
+    s.ev_left -= 1
+    if s.ev_left == 0:
+        ev_next_player(cfg, s)
+    elif cfg.ev_kind[s.ev_cur] == EV_RECYCLING_TAX and losable(s, p) == 0:
+        ev_next_player(cfg, s)
+    elif cfg.ev_kind[s.ev_cur] == EV_DISCARD_SUPPLIER and hand_sup(s, p, cfg.ev_sup[s.ev_cur]) == 0:
+        ev_next_player(cfg, s)
+
+
+cdef void step_ev_tax(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, t
+    if a == cfg.a_tax_take:
+        steal_random(s, p, s.offer_to)
+    else:
+        t = a - cfg.a_give_malus
+        s.malus[p][t] -= 1
+        s.malus[s.offer_to][t] += 1
+    s.offer_to = 0
+    finish_event(cfg, s)
+
+
+cdef void step_vote(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    if a == cfg.a_vote_no:
         s.ev_pos = 0
         s.ev_n = 0
-        after_refresh(cfg, s)
+        new_round(cfg, s)
+        return
+    s.ev_pos += 1
+    if s.ev_pos < s.ev_n:
+        s.cur = s.order[s.ev_pos]
+        return
+    do_refresh(cfg, s, s.cur if cfg.refresh_mode == RF_FIRST else -1)
+    s.ev_pos = 0
+    s.ev_n = 0
+    after_refresh(cfg, s)
+
+
+cdef void step_over(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    pass
+
+
+# one function per phase, called through this table (as MASK_FNS)
+cdef step_fn STEP_FNS[NUM_PHASES]
+STEP_FNS[PH_MAIN] = step_main
+STEP_FNS[PH_PICK] = step_pick
+STEP_FNS[PH_LOSE] = step_lose
+STEP_FNS[PH_DEPOLLUTE] = step_depollute
+STEP_FNS[PH_OFFER] = step_offer
+STEP_FNS[PH_ANSWER] = step_answer
+STEP_FNS[PH_EV_PICK] = step_ev_pick
+STEP_FNS[PH_EV_DISCARD] = step_ev_discard
+STEP_FNS[PH_EV_TAX] = step_ev_tax
+STEP_FNS[PH_VOTE] = step_vote
+STEP_FNS[PH_OVER] = step_over
+
+
+cdef inline void step(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    STEP_FNS[s.phase](cfg, s, a)
 
 
 # -- set-up -----------------------------------------------------------------------------------------------------
@@ -1095,11 +1261,7 @@ cdef inline uint64_t sp_actor_mask(const void* c, const void* st, int seat, uint
     # sp_legal_mask for the seat to act (the playout loop asks only for it) into the loop's MAX_MASK_WORDS words,
     # and the set of the words it wrote (the only ones the loop scans)
     cdef const SPConfig* cfg = <const SPConfig*>c
-    if cfg.mask_words <= 16:                                    # a constant size: a few vector stores
-        words[0] = words[1] = words[2] = words[3] = words[4] = words[5] = words[6] = words[7] = 0
-        words[8] = words[9] = words[10] = words[11] = words[12] = words[13] = words[14] = words[15] = 0
-    else:
-        memset(words, 0, cfg.mask_words * sizeof(uint64_t))
+    zero_words(words, cfg.mask_words)
     return actor_mask(cfg, <const SPState*>st, seat, words)
 
 
@@ -1116,6 +1278,7 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     cdef const SPState* s = <const SPState*>st
     cdef int n = cfg.n, p, k, t, sup, i, total, kind
     cdef int cnt[NK]
+    cdef int ontop[MAX_MALUS]
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef bint any
     if s.phase >= NUM_PHASES or s.cur >= n or s.first >= n or s.turns > n or s.round > cfg.nev:
@@ -1184,17 +1347,21 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             if s.laid[p][t] + s.laid[p][NT + t] + s.laid[p][2 * NT + t] != total:
                 return 4
     # malus cards: each in one place
+    memset(ontop, 0, sizeof(ontop))
+    for i in range(s.top_next, cfg.ntop):
+        ontop[cfg.top[i]] += 1                                  # top[i] < nmalus (make_core checks)
     for t in range(MAX_MALUS):
-        if t >= cfg.nmalus:
-            if s.pile[t] or s.mout[t]:
+        if t >= cfg.nmalus:                                     # no such card: zero everywhere (the move
+            if s.pile[t] or s.mout[t]:                          # generation reads the 24 counts as words)
                 return 5
+            for p in range(n):
+                if s.malus[p][t]:
+                    return 5
             continue
         total = s.pile[t] + s.mout[t]
         for p in range(n):
             total += s.malus[p][t]
-        for i in range(s.top_next, cfg.ntop):
-            if cfg.top[i] == t:
-                total += 1
+        total += ontop[t]
         if total != cfg.mtotal[t] or s.pile[t] > cfg.pile0[t]:
             return 5
     # unused context is zero outside its phase
@@ -1513,6 +1680,12 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     cfg.a_done = layout["done"][0]
     cfg.num_actions = layout["num_actions"]
     cfg.mask_words = (cfg.num_actions + 63) >> 6
+    i = 0
+    for sup in range(NS):
+        for j in range(vis[sup]):
+            cfg.take_sup[i] = sup
+            cfg.take_slot[i] = j
+            i += 1
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
     core = GameCore()

@@ -148,6 +148,8 @@ ctypedef struct SPConfig:
     uint8_t comp_t[MAX_COMP][NT]       # those types
     uint8_t comp_nm[MAX_COMP][NT]      # ways for each
     uint8_t comp_types[MAX_COMP]       # the types of the recipe of c (bit t)
+    uint8_t take_sup[NS * MAX_VIS]     # take id - a_take: the supplier and the slot
+    uint8_t take_slot[NS * MAX_VIS]
     uint8_t recipe[MAX_COMP][NT]
     uint8_t points[MAX_COMP]
     uint8_t deck0[NK]
