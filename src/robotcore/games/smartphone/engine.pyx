@@ -425,12 +425,13 @@ cdef inline uint32_t suppliers_open(const SPConfig* cfg, const SPState* s, int p
     """Bit sup set when p may supply at sup: not blocked, the malus pile not empty if sup hands out malus
     (``pile``: its size, counted once by the caller), and a card left face up or in the deck."""
     cdef uint32_t decks = nonzero16(&s.deck[0])               # bit k: cards of kind k left (byte 15 masked off)
+    cdef uint64_t up = ~load_le64(&s.market[0][0]) & <uint64_t>0x8080808080808080ULL   # a card: top bit clear
     cdef uint32_t bits = 0
-    if slots_filled(s, 0) or (decks & 0x1Fu):
+    if (up & 0x80808080u) or (decks & 0x1Fu):
         bits |= 1
-    if slots_filled(s, 1) or (decks & 0x3E0u):
+    if (up >> 32) or (decks & 0x3E0u):
         bits |= 2
-    if slots_filled(s, 2) or (decks & 0x7C00u):
+    if (~load_le32(&s.market[2][0]) & 0x80808080u) or (decks & 0x7C00u):
         bits |= 4
     bits &= ~(<uint32_t>s.block[p])
     if pile == 0:
