@@ -56,15 +56,15 @@ cdef inline void set_field_w(uint64_t* w, uint64_t* written, int base, uint64_t 
     cdef int wi = base >> 6, off = base & 63
     cdef uint64_t lo = bits << off, hi = (bits >> 1) >> (63 - off)     # no shift by 64 when off is 0
     w[wi] |= lo
-    written[0] |= (<uint64_t>(lo != 0)) << wi
+    written[0] |= (<uint64_t>(lo != 0)) << (wi & 63)       # (the set is only read for masks of <= 64 words)
     if hi:
         w[wi + 1] |= hi
-        written[0] |= (<uint64_t>1) << (wi + 1)
+        written[0] |= (<uint64_t>1) << ((wi + 1) & 63)
 
 
 cdef inline void set_one_w(uint64_t* w, uint64_t* written, int a) noexcept nogil:
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
-    written[0] |= (<uint64_t>1) << (a >> 6)
+    written[0] |= (<uint64_t>1) << ((a >> 6) & 63)
 
 
 cdef extern from *:
