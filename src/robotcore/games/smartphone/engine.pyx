@@ -23,14 +23,14 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
-from robotcore.core.bits cimport lowest_bit, popcount
-from robotcore.core.playout cimport random_playout_loop
+from robotcore.core.bits cimport lowest_bit, nonzero16, popcount
+from robotcore.core.playout cimport random_playout_loop, random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, take_native_hooks
 from robotcore.games.smartphone.state cimport (
     EV_COLLECT, EV_DISCARD_SUPPLIER, EV_DOUBLE, EV_DUEL, EV_END, EV_HOARDING, EV_NEIGHBOUR_TAX, EV_NEW_MINES,
     EV_NO_DEPOLLUTION, EV_NONE, EV_PENALTY, EV_QUIZ_TAKE, EV_RECYCLING_TAX, EV_TRADING, FL_NODEP, FL_TRADING,
-    ITEM_MALUS, MAX_COMP, MAX_EVENTS, MAX_MALUS, MAX_MSETS, MAX_OPTS, MAX_P, MAX_TOP, MAX_VIS, MX_BLOCK, MX_HEAVY, MX_LOSE,
+    ITEM_MALUS, MAX_COMP, MAX_EVENTS, MAX_FIT, MAX_MALUS, MAX_MSETS, MAX_OPTS, MAX_P, MAX_TOP, MAX_VIS, MX_BLOCK, MX_HEAVY, MX_LOSE,
     MX_STICKY, MX_WIPE, NK, NK_LOSABLE, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_ANSWER, PH_DEPOLLUTE,
     PH_EV_DISCARD, PH_EV_PICK, PH_EV_TAX, PH_LOSE, PH_MAIN, PH_OFFER, PH_OVER, PH_PICK, PH_VOTE, RF_AUTO,
     RF_FIRST, RF_OFF, RF_VOTE, SUP_RECYCLING, SPConfig, SPState,
@@ -50,11 +50,103 @@ cdef inline void set_bit(uint64_t* words, int a) noexcept nogil:
     words[a >> 6] |= (<uint64_t>1) << (a & 63)
 
 
+cdef inline void set_field_w(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
+    """OR ``bits`` into the mask from action ``base`` on (bit j: action base + j), whole words at a time; the words
+    it sets go into ``written`` (bit i for word i: what the playouts scan, so only those)."""
+    cdef int wi = base >> 6, off = base & 63
+    cdef uint64_t lo = bits << off, hi = (bits >> 1) >> (63 - off)     # no shift by 64 when off is 0
+    w[wi] |= lo
+    written[0] |= (<uint64_t>(lo != 0)) << (wi & 63)       # (the set is only read for masks of <= 64 words)
+    if hi:
+        w[wi + 1] |= hi
+        written[0] |= (<uint64_t>1) << ((wi + 1) & 63)
+
+
+cdef inline void set_one_w(uint64_t* w, uint64_t* written, int a) noexcept nogil:
+    w[a >> 6] |= (<uint64_t>1) << (a & 63)
+    written[0] |= (<uint64_t>1) << ((a >> 6) & 63)
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Bytes p[0..3] (p[0..7]) as a word, byte i in bits 8i..8i+7 whatever the byte order: one load. */
+    static inline uint32_t sm_load4(const uint8_t* p) {
+        uint32_t x;
+        memcpy(&x, p, 4);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap32(x);
+    #endif
+        return x;
+    }
+    static inline uint64_t sm_load8(const uint8_t* p) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap64(x);
+    #endif
+        return x;
+    }
+    /* Zero n mask words: 8 to 24 words (every default layout) by straight-line 16-byte stores, 8 words at a
+       time, the last 8 overlapping; a loop or a memset of a variable size is a libc call or ``rep stos``
+       (an instruction per word). */
+    #if defined(__GNUC__)
+    typedef uint64_t sm_v2 __attribute__((vector_size(16), aligned(8), may_alias));
+    static inline void sm_zero8(uint64_t* w) {
+        const sm_v2 z = {0, 0};
+        sm_v2* v = (sm_v2*)w;
+        v[0] = z; v[1] = z; v[2] = z; v[3] = z;
+    }
+    #else
+    static inline void sm_zero8(uint64_t* w) { memset(w, 0, 8 * sizeof(uint64_t)); }
+    #endif
+    static inline void sm_zero_words(uint64_t* w, int n) {
+        if (n >= 8 && n <= 16) {
+            sm_zero8(w);
+            sm_zero8(w + n - 8);
+        } else if (n > 16 && n <= 24) {
+            sm_zero8(w);
+            sm_zero8(w + 8);
+            sm_zero8(w + n - 8);
+        } else {
+            memset(w, 0, (size_t)n * sizeof(uint64_t));
+        }
+    }
+    """
+    uint32_t load_le32 "sm_load4"(const uint8_t* p) noexcept nogil
+    uint64_t load_le64 "sm_load8"(const uint8_t* p) noexcept nogil
+    void zero_words "sm_zero_words"(uint64_t* w, int n) noexcept nogil
+
+
+cdef inline int byte_sum(uint64_t x) noexcept nogil:
+    """The sum of the 8 bytes of x, when it is below 256 (every partial sum is, so the multiply never carries)."""
+    return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
+cdef inline int pile_cards(const SPState* s) noexcept nogil:
+    """The cards of ``pile`` (24 counts, zero past the malus cards, 250 at most: three words summed bytewise)."""
+    return byte_sum(load_le64(&s.pile[0]) + load_le64(&s.pile[8]) + load_le64(&s.pile[16]))
+
+
+cdef inline uint32_t slots_filled(const SPState* s, int sup) noexcept nogil:
+    """Bit i set when face-up slot i of ``sup`` holds a card: a type is below 0x80, an empty slot is NO_CARD (and
+    so is every slot past the supplier's); the four top bits gathered by one multiply."""
+    cdef uint32_t x = ((~load_le32(&s.market[sup][0])) & 0x80808080u) >> 7
+    return ((x * 0x204081u) >> 21) & 0xFu
+
+
+cdef inline uint32_t malus_held(const SPState* s, int p) noexcept nogil:
+    """Bit t set when p holds malus card t (24 counts, two overlapping 16-byte tests)."""
+    return nonzero16(&s.malus[p][0]) | (nonzero16(&s.malus[p][8]) << 8)
+
+
+cdef inline uint32_t kinds_held(const SPState* s, int p) noexcept nogil:
+    """Bit k set when p holds a card of kind k (the 16th byte read lies in the struct and is masked off)."""
+    return nonzero16(&s.hand[p][0]) & 0x7FFFu
+
+
 cdef int pile_size(const SPConfig* cfg, const SPState* s) noexcept nogil:
-    cdef int t, n = cfg.ntop - s.top_next
-    for t in range(cfg.nmalus):
-        n += s.pile[t]
-    return n
+    return cfg.ntop - s.top_next + pile_cards(s)
 
 
 cdef int deck_size(const SPState* s, int sup) noexcept nogil:
@@ -100,21 +192,19 @@ cdef int laid_sup(const SPState* s, int p, int sup) noexcept nogil:
 
 
 cdef int malus_weight(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
-    """Malus cards held, a heavy one counting twice in the harsh variant."""
-    cdef int t, n = 0
-    for t in range(cfg.nmalus):
-        n += s.malus[p][t]
-        if cfg.harsh and cfg.mfx[t] == MX_HEAVY:
-            n += s.malus[p][t]
+    """Malus cards held, a heavy one counting twice in the harsh variant (at most the pile's 250 cards: the 24
+    counts summed bytewise as three words)."""
+    cdef int t, n = byte_sum(load_le64(&s.malus[p][0]) + load_le64(&s.malus[p][8]) + load_le64(&s.malus[p][16]))
+    if cfg.harsh:
+        for t in range(cfg.nmalus):
+            if cfg.mfx[t] == MX_HEAVY:
+                n += s.malus[p][t]
     return n
 
 
-cdef inline bint can_depollute(const SPConfig* cfg, const SPState* s, int p, int t) noexcept nogil:
-    return s.malus[p][t] > 0 and not (cfg.harsh and cfg.mfx[t] == MX_STICKY)
-
-
 cdef inline int turn_player(const SPConfig* cfg, const SPState* s) noexcept nogil:
-    return (s.first + s.turns) % cfg.n
+    cdef int t = s.first + s.turns            # first < n and turns <= n: one subtraction instead of a division
+    return t - cfg.n if t >= cfg.n else t
 
 
 cdef int32_t seat_score(const SPConfig* cfg, const SPState* s, int p) noexcept nogil:
@@ -147,9 +237,19 @@ cdef inline void gain_known(SPState* s, int p, int k) noexcept nogil:
     s.known[p][k] += 1
 
 
+cdef inline uint32_t deck_left(const SPState* s, int sup) noexcept nogil:
+    """Non-zero when the deck of ``sup`` holds a card (the 16th byte read lies in the struct and is masked off)."""
+    return (nonzero16(&s.deck[0]) >> (sup * NT)) & 0x1Fu
+
+
 cdef int draw_type(SPState* s, int sup) noexcept nogil:
     """A card drawn at random from a supplier's deck (not empty): its type."""
-    cdef int t, r = <int>rng_below(&s.rng, <uint32_t>deck_size(s, sup))
+    return draw_type_of(s, sup, deck_size(s, sup))
+
+
+cdef int draw_type_of(SPState* s, int sup, int size) noexcept nogil:
+    """``draw_type`` when the deck's size is known."""
+    cdef int t, r = <int>rng_below(&s.rng, <uint32_t>size)
     for t in range(NT):
         if r < s.deck[sup * NT + t]:
             s.deck[sup * NT + t] -= 1
@@ -160,27 +260,61 @@ cdef int draw_type(SPState* s, int sup) noexcept nogil:
 
 cdef int draw_malus(const SPConfig* cfg, SPState* s) noexcept nogil:
     """The top malus card of the (non-empty) pile: a definition card while some remain, else one at random."""
-    cdef int t, total = 0, r
+    cdef int t, r, s0, s1, total, i
+    cdef uint64_t x0, x1, x2, pre
     if s.top_next < cfg.ntop:
         s.top_next += 1
         return cfg.top[s.top_next - 1]
-    for t in range(cfg.nmalus):
-        total += s.pile[t]
+    x0 = load_le64(&s.pile[0])
+    x1 = load_le64(&s.pile[8])
+    s0 = byte_sum(x0)
+    s1 = byte_sum(x1)
+    x2 = load_le64(&s.pile[16])
+    total = byte_sum(x0 + x1 + x2)
     r = <int>rng_below(&s.rng, <uint32_t>total)
-    for t in range(cfg.nmalus):
-        if r < s.pile[t]:
-            s.pile[t] -= 1
-            return t
-        r -= s.pile[t]
-    return 0
+    # the r-th card in card order, as a scan over the counts would find it: the word of 8 counts holding it, then
+    # in it the first count whose running sum exceeds r (the running sums are the bytes of one multiply, below
+    # 256; three halving steps)
+    t = 0
+    if r >= s0:
+        r -= s0
+        t = 8
+        x0 = x1
+        if r >= s1:
+            r -= s1
+            t = 16
+            x0 = x2
+    pre = x0 * <uint64_t>0x0101010101010101ULL
+    i = 0
+    if <int>((pre >> 24) & 0xFF) <= r:
+        i = 4
+    if <int>((pre >> (8 * i + 8)) & 0xFF) <= r:
+        i += 2
+    if <int>((pre >> (8 * i)) & 0xFF) <= r:
+        i += 1
+    t += i
+    s.pile[t] -= 1
+    return t
 
 
 cdef void refill(const SPConfig* cfg, SPState* s) noexcept nogil:
-    cdef int sup, i
-    for sup in range(NS):
-        for i in range(cfg.vis[sup]):
-            if s.market[sup][i] == NO_CARD and deck_size(s, sup) > 0:
-                s.market[sup][i] = <uint8_t>draw_type(s, sup)
+    cdef int sup, i, n
+    cdef uint64_t lo
+    cdef uint32_t hi, empty
+    memcpy(&lo, &s.market[0][0], 8)
+    memcpy(&hi, &s.market[2][0], 4)
+    if not ((lo & cfg.vis_lo) | (hi & cfg.vis_hi)):        # no empty face-up slot (the usual case)
+        return
+    for sup in range(NS):                                   # slots in order, while the deck lasts
+        empty = ((1u << cfg.vis[sup]) - 1) & ~slots_filled(s, sup)
+        if not empty:
+            continue
+        n = deck_size(s, sup)
+        while empty and n > 0:
+            i = lowest_bit(empty)
+            empty &= empty - 1
+            s.market[sup][i] = <uint8_t>draw_type_of(s, sup, n)
+            n -= 1
 
 
 cdef void steal_random(SPState* s, int thief, int victim) noexcept nogil:
@@ -287,71 +421,83 @@ cdef inline void game_over(SPState* s, int reason) noexcept nogil:
 
 # -- legal actions ----------------------------------------------------------------------------------------------
 
-cdef bint supply_ok(const SPConfig* cfg, const SPState* s, int p, int sup, int pile) noexcept nogil:
-    """``pile``: the malus pile's size (the caller counts it once)."""
-    if (s.block[p] >> sup) & 1 or (cfg.mtake[sup] > 0 and pile == 0):
-        return False
-    return visible_count(cfg, s, sup) > 0 or deck_size(s, sup) > 0
+cdef inline uint32_t suppliers_open(const SPConfig* cfg, const SPState* s, int p, int pile) noexcept nogil:
+    """Bit sup set when p may supply at sup: not blocked, the malus pile not empty if sup hands out malus
+    (``pile``: its size, counted once by the caller), and a card left face up or in the deck."""
+    cdef uint32_t decks = nonzero16(&s.deck[0])               # bit k: cards of kind k left (byte 15 masked off)
+    cdef uint64_t up = ~load_le64(&s.market[0][0]) & <uint64_t>0x8080808080808080ULL   # a card: top bit clear
+    cdef uint32_t bits = 0
+    if (up & 0x80808080u) or (decks & 0x1Fu):
+        bits |= 1
+    if (up >> 32) or (decks & 0x3E0u):
+        bits |= 2
+    if (~load_le32(&s.market[2][0]) & 0x80808080u) or (decks & 0x7C00u):
+        bits |= 4
+    bits &= ~(<uint32_t>s.block[p])
+    if pile == 0:
+        bits &= ~(<uint32_t>cfg.mtake_sups)
+    return bits & 7u
 
 
-cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words) noexcept nogil:
+cdef inline int fit_row(int h) noexcept nogil:
+    return h if h < MAX_FIT else MAX_FIT - 1
+
+
+cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words, uint64_t* written) noexcept nogil:
     """Sets the legal build options of p in words (when not NULL); True when there is one.
 
     The options of a component are the product, over its recipe's types, of the ways to take that type's cards
-    from the suppliers (an option id is a mixed-radix number): the ways that fit the hand are found type by
-    type, then every combination of them is legal."""
-    cdef int c, i, j, t, sup, n, o, nt
-    cdef uint8_t fit[NT][MAX_MSETS]
-    cdef int nf[NT]
-    cdef int idx[NT]
-    cdef int have[NT]
-    cdef bint any = False, ok
-    for t in range(NT):
-        have[t] = s.hand[p][t] + s.hand[p][NT + t] + s.hand[p][2 * NT + t]
-    for c in range(cfg.ncomp):
-        if (s.built[p] >> c) & 1:
-            continue
-        ok = True
-        for t in range(NT):
-            if have[t] < cfg.recipe[c][t]:
-                ok = False
-                break
-        if not ok:
+    from the suppliers (an option id is a mixed-radix number, the last type's way varying fastest). The ways of a
+    type that fit the hand are a bitset, the AND of three make-time tables indexed by the hand's cards of that
+    type from each supplier; the last type's ways are consecutive ids, written as one field per combination of
+    the other types' ways."""
+    cdef int c, i, j, t, nt, h, o
+    cdef uint64_t fm[NT]
+    cdef uint64_t rem[NT]
+    cdef int acc[NT]
+    cdef uint8_t hand[NK]
+    cdef uint32_t todo = cfg.all_built & ~(<uint32_t>s.built[p])
+    cdef uint32_t kinds = kinds_held(s, p), types
+    cdef bint any = False
+    types = (kinds | (kinds >> NT) | (kinds >> (2 * NT))) & 0x1Fu   # the types of which p holds a card
+    memcpy(hand, &s.hand[p][0], NK)                           # locals: the mask stores cannot alias them
+    while todo:
+        c = lowest_bit(todo)
+        todo &= todo - 1
+        if cfg.comp_types[c] & ~types:                          # a type of the recipe not in hand at all
             continue
         nt = cfg.comp_nt[c]
         for i in range(nt):
             t = cfg.comp_t[c][i]
-            n = 0
-            for j in range(cfg.comp_nm[c][i]):
-                if cfg.mset[c][i][j][0] <= s.hand[p][t] and cfg.mset[c][i][j][1] <= s.hand[p][NT + t] \
-                        and cfg.mset[c][i][j][2] <= s.hand[p][2 * NT + t]:
-                    fit[i][n] = <uint8_t>j
-                    n += 1
-            nf[i] = n
-            if n == 0:
-                ok = False
+            fm[i] = (cfg.fit[c][i][0][fit_row(hand[t])] & cfg.fit[c][i][1][fit_row(hand[NT + t])]
+                     & cfg.fit[c][i][2][fit_row(hand[2 * NT + t])])
+            if fm[i] == 0:
                 break
-        if not ok:
-            continue
-        if words == NULL:
-            return True
-        any = True
-        for i in range(nt):
-            idx[i] = 0
-        while True:
-            o = cfg.comp_opt0[c]
-            for i in range(nt):
-                o += fit[i][idx[i]] * cfg.comp_stride[c][i]
-            set_bit(words, cfg.a_build + o)
-            i = nt - 1
+        else:
+            if words == NULL:
+                return True
+            any = True
+            o = cfg.a_build + cfg.comp_opt0[c]
+            if nt == 1:
+                set_field_w(words, written, o, fm[0])
+                continue
+            # an odometer over the ways of types 0..nt-2 (lowest set bit first: ids in increasing order)
+            i = 0
+            rem[0] = fm[0]
+            acc[0] = o
             while i >= 0:
-                idx[i] += 1
-                if idx[i] < nf[i]:
-                    break
-                idx[i] = 0
-                i -= 1
-            if i < 0:
-                break
+                if rem[i] == 0:
+                    i -= 1
+                    continue
+                j = lowest_bit(rem[i])
+                rem[i] &= rem[i] - 1
+                h = acc[i] + j * cfg.comp_stride[c][i]
+                if i == nt - 2:
+                    set_field_w(words, written, h, fm[nt - 1])
+                else:
+                    i += 1
+                    acc[i] = h
+                    rem[i] = fm[i]
     return any
 
 
@@ -361,25 +507,6 @@ cdef int item_count(const uint8_t* items, int n, int code) noexcept nogil:
         if items[i] == code:
             c += 1
     return c
-
-
-cdef bint main_actions(const SPConfig* cfg, const SPState* s, int p, uint64_t* words) noexcept nogil:
-    """The turn player's actions other than pass and offers; True when there is one."""
-    cdef int sup, t
-    cdef bint any = False
-    cdef int pile = pile_size(cfg, s)
-    for sup in range(NS):
-        if supply_ok(cfg, s, p, sup, pile):
-            any = True
-            set_bit(words, cfg.a_supply + sup)
-    if build_opts(cfg, s, p, words):
-        any = True
-    if not (s.flags & FL_NODEP):
-        for t in range(cfg.nmalus):
-            if can_depollute(cfg, s, p, t):
-                any = True
-                set_bit(words, cfg.a_depollute + t)
-    return any
 
 
 cdef bint ev_pick_ok(const SPConfig* cfg, const SPState* s, int sup, int i) noexcept nogil:
@@ -404,107 +531,187 @@ cdef bint over_limit(const SPConfig* cfg, const SPState* s, int p, int t) noexce
     return s.hand[p][t] + s.hand[p][NT + t] > cfg.ev_limit[s.ev_cur]
 
 
+ctypedef uint64_t (*mask_fn)(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil
+
+
+cdef uint64_t mask_main(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef uint32_t bits, held
+    cdef int pile
+    cdef bint any
+    cdef uint64_t written = 0
+    pile = pile_size(cfg, s)
+    bits = suppliers_open(cfg, s, seat, pile)
+    set_field_w(words, &written, cfg.a_supply, bits)
+    any = bits != 0
+    if build_opts(cfg, s, seat, words, &written):
+        any = True
+    held = malus_held(s, seat)
+    if not (s.flags & FL_NODEP):
+        bits = held & cfg.dep_ok
+        set_field_w(words, &written, cfg.a_depollute, bits)
+        any = any or bits != 0
+    if not any or (s.flags & FL_NODEP):
+        set_one_w(words, &written, cfg.a_pass)
+    if (s.flags & FL_TRADING) and not s.offered and (held or (kinds_held(s, seat) & 0x3FFu)):
+        set_field_w(words, &written, cfg.a_offer, cfg.seat_bits & ~((<uint32_t>1) << seat))
+    return written
+
+
+cdef uint64_t mask_pick(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int sup
+    cdef uint64_t written = 0
+    sup = s.pick_sup
+    set_field_w(words, &written, cfg.vis0[sup], slots_filled(s, sup))
+    if deck_left(s, sup):
+        set_one_w(words, &written, cfg.a_draw + sup)
+    return written
+
+
+cdef uint64_t mask_offer(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int i, code
+    cdef uint32_t bits, held
+    cdef uint64_t written = 0
+    if s.offer_give_n < 2:
+        bits = kinds_held(s, seat) & 0x3FFu
+        held = malus_held(s, seat) & cfg.dep_ok
+        for i in range(s.offer_give_n):                     # an offered item counts against the hand
+            code = s.offer_give[i]
+            if code >= ITEM_MALUS:
+                if s.malus[seat][code - ITEM_MALUS] <= item_count(s.offer_give, s.offer_give_n, code):
+                    held &= ~((<uint32_t>1) << (code - ITEM_MALUS))
+            elif s.hand[seat][code] <= item_count(s.offer_give, s.offer_give_n, code):
+                bits &= ~((<uint32_t>1) << code)
+        set_field_w(words, &written, cfg.a_give, bits)
+        set_field_w(words, &written, cfg.a_give_malus, held)
+    if s.offer_ask_n < 2:
+        set_field_w(words, &written, cfg.a_ask, 0x3FFu)
+    if s.offer_give_n >= 1 and s.offer_ask_n >= 1:
+        set_one_w(words, &written, cfg.a_send)
+    set_one_w(words, &written, cfg.a_cancel)
+    return written
+
+
+cdef uint64_t mask_depollute(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef uint64_t written = 0
+    set_field_w(words, &written, cfg.a_depollute, malus_held(s, seat) & cfg.dep_ok)
+    set_one_w(words, &written, cfg.a_stop)
+    return written
+
+
+cdef uint64_t mask_lose(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int sup, kind
+    cdef bint any
+    cdef uint64_t written = 0
+    any = False
+    for sup in range(2):
+        kind = sup * NT + s.lose_type
+        if s.hand[seat][kind]:
+            any = True
+            set_one_w(words, &written, cfg.a_discard + kind)
+    if not any:
+        set_one_w(words, &written, cfg.a_done)
+    return written
+
+
+cdef uint64_t mask_answer(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int i
+    cdef bint any
+    cdef uint64_t written = 0
+    any = True
+    for i in range(s.offer_ask_n):
+        if s.hand[seat][s.offer_ask[i]] < item_count(s.offer_ask, s.offer_ask_n, s.offer_ask[i]):
+            any = False
+    if any:
+        set_one_w(words, &written, cfg.a_accept)
+    set_one_w(words, &written, cfg.a_refuse)
+    return written
+
+
+cdef uint64_t mask_ev_pick(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int i, sup
+    cdef uint64_t written = 0
+    for sup in range(NS):
+        for i in range(cfg.vis[sup]):
+            if ev_pick_ok(cfg, s, sup, i):
+                set_one_w(words, &written, cfg.vis0[sup] + i)
+    if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
+        set_one_w(words, &written, cfg.a_decline)
+    return written
+
+
+cdef uint64_t mask_ev_discard(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef int t, sup, kind
+    cdef uint32_t bits, held
+    cdef uint64_t written = 0
+    kind = cfg.ev_kind[s.ev_cur]
+    held = kinds_held(s, seat)
+    if kind == EV_DISCARD_SUPPLIER:
+        sup = cfg.ev_sup[s.ev_cur]
+        set_field_w(words, &written, cfg.a_discard + sup * NT, (held >> (sup * NT)) & 0x1Fu)
+    elif kind == EV_HOARDING:
+        bits = 0
+        for t in range(NT):
+            if over_limit(cfg, s, seat, t):
+                bits |= (<uint32_t>0x21u) << t                # both losable kinds of type t
+        bits &= held
+        if bits:
+            set_field_w(words, &written, cfg.a_discard, bits)
+        else:
+            set_one_w(words, &written, cfg.a_done)
+    else:                                                   # recycling tax
+        set_field_w(words, &written, cfg.a_discard, held & 0x3FFu)
+        if s.ev_left == cfg.ev_amount[s.ev_cur] and pile_size(cfg, s) > 0:
+            set_one_w(words, &written, cfg.a_take_malus)
+    return written
+
+
+cdef uint64_t mask_ev_tax(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef uint64_t written = 0
+    if losable(s, s.offer_to) > 0:
+        set_one_w(words, &written, cfg.a_tax_take)
+    set_field_w(words, &written, cfg.a_give_malus, malus_held(s, seat))
+    return written
+
+
+cdef uint64_t mask_vote(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    cdef uint64_t written = 0
+    set_one_w(words, &written, cfg.a_vote_yes)
+    set_one_w(words, &written, cfg.a_vote_no)
+    return written
+
+
+cdef uint64_t mask_over(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    return 0
+
+
+# one function per phase, called through this table: each saves only the registers its own phase needs (one
+# function with every phase inlined pushes and pops six on every call)
+cdef mask_fn MASK_FNS[NUM_PHASES]
+MASK_FNS[PH_MAIN] = mask_main
+MASK_FNS[PH_PICK] = mask_pick
+MASK_FNS[PH_OFFER] = mask_offer
+MASK_FNS[PH_DEPOLLUTE] = mask_depollute
+MASK_FNS[PH_LOSE] = mask_lose
+MASK_FNS[PH_ANSWER] = mask_answer
+MASK_FNS[PH_EV_PICK] = mask_ev_pick
+MASK_FNS[PH_EV_DISCARD] = mask_ev_discard
+MASK_FNS[PH_EV_TAX] = mask_ev_tax
+MASK_FNS[PH_VOTE] = mask_vote
+MASK_FNS[PH_OVER] = mask_over
+
+
+cdef inline uint64_t actor_mask(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
+    """The legal actions of ``seat``, the seat to act (``s.cur``, the game not over), ORed into ``words`` (zero on
+    entry); returns the set of the words it wrote (bit i for word i)."""
+    return MASK_FNS[s.phase](cfg, s, seat, words)
+
 cdef void sp_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     cdef const SPConfig* cfg = <const SPConfig*>c
     cdef const SPState* s = <const SPState*>st
-    cdef int i, k, t, sup, q, kind, code
-    cdef bint any
-    for i in range(cfg.mask_words):
-        words[i] = 0
+    zero_words(words, cfg.mask_words)
     if s.phase == PH_OVER or seat != s.cur:
         return
-    if s.phase == PH_MAIN:
-        any = main_actions(cfg, s, seat, words)
-        if not any or (s.flags & FL_NODEP):
-            set_bit(words, cfg.a_pass)
-        if (s.flags & FL_TRADING) and not s.offered and (losable(s, seat) > 0 or malus_weight(cfg, s, seat) > 0):
-            for q in range(cfg.n):
-                if q != seat:
-                    set_bit(words, cfg.a_offer + q)
-    elif s.phase == PH_PICK:
-        sup = s.pick_sup
-        for i in range(cfg.vis[sup]):
-            if s.market[sup][i] != NO_CARD:
-                set_bit(words, cfg.vis0[sup] + i)
-        if deck_size(s, sup) > 0:
-            set_bit(words, cfg.a_draw + sup)
-    elif s.phase == PH_LOSE:
-        any = False
-        for sup in range(2):
-            kind = sup * NT + s.lose_type
-            if s.hand[seat][kind]:
-                any = True
-                set_bit(words, cfg.a_discard + kind)
-        if not any:
-            set_bit(words, cfg.a_done)
-    elif s.phase == PH_DEPOLLUTE:
-        for t in range(cfg.nmalus):
-            if can_depollute(cfg, s, seat, t):
-                set_bit(words, cfg.a_depollute + t)
-        set_bit(words, cfg.a_stop)
-    elif s.phase == PH_OFFER:
-        if s.offer_give_n < 2:
-            for k in range(NK_LOSABLE):
-                if s.hand[seat][k] > item_count(s.offer_give, s.offer_give_n, k):
-                    set_bit(words, cfg.a_give + k)
-            for t in range(cfg.nmalus):
-                code = ITEM_MALUS + t
-                if s.malus[seat][t] > item_count(s.offer_give, s.offer_give_n, code) \
-                        and not (cfg.harsh and cfg.mfx[t] == MX_STICKY):
-                    set_bit(words, cfg.a_give_malus + t)
-        if s.offer_ask_n < 2:
-            for k in range(NK_LOSABLE):
-                set_bit(words, cfg.a_ask + k)
-        if s.offer_give_n >= 1 and s.offer_ask_n >= 1:
-            set_bit(words, cfg.a_send)
-        set_bit(words, cfg.a_cancel)
-    elif s.phase == PH_ANSWER:
-        any = True
-        for i in range(s.offer_ask_n):
-            if s.hand[seat][s.offer_ask[i]] < item_count(s.offer_ask, s.offer_ask_n, s.offer_ask[i]):
-                any = False
-        if any:
-            set_bit(words, cfg.a_accept)
-        set_bit(words, cfg.a_refuse)
-    elif s.phase == PH_EV_PICK:
-        for sup in range(NS):
-            for i in range(cfg.vis[sup]):
-                if ev_pick_ok(cfg, s, sup, i):
-                    set_bit(words, cfg.vis0[sup] + i)
-        if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
-            set_bit(words, cfg.a_decline)
-    elif s.phase == PH_EV_DISCARD:
-        kind = cfg.ev_kind[s.ev_cur]
-        if kind == EV_DISCARD_SUPPLIER:
-            sup = cfg.ev_sup[s.ev_cur]
-            for t in range(NT):
-                if s.hand[seat][sup * NT + t]:
-                    set_bit(words, cfg.a_discard + sup * NT + t)
-        elif kind == EV_HOARDING:
-            any = False
-            for t in range(NT):
-                if over_limit(cfg, s, seat, t):
-                    for sup in range(2):
-                        if s.hand[seat][sup * NT + t]:
-                            any = True
-                            set_bit(words, cfg.a_discard + sup * NT + t)
-            if not any:
-                set_bit(words, cfg.a_done)
-        else:                                                   # recycling tax
-            for k in range(NK_LOSABLE):
-                if s.hand[seat][k]:
-                    set_bit(words, cfg.a_discard + k)
-            if s.ev_left == cfg.ev_amount[s.ev_cur] and pile_size(cfg, s) > 0:
-                set_bit(words, cfg.a_take_malus)
-    elif s.phase == PH_EV_TAX:
-        if losable(s, s.offer_to) > 0:
-            set_bit(words, cfg.a_tax_take)
-        for t in range(cfg.nmalus):
-            if s.malus[seat][t]:
-                set_bit(words, cfg.a_give_malus + t)
-    elif s.phase == PH_VOTE:
-        set_bit(words, cfg.a_vote_yes)
-        set_bit(words, cfg.a_vote_no)
+    actor_mask(cfg, s, seat, words)
 
 
 # -- turn and round flow -----------------------------------------------------------------------------------------
@@ -766,20 +973,15 @@ cdef void finish_picks(const SPConfig* cfg, SPState* s) noexcept nogil:
 
 cdef void after_pick(const SPConfig* cfg, SPState* s) noexcept nogil:
     s.picks_left -= 1
-    if s.picks_left == 0 or (visible_count(cfg, s, s.pick_sup) == 0 and deck_size(s, s.pick_sup) == 0):
+    if s.picks_left == 0 or (slots_filled(s, s.pick_sup) == 0 and deck_left(s, s.pick_sup) == 0):
         finish_picks(cfg, s)
     else:
         s.phase = PH_PICK
 
 
-cdef int slot_of(const SPConfig* cfg, int a, int* sup) noexcept nogil:
-    cdef int x
-    for x in range(NS - 1, -1, -1):
-        if a >= cfg.vis0[x]:
-            sup[0] = x
-            return a - cfg.vis0[x]
-    sup[0] = 0
-    return 0
+cdef inline int slot_of(const SPConfig* cfg, int a, int* sup) noexcept nogil:
+    sup[0] = cfg.take_sup[a - cfg.a_take]
+    return cfg.take_slot[a - cfg.a_take]
 
 
 cdef void do_trade(const SPConfig* cfg, SPState* s) noexcept nogil:
@@ -804,152 +1006,201 @@ cdef void clear_offer(SPState* s) noexcept nogil:
     s.offer_to = 0
 
 
-cdef void step(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
-    cdef int p = s.cur, sup, i, t, k, o, c
-    if s.phase == PH_MAIN:
-        if a < cfg.a_build:                                         # supply
-            s.pick_sup = <uint8_t>(a - cfg.a_supply)
-            s.picks_left = cfg.take[s.pick_sup]
-            s.phase = PH_PICK
-        elif a < cfg.a_depollute:                                   # build
-            o = a - cfg.a_build
-            c = cfg.opt_comp[o]
-            for k in range(NK):
-                if cfg.opt[o][k]:
-                    remove_card(s, p, k, cfg.opt[o][k])
-                    s.laid[p][k] += cfg.opt[o][k]
-            s.built[p] |= <uint8_t>(1 << c)
-            if s.built[p] == cfg.all_built:
-                trigger_end(s, END_SMARTPHONE)
-            end_turn(cfg, s)
-        elif a < cfg.a_stop:                                        # depollute
-            t = a - cfg.a_depollute
-            s.malus[p][t] -= 1
-            s.mout[t] += 1
-            s.dep_n = 1
-            for t in range(cfg.nmalus):
-                if can_depollute(cfg, s, p, t):
-                    s.phase = PH_DEPOLLUTE
-                    return
-            end_turn(cfg, s)
-        elif a == cfg.a_pass:
-            end_turn(cfg, s)
-        else:                                                       # offer
-            clear_offer(s)
-            s.offer_to = <uint8_t>(a - cfg.a_offer)
-            s.offered = 1
-            s.phase = PH_OFFER
-    elif s.phase == PH_PICK:
-        if a >= cfg.a_draw:
-            t = draw_type(s, s.pick_sup)
-            s.hand[p][s.pick_sup * NT + t] += 1
-        else:
-            i = slot_of(cfg, a, &sup)
-            gain_known(s, p, sup * NT + s.market[sup][i])
-            s.market[sup][i] = NO_CARD
-        after_pick(cfg, s)
-    elif s.phase == PH_LOSE:
-        if a != cfg.a_done:
-            k = a - cfg.a_discard
-            remove_card(s, p, k, 1)
-            s.out[k] += 1
-        s.lose_type = 0
-        s.phase = PH_PICK           # placeholder while drawing (continue_malus sets the next phase)
-        continue_malus(cfg, s)
-    elif s.phase == PH_DEPOLLUTE:
-        if a != cfg.a_stop:
-            t = a - cfg.a_depollute
-            s.malus[p][t] -= 1
-            s.mout[t] += 1
-            s.dep_n = 2
+ctypedef void (*step_fn)(const SPConfig* cfg, SPState* s, int a) noexcept nogil
+
+
+cdef void step_main(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, t, k, o, c
+    if a < cfg.a_build:                                         # supply
+        s.pick_sup = <uint8_t>(a - cfg.a_supply)
+        s.picks_left = cfg.take[s.pick_sup]
+        s.phase = PH_PICK
+    elif a < cfg.a_depollute:                                   # build
+        o = a - cfg.a_build
+        c = cfg.opt_comp[o]
+        for k in range(NK):
+            if cfg.opt[o][k]:
+                remove_card(s, p, k, cfg.opt[o][k])
+                s.laid[p][k] += cfg.opt[o][k]
+        s.built[p] |= <uint8_t>(1 << c)
+        if s.built[p] == cfg.all_built:
+            trigger_end(s, END_SMARTPHONE)
         end_turn(cfg, s)
-    elif s.phase == PH_OFFER:
-        if a == cfg.a_cancel:
-            clear_offer(s)
-            s.phase = PH_MAIN
-        elif a == cfg.a_send:
-            s.cur = s.offer_to
-            s.phase = PH_ANSWER
-        elif a >= cfg.a_ask:
-            s.offer_ask[s.offer_ask_n] = <uint8_t>(a - cfg.a_ask)
-            s.offer_ask_n += 1
-        elif a >= cfg.a_give:
-            k = a - cfg.a_give
-            s.offer_give[s.offer_give_n] = <uint8_t>k
-            s.offer_give_n += 1
-            i = item_count(s.offer_give, s.offer_give_n, k)
-            if s.known[p][k] < i:
-                s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
-        else:
-            s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
-            s.offer_give_n += 1
-    elif s.phase == PH_ANSWER:
-        if a == cfg.a_accept:
-            do_trade(cfg, s)
-        clear_offer(s)
-        s.cur = <uint8_t>turn_player(cfg, s)
-        s.phase = PH_MAIN
-    elif s.phase == PH_EV_PICK:
-        if a == cfg.a_decline:
-            ev_next_player(cfg, s)
+    elif a < cfg.a_stop:                                        # depollute
+        t = a - cfg.a_depollute
+        s.malus[p][t] -= 1
+        s.mout[t] += 1
+        s.dep_n = 1
+        if malus_held(s, p) & cfg.dep_ok:                     # a second one to choose, or stop
+            s.phase = PH_DEPOLLUTE
             return
+        end_turn(cfg, s)
+    elif a == cfg.a_pass:
+        end_turn(cfg, s)
+    else:                                                       # offer
+        clear_offer(s)
+        s.offer_to = <uint8_t>(a - cfg.a_offer)
+        s.offered = 1
+        s.phase = PH_OFFER
+
+
+cdef void step_pick(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, sup, i, t
+    if a >= cfg.a_draw:
+        t = draw_type(s, s.pick_sup)
+        s.hand[p][s.pick_sup * NT + t] += 1
+    else:
         i = slot_of(cfg, a, &sup)
         gain_known(s, p, sup * NT + s.market[sup][i])
         s.market[sup][i] = NO_CARD
-        if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
-            for k in range(cfg.ev_amount[s.ev_cur]):
-                if pile_size(cfg, s) > 0:
-                    s.mout[draw_malus(cfg, s)] += 1
-            refill(cfg, s)
-            ev_next_player(cfg, s)
-            return
-        s.ev_left -= 1
-        if s.ev_left > 0 and ev_pick_count(cfg, s) > 0:
-            return
-        ev_next_player(cfg, s)
-    elif s.phase == PH_EV_DISCARD:
-        if a == cfg.a_done:
-            ev_next_player(cfg, s)
-            return
-        if a == cfg.a_take_malus:
-            s.malus[p][draw_malus(cfg, s)] += 1
-            ev_next_player(cfg, s)
-            return
+    after_pick(cfg, s)
+
+
+cdef void step_lose(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, k
+    if a != cfg.a_done:
         k = a - cfg.a_discard
         remove_card(s, p, k, 1)
         s.out[k] += 1
-        if cfg.ev_kind[s.ev_cur] == EV_HOARDING:
-            return                                                  # until nothing is over the limit: done
-        s.ev_left -= 1
-        if s.ev_left == 0:
-            ev_next_player(cfg, s)
-        elif cfg.ev_kind[s.ev_cur] == EV_RECYCLING_TAX and losable(s, p) == 0:
-            ev_next_player(cfg, s)
-        elif cfg.ev_kind[s.ev_cur] == EV_DISCARD_SUPPLIER and hand_sup(s, p, cfg.ev_sup[s.ev_cur]) == 0:
-            ev_next_player(cfg, s)
-    elif s.phase == PH_EV_TAX:
-        if a == cfg.a_tax_take:
-            steal_random(s, p, s.offer_to)
-        else:
-            t = a - cfg.a_give_malus
-            s.malus[p][t] -= 1
-            s.malus[s.offer_to][t] += 1
-        s.offer_to = 0
-        finish_event(cfg, s)
-    elif s.phase == PH_VOTE:
-        if a == cfg.a_vote_no:
-            s.ev_pos = 0
-            s.ev_n = 0
-            new_round(cfg, s)
-            return
-        s.ev_pos += 1
-        if s.ev_pos < s.ev_n:
-            s.cur = s.order[s.ev_pos]
-            return
-        do_refresh(cfg, s, s.cur if cfg.refresh_mode == RF_FIRST else -1)
+    s.lose_type = 0
+    s.phase = PH_PICK           # placeholder while drawing (continue_malus sets the next phase)
+    continue_malus(cfg, s)
+
+
+cdef void step_depollute(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, t
+    if a != cfg.a_stop:
+        t = a - cfg.a_depollute
+        s.malus[p][t] -= 1
+        s.mout[t] += 1
+        s.dep_n = 2
+    end_turn(cfg, s)
+
+
+cdef void step_offer(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, i, k
+    if a == cfg.a_cancel:
+        clear_offer(s)
+        s.phase = PH_MAIN
+    elif a == cfg.a_send:
+        s.cur = s.offer_to
+        s.phase = PH_ANSWER
+    elif a >= cfg.a_ask:
+        s.offer_ask[s.offer_ask_n] = <uint8_t>(a - cfg.a_ask)
+        s.offer_ask_n += 1
+    elif a >= cfg.a_give:
+        k = a - cfg.a_give
+        s.offer_give[s.offer_give_n] = <uint8_t>k
+        s.offer_give_n += 1
+        i = item_count(s.offer_give, s.offer_give_n, k)
+        if s.known[p][k] < i:
+            s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
+    else:
+        s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
+        s.offer_give_n += 1
+
+
+cdef void step_answer(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    if a == cfg.a_accept:
+        do_trade(cfg, s)
+    clear_offer(s)
+    s.cur = <uint8_t>turn_player(cfg, s)
+    s.phase = PH_MAIN
+
+
+cdef void step_ev_pick(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, sup, i, k
+    if a == cfg.a_decline:
+        ev_next_player(cfg, s)
+        return
+    i = slot_of(cfg, a, &sup)
+    gain_known(s, p, sup * NT + s.market[sup][i])
+    s.market[sup][i] = NO_CARD
+    if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
+        for k in range(cfg.ev_amount[s.ev_cur]):
+            if pile_size(cfg, s) > 0:
+                s.mout[draw_malus(cfg, s)] += 1
+        refill(cfg, s)
+        ev_next_player(cfg, s)
+        return
+    s.ev_left -= 1
+    if s.ev_left > 0 and ev_pick_count(cfg, s) > 0:
+        return
+    ev_next_player(cfg, s)
+
+
+cdef void step_ev_discard(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, k
+    if a == cfg.a_done:
+        ev_next_player(cfg, s)
+        return
+    if a == cfg.a_take_malus:
+        s.malus[p][draw_malus(cfg, s)] += 1
+        ev_next_player(cfg, s)
+        return
+    k = a - cfg.a_discard
+    remove_card(s, p, k, 1)
+    s.out[k] += 1
+    if cfg.ev_kind[s.ev_cur] == EV_HOARDING:
+        return                                                  # until nothing is over the limit: done
+    s.ev_left -= 1
+    if s.ev_left == 0:
+        ev_next_player(cfg, s)
+    elif cfg.ev_kind[s.ev_cur] == EV_RECYCLING_TAX and losable(s, p) == 0:
+        ev_next_player(cfg, s)
+    elif cfg.ev_kind[s.ev_cur] == EV_DISCARD_SUPPLIER and hand_sup(s, p, cfg.ev_sup[s.ev_cur]) == 0:
+        ev_next_player(cfg, s)
+
+
+cdef void step_ev_tax(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    cdef int p = s.cur, t
+    if a == cfg.a_tax_take:
+        steal_random(s, p, s.offer_to)
+    else:
+        t = a - cfg.a_give_malus
+        s.malus[p][t] -= 1
+        s.malus[s.offer_to][t] += 1
+    s.offer_to = 0
+    finish_event(cfg, s)
+
+
+cdef void step_vote(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    if a == cfg.a_vote_no:
         s.ev_pos = 0
         s.ev_n = 0
-        after_refresh(cfg, s)
+        new_round(cfg, s)
+        return
+    s.ev_pos += 1
+    if s.ev_pos < s.ev_n:
+        s.cur = s.order[s.ev_pos]
+        return
+    do_refresh(cfg, s, s.cur if cfg.refresh_mode == RF_FIRST else -1)
+    s.ev_pos = 0
+    s.ev_n = 0
+    after_refresh(cfg, s)
+
+
+cdef void step_over(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    pass
+
+
+# one function per phase, called through this table (as MASK_FNS)
+cdef step_fn STEP_FNS[NUM_PHASES]
+STEP_FNS[PH_MAIN] = step_main
+STEP_FNS[PH_PICK] = step_pick
+STEP_FNS[PH_LOSE] = step_lose
+STEP_FNS[PH_DEPOLLUTE] = step_depollute
+STEP_FNS[PH_OFFER] = step_offer
+STEP_FNS[PH_ANSWER] = step_answer
+STEP_FNS[PH_EV_PICK] = step_ev_pick
+STEP_FNS[PH_EV_DISCARD] = step_ev_discard
+STEP_FNS[PH_EV_TAX] = step_ev_tax
+STEP_FNS[PH_VOTE] = step_vote
+STEP_FNS[PH_OVER] = step_over
+
+
+cdef inline void step(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
+    STEP_FNS[s.phase](cfg, s, a)
 
 
 # -- set-up -----------------------------------------------------------------------------------------------------
@@ -1007,9 +1258,19 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
                   | <int64_t>(1023 - laid_sup(s, p, 1)))
 
 
+cdef inline uint64_t sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    # sp_legal_mask for the seat to act (the playout loop asks only for it) into the loop's MAX_MASK_WORDS words,
+    # and the set of the words it wrote (the only ones the loop scans)
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    zero_words(words, cfg.mask_words)
+    return actor_mask(cfg, <const SPState*>st, seat, words)
+
+
 cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    return random_playout_loop(sp_actors, sp_legal_mask, sp_apply, (<const SPConfig*>c).mask_words,
-                               c, st, rng, max_len)
+    cdef int mask_words = (<const SPConfig*>c).mask_words
+    if mask_words <= 64:                                        # the kernel's word-set loop (sets of 64 words)
+        return random_playout_loop_words(sp_actors, sp_actor_mask, sp_apply, mask_words, c, st, rng, max_len)
+    return random_playout_loop(sp_actors, sp_legal_mask, sp_apply, mask_words, c, st, rng, max_len)
 
 
 cdef int sp_validate(const void* c, const void* st) noexcept nogil:
@@ -1018,6 +1279,7 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     cdef const SPState* s = <const SPState*>st
     cdef int n = cfg.n, p, k, t, sup, i, total, kind
     cdef int cnt[NK]
+    cdef int ontop[MAX_MALUS]
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef bint any
     if s.phase >= NUM_PHASES or s.cur >= n or s.first >= n or s.turns > n or s.round > cfg.nev:
@@ -1086,17 +1348,21 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             if s.laid[p][t] + s.laid[p][NT + t] + s.laid[p][2 * NT + t] != total:
                 return 4
     # malus cards: each in one place
+    memset(ontop, 0, sizeof(ontop))
+    for i in range(s.top_next, cfg.ntop):
+        ontop[cfg.top[i]] += 1                                  # top[i] < nmalus (make_core checks)
     for t in range(MAX_MALUS):
-        if t >= cfg.nmalus:
-            if s.pile[t] or s.mout[t]:
+        if t >= cfg.nmalus:                                     # no such card: zero everywhere (the move
+            if s.pile[t] or s.mout[t]:                          # generation reads the 24 counts as words)
                 return 5
+            for p in range(n):
+                if s.malus[p][t]:
+                    return 5
             continue
         total = s.pile[t] + s.mout[t]
         for p in range(n):
             total += s.malus[p][t]
-        for i in range(s.top_next, cfg.ntop):
-            if cfg.top[i] == t:
-                total += 1
+        total += ontop[t]
         if total != cfg.mtotal[t] or s.pile[t] > cfg.pile0[t]:
             return 5
     # unused context is zero outside its phase
@@ -1277,7 +1543,8 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
                            list events, bint harsh, int refresh_mode, bint finish_round, int refresh_threshold,
                            int refresh_cost, int bonus):
     cdef EngineSpec spec = SPEC
-    cdef int c, o, k, t, sup, i, e, total, j, stride
+    cdef int c, o, k, t, sup, i, e, total, j, stride, h
+    cdef uint8_t vis_bytes[NS * MAX_VIS]
     if not 2 <= players <= MAX_P or not 1 <= len(recipes) <= MAX_COMP or len(recipes) != len(points):
         raise ValueError("bad players or components")
     if not 1 <= len(options) <= MAX_OPTS or not 1 <= len(malus_fx) <= MAX_MALUS or len(malus_arg) != len(malus_fx):
@@ -1285,6 +1552,7 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     if len(top) > MAX_TOP or len(pile) != len(malus_fx) or not 1 <= len(events) <= MAX_EVENTS:
         raise ValueError("bad malus pile or events")
     cfg.n = players
+    cfg.seat_bits = (1 << players) - 1
     cfg.ncomp = len(recipes)
     for c in range(cfg.ncomp):
         cfg.points[c] = points[c]
@@ -1320,13 +1588,18 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
             if not 0 <= t < NT or not 1 <= len(ways) <= MAX_MSETS:
                 raise ValueError("msets: bad type or too many ways")
             cfg.comp_t[c][i] = t
+            cfg.comp_types[c] |= 1 << t
             cfg.comp_nm[c][i] = len(ways)
             cfg.comp_stride[c][i] = stride
             for j, way in enumerate(ways):
-                if len(way) != NS or sum(way) != recipes[c][t]:
-                    raise ValueError("msets: a way takes the recipe's cards of its type")
+                if len(way) != NS or sum(way) != recipes[c][t] or not 0 <= recipes[c][t] < MAX_FIT:
+                    raise ValueError("msets: a way takes the recipe's cards of its type (at most 9)")
                 for sup in range(NS):
+                    if way[sup] < 0:
+                        raise ValueError("msets: a way takes the recipe's cards of its type (at most 9)")
                     cfg.mset[c][i][j][sup] = way[sup]
+                    for h in range(way[sup], MAX_FIT):
+                        cfg.fit[c][i][sup][h] |= (<uint64_t>1) << j
             stride *= len(ways)
         if stride != cfg.comp_opt0[c + 1] - cfg.comp_opt0[c]:
             raise ValueError("msets: the ways do not multiply to the component's options")
@@ -1340,6 +1613,12 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
         cfg.vis[sup] = vis[sup]
         cfg.take[sup] = take[sup]
         cfg.mtake[sup] = mtake[sup]
+        if mtake[sup]:
+            cfg.mtake_sups |= 1 << sup
+        for i in range(MAX_VIS):
+            vis_bytes[sup * MAX_VIS + i] = 0x80 if i < vis[sup] else 0
+    memcpy(&cfg.vis_lo, &vis_bytes[0], 8)                       # the layout of market[0..1], market[2]
+    memcpy(&cfg.vis_hi, &vis_bytes[8], 4)
     cfg.total_cards = total
     cfg.nmalus = len(malus_fx)
     for t in range(cfg.nmalus):
@@ -1347,6 +1626,8 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
         cfg.marg[t] = malus_arg[t]
         cfg.pile0[t] = pile[t]
         cfg.mtotal[t] = pile[t]
+        if not (harsh and malus_fx[t] == MX_STICKY):
+            cfg.dep_ok |= (<uint32_t>1) << t
     cfg.ntop = len(top)
     for i in range(cfg.ntop):
         if not 0 <= top[i] < cfg.nmalus:
@@ -1400,6 +1681,12 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     cfg.a_done = layout["done"][0]
     cfg.num_actions = layout["num_actions"]
     cfg.mask_words = (cfg.num_actions + 63) >> 6
+    i = 0
+    for sup in range(NS):
+        for j in range(vis[sup]):
+            cfg.take_sup[i] = sup
+            cfg.take_slot[i] = j
+            i += 1
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
     core = GameCore()

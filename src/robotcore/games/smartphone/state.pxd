@@ -12,7 +12,7 @@ multiset (``pile``) drawn at random.
 Fields are ordered largest first so the layout has no padding differences between compilers.
 """
 
-from libc.stdint cimport int16_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     MAX_P = 5                 # seats
@@ -27,6 +27,7 @@ cdef enum:
     MAX_TOP = 8
     MAX_OPTS = 4096           # build options (component x which supplier's cards)
     MAX_MSETS = 55            # ways to take up to 9 cards of one type from 3 suppliers
+    MAX_FIT = 10              # cards of one kind a way can take, plus one
     NO_CARD = 0xFF
     ITEM_MALUS = 32           # offer item codes: a kind (0..14), or ITEM_MALUS + malus card
 
@@ -131,6 +132,13 @@ ctypedef struct SPState:
 
 
 ctypedef struct SPConfig:
+    # move-generation tables made with the config (make_core), so that a decision reads them instead of
+    # recomputing them: fit[c][i][sup][h] has bit j set when the j-th way of the i-th recipe type of c takes at
+    # most h cards of supplier sup (h < MAX_FIT; a hand of more counts as MAX_FIT - 1, since a way takes at most 9)
+    uint64_t fit[MAX_COMP][NT][NS][MAX_FIT]
+    uint64_t vis_lo                    # 0x80 in the bytes of market[0..1] that are face-up slots (memcpy order)
+    uint32_t vis_hi                    # the same for market[2]
+    uint32_t dep_ok                    # malus cards a player may discard or give (not the sticky ones if harsh)
     uint8_t opt[MAX_OPTS][NK]          # build options: the cards laid, per kind
     uint8_t opt_comp[MAX_OPTS]
     uint8_t mset[MAX_COMP][NT][MAX_MSETS][NS]   # the i-th recipe type of c: its j-th way, cards per supplier
@@ -139,6 +147,9 @@ ctypedef struct SPConfig:
     uint8_t comp_nt[MAX_COMP]          # types in the recipe of c
     uint8_t comp_t[MAX_COMP][NT]       # those types
     uint8_t comp_nm[MAX_COMP][NT]      # ways for each
+    uint8_t comp_types[MAX_COMP]       # the types of the recipe of c (bit t)
+    uint8_t take_sup[NS * MAX_VIS]     # take id - a_take: the supplier and the slot
+    uint8_t take_slot[NS * MAX_VIS]
     uint8_t recipe[MAX_COMP][NT]
     uint8_t points[MAX_COMP]
     uint8_t deck0[NK]
@@ -168,6 +179,8 @@ ctypedef struct SPConfig:
     uint8_t refresh_cost
     uint8_t bonus
     uint8_t all_built                  # bitset of every component
+    uint8_t mtake_sups                 # suppliers whose supply hands out malus cards (bit sup)
+    uint8_t seat_bits                  # every seat (bit p)
     int16_t mask_words
     int16_t num_opts
     int16_t total_cards
