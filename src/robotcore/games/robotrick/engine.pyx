@@ -40,6 +40,13 @@ cdef uint8_t DECK_ORDER[NUM_CARDS]
 for _i in range(NUM_CARDS):
     DECK_ORDER[_i] = _i
 
+# A card's colour and the set of its colour's cards (tables: a division and a shift less on every lead).
+cdef uint8_t CARD_COLOUR[NUM_CARDS]
+cdef uint64_t SUIT_OF[NUM_CARDS]
+for _i in range(NUM_CARDS):
+    CARD_COLOUR[_i] = colour_of(_i)
+    SUIT_OF[_i] = colour_mask(colour_of(_i))
+
 cdef uint8_t NEXT[MAX_ROUNDS][4]
 NEXT[0][:] = [DROCO, 2, 0, 1]
 NEXT[1][:] = [1, DROCO, 0, 2]
@@ -489,8 +496,8 @@ cdef inline forced_inline_void fast_trick(const RTConfig* cfg, RTState* s, uint3
         c0 = draw_card(s.hand[p0], rng)
     s.hand[p0] &= ~bit(c0)
     s.played_at[c0] = <uint8_t>(at + p0)
-    led = colour_of(c0)
-    led_mask = colour_mask(led)
+    led = CARD_COLOUR[c0]
+    led_mask = SUIT_OF[c0]
     trick = bit(c0)
     if d == 1:
         c1 = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
@@ -596,18 +603,24 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
     cdef uint64_t tmask = colour_mask(tc)
     cdef uint32_t voids = s.voids, order
     cdef int32_t score[NUM_SEATS]
+    cdef bint partial
     if not hands_fit(s):
         return PLAYOUT_TOO_LONG
     for p in range(NUM_SEATS):
         score[p] = live_round_score(cfg, s, p)
+    partial = s.trick_len != 0
     while trick_no < TRICKS_PER_ROUND:
-        if s.trick_len or n + NUM_SEATS > max_len:
+        if partial or n + NUM_SEATS > max_len:
+            s.leader = <uint8_t>leader
+            s.trick_no = <uint8_t>trick_no
             s.voids = <uint16_t>voids
             winner = slow_trick(cfg, s, &rng, &n, max_len, &voids, score)
             if winner < 0:
                 s.voids = <uint16_t>voids
                 rng_io[0] = rng
                 return PLAYOUT_TOO_LONG
+            s.trick_len = 0
+            partial = False
         else:
             order = ORDER[rnd][leader]
             at = 1 + trick_no * 4
@@ -623,9 +636,8 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
             n += NUM_SEATS
         leader = winner
         trick_no += 1
-        s.leader = <uint8_t>leader
-        s.trick_no = <uint8_t>trick_no
-        s.trick_len = 0
+    s.leader = <uint8_t>leader             # the leader, trick count and voids live in registers until here
+    s.trick_no = <uint8_t>trick_no
     s.voids = <uint16_t>voids
     end_round_scored(cfg, s, score)       # the next round is dealt, or the game over
     rng_io[0] = rng
