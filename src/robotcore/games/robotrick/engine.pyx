@@ -40,10 +40,31 @@ cdef uint8_t DECK_ORDER[NUM_CARDS]
 for _i in range(NUM_CARDS):
     DECK_ORDER[_i] = _i
 
+# A card's colour and the set of its colour's cards (tables: a division and a shift less on every lead).
+cdef uint8_t CARD_COLOUR[NUM_CARDS]
+cdef uint64_t SUIT_OF[NUM_CARDS]
+for _i in range(NUM_CARDS):
+    CARD_COLOUR[_i] = colour_of(_i)
+    SUIT_OF[_i] = colour_mask(colour_of(_i))
+
 cdef uint8_t NEXT[MAX_ROUNDS][4]
 NEXT[0][:] = [DROCO, 2, 0, 1]
 NEXT[1][:] = [1, DROCO, 0, 2]
 NEXT[2][:] = [1, 2, DROCO, 0]
+
+# ORDER[r][leader]: the four players of a trick in play order from its leader, one byte each, the leader's lowest
+# (the trick's ``trick_player`` bytes as one word).
+cdef uint32_t ORDER[MAX_ROUNDS][4]
+cdef uint8_t DROCO_AT[MAX_ROUNDS][4]     # Droco's position in ORDER[r][leader]
+for _r in range(MAX_ROUNDS):
+    for _p in range(4):
+        ORDER[_r][_p] = 0
+        _q = _p
+        for _i in range(4):
+            ORDER[_r][_p] |= (<uint32_t>_q) << (8 * _i)
+            if _q == DROCO:
+                DROCO_AT[_r][_p] = _i
+            _q = NEXT[_r][_q]
 
 
 cdef int next_player(int rnd, int player) noexcept nogil:
@@ -149,30 +170,33 @@ cdef int colour_by_length(uint64_t cards, bint longest) noexcept nogil:
     return best
 
 
-cdef int droco_pick(const RTConfig* cfg, int ai_card, uint64_t hand, uint64_t trick, int led, int tc) noexcept nogil:
-    """The card Droco plays from ``hand`` with ``trick`` the cards of the trick in progress (0: it leads; else
-    the first was of colour ``led``), fixed by its AI card for the three situations (RULES.md, "The AI cards")."""
-    cdef uint64_t tmask = colour_mask(tc), trumps = hand & tmask, others = hand & ~tmask, follow, win
-    cdef int best, rule
-    if trick == 0:
-        rule = cfg.ai_lead[ai_card]
-        if rule == LEAD_HIGHEST:
-            return pick_extreme(hand, tc, True)
-        if rule == LEAD_LOWEST:
-            return pick_extreme(hand, tc, False)
-        if rule == LEAD_HIGHEST_OF_LONGEST:
-            return highest_bit(hand & colour_mask(colour_by_length(hand, True)))
-        if rule == LEAD_LOWEST_OF_SHORTEST:
-            return lowest_bit(hand & colour_mask(colour_by_length(hand, False)))
-        if rule == LEAD_HIGHEST_TRUMP:
-            return highest_bit(trumps) if trumps else pick_extreme(hand, tc, True)
-        if rule == LEAD_LOWEST_TRUMP:
-            return lowest_bit(trumps) if trumps else pick_extreme(hand, tc, False)
-        if rule == LEAD_HIGHEST_NON_TRUMP:
-            return pick_extreme(others, tc, True) if others else highest_bit(trumps)
-        return pick_extreme(others, tc, False) if others else lowest_bit(trumps)   # LEAD_LOWEST_NON_TRUMP
-    best = best_of(trick, colour_mask(led), tmask)
-    follow = hand & colour_mask(led)
+cdef inline int droco_lead(const RTConfig* cfg, int ai_card, uint64_t hand, int tc, uint64_t tmask) noexcept nogil:
+    """The card Droco leads from ``hand`` (trump colour ``tc``, its cards ``tmask``), by its AI card."""
+    cdef uint64_t trumps = hand & tmask, others = hand & ~tmask
+    cdef int rule = cfg.ai_lead[ai_card]
+    if rule == LEAD_HIGHEST:
+        return pick_extreme(hand, tc, True)
+    if rule == LEAD_LOWEST:
+        return pick_extreme(hand, tc, False)
+    if rule == LEAD_HIGHEST_OF_LONGEST:
+        return highest_bit(hand & colour_mask(colour_by_length(hand, True)))
+    if rule == LEAD_LOWEST_OF_SHORTEST:
+        return lowest_bit(hand & colour_mask(colour_by_length(hand, False)))
+    if rule == LEAD_HIGHEST_TRUMP:
+        return highest_bit(trumps) if trumps else pick_extreme(hand, tc, True)
+    if rule == LEAD_LOWEST_TRUMP:
+        return lowest_bit(trumps) if trumps else pick_extreme(hand, tc, False)
+    if rule == LEAD_HIGHEST_NON_TRUMP:
+        return pick_extreme(others, tc, True) if others else highest_bit(trumps)
+    return pick_extreme(others, tc, False) if others else lowest_bit(trumps)   # LEAD_LOWEST_NON_TRUMP
+
+
+cdef inline int droco_follow(const RTConfig* cfg, int ai_card, uint64_t hand, uint64_t trick, int led,
+                             uint64_t led_mask, int tc, uint64_t tmask) noexcept nogil:
+    """The card Droco plays from ``hand`` after the lead: ``trick`` holds the cards played so far, the first of
+    colour ``led`` (its cards ``led_mask``); trump colour ``tc`` (``tmask``)."""
+    cdef uint64_t trumps = hand & tmask, others = hand & ~tmask, follow = hand & led_mask, win
+    cdef int best = best_of(trick, led_mask, tmask), rule
     if follow:
         # the led-colour cards that beat the best so far: none once a trump leads (unless trumps were led)
         win = follow & above(best) if (led == tc or not (tmask >> best) & 1) else 0
@@ -205,6 +229,14 @@ cdef int droco_pick(const RTConfig* cfg, int ai_card, uint64_t hand, uint64_t tr
     if rule == DISCARD_LOWEST_NON_TRUMP:
         return pick_extreme(others, tc, False) if others else lowest_bit(trumps)
     return pick_extreme(others, tc, True) if others else lowest_bit(trumps)    # DISCARD_HIGHEST_NON_TRUMP
+
+
+cdef int droco_pick(const RTConfig* cfg, int ai_card, uint64_t hand, uint64_t trick, int led, int tc) noexcept nogil:
+    """The card Droco plays from ``hand`` with ``trick`` the cards of the trick in progress (0: it leads; else
+    the first was of colour ``led``), fixed by its AI card for the three situations (RULES.md, "The AI cards")."""
+    if trick == 0:
+        return droco_lead(cfg, ai_card, hand, tc, colour_mask(tc))
+    return droco_follow(cfg, ai_card, hand, trick, led, colour_mask(led), tc, colour_mask(tc))
 
 
 cdef int droco_choose(const RTConfig* cfg, const RTState* s) noexcept nogil:
@@ -371,66 +403,245 @@ cdef inline void advance(const RTConfig* cfg, RTState* s) noexcept nogil:
         play_card(cfg, s, DROCO, droco_choose(cfg, s))
 
 
-cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64_t n, int64_t max_len) noexcept nogil:
-    """The random playout through the play phase of a round: ``random_playout_loop``'s draws (a uniform card
-    among the legal ones of the seat to act, the k-th lowest), with the trick kept in registers. Returns the
-    decisions counted so far once the round is over (the next one dealt or the game over), or PLAYOUT_TOO_LONG
-    (the state then stands at the decision that exceeded the bound)."""
-    cdef uint64_t rng = rng_io[0]
-    cdef int rnd = s.round, tc = colour_of(s.trump), tl = s.trick_len, led = 0, player, card, cnt, winner
-    cdef int trick_base = 1 + s.trick_no * 4
-    cdef uint64_t tmask = colour_mask(tc), led_mask = 0, trick = trick_set(s), hand, legal
-    if tl:
+cdef inline void end_round_scored(const RTConfig* cfg, RTState* s, const int32_t* score) noexcept nogil:
+    """``end_round`` with the round's scores already summed (the playout keeps them as the captures are made)."""
+    cdef int p
+    for p in range(NUM_SEATS):
+        s.round_scores[s.round][p] = <int16_t>score[p]
+    s.round += 1
+    if s.round >= cfg.rounds:
+        s.phase = PHASE_OVER
+    else:
+        memcpy(s.past_played_at[s.round - 1], s.played_at, NUM_CARDS)
+        s.past_trump[s.round - 1] = s.trump
+        setup_round(cfg, s)
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* The four bytes p[0..3] from a word whose lowest byte is p[0]: one store on little-endian targets. */
+    static inline void rt_store4(uint8_t* p, uint32_t v) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+    #else
+        memcpy(p, &v, 4);
+    #endif
+    }
+    /* fast_trick is written once and must be inlined at each of its four call sites, where Droco's position is a
+       constant: the compilers' size heuristics would keep one shared copy. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define RT_FORCE_INLINE __attribute__((always_inline))
+    #elif defined(_MSC_VER)
+    #define RT_FORCE_INLINE __forceinline
+    #else
+    #define RT_FORCE_INLINE
+    #endif
+    """
+    void rt_store4(uint8_t* p, uint32_t v) nogil
+    ctypedef void forced_inline_void "RT_FORCE_INLINE void"
+
+
+cdef inline int draw_card(uint64_t cards, uint64_t* rng) noexcept nogil:
+    """The playouts' draw over a seat's legal cards (a non-empty set): k uniform below their number, the k-th."""
+    return kth_card(cards, <int>rng_below(rng, <uint32_t>popcount(cards)))
+
+
+cdef inline int follow_card(const RTState* s, int player, uint64_t led_mask, int led, uint32_t* voids,
+                            uint64_t* rng) noexcept nogil:
+    """A seat's random card after the lead: of the led colour when it has one, else any (and it is void in the
+    led colour), without a branch."""
+    cdef uint64_t hand = s.hand[player], follow = hand & led_mask
+    cdef uint32_t none = follow == 0
+    voids[0] |= none << (player * 4 + led)
+    return draw_card(hand if none else follow, rng)
+
+
+cdef inline void take_trick(const RTConfig* cfg, RTState* s, uint32_t cards, uint32_t order, int d, int winner,
+                            int32_t* score) noexcept nogil:
+    """``capture`` for a whole trick given as its cards and players in play order (one byte each, Droco at
+    position ``d``), with the round's scores in ``score``; the trick's bytes and the played set are written too."""
+    cdef int i, p, c
+    rt_store4(s.trick_card, cards)
+    rt_store4(s.trick_player, order)
+    if winner == DROCO:
+        for i in range(4):
+            if i != d:
+                p = (order >> (8 * i)) & 0xFF
+                c = (cards >> (8 * i)) & 0xFF
+                s.face_down[p] |= bit(c)
+                score[p] -= cfg.vp[c]
+    else:
+        c = (cards >> (8 * d)) & 0xFF
+        if popcount(s.face_up[winner]) < cfg.hangars:
+            s.face_up[winner] |= bit(c)
+            score[winner] += cfg.vp[c]
+        else:
+            s.face_down[winner] |= bit(c)
+            score[winner] -= cfg.vp[c]
+
+
+cdef inline forced_inline_void fast_trick(const RTConfig* cfg, RTState* s, uint32_t order, int d, int at, int tc,
+                                         uint64_t tmask, uint32_t* voids, int32_t* score, uint64_t* rng,
+                                         int* winner_out) noexcept nogil:
+    """A whole trick from its lead, Droco at position ``d`` of ``order`` (a constant where it is inlined, so
+    every position's code knows whether Droco or a seat plays); the winner. The seats' draws are those of
+    ``random_playout_loop``; ``at`` is played_at's mark of the trick's player 0. The winner goes to ``winner_out``."""
+    cdef int c0, c1, c2, c3, led, winner
+    cdef int p0 = order & 0xFF, p1 = (order >> 8) & 0xFF, p2 = (order >> 16) & 0xFF, p3 = order >> 24
+    cdef uint64_t led_mask, trick
+    if d == 0:
+        c0 = droco_lead(cfg, s.ai_card, s.hand[DROCO], tc, tmask)
+    else:
+        c0 = draw_card(s.hand[p0], rng)
+    s.hand[p0] &= ~bit(c0)
+    s.played_at[c0] = <uint8_t>(at + p0)
+    led = CARD_COLOUR[c0]
+    led_mask = SUIT_OF[c0]
+    trick = bit(c0)
+    if d == 1:
+        c1 = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
+    else:
+        c1 = follow_card(s, p1, led_mask, led, voids, rng)
+    s.hand[p1] &= ~bit(c1)
+    s.played_at[c1] = <uint8_t>(at + p1)
+    trick |= bit(c1)
+    if d == 2:
+        c2 = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
+    else:
+        c2 = follow_card(s, p2, led_mask, led, voids, rng)
+    s.hand[p2] &= ~bit(c2)
+    s.played_at[c2] = <uint8_t>(at + p2)
+    trick |= bit(c2)
+    if d == 3:
+        c3 = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
+    else:
+        c3 = follow_card(s, p3, led_mask, led, voids, rng)
+    s.hand[p3] &= ~bit(c3)
+    s.played_at[c3] = <uint8_t>(at + p3)
+    trick |= bit(c3)
+    s.played |= trick
+    winner = (s.played_at[best_of(trick, led_mask, tmask)] - 1) & 3
+    take_trick(cfg, s, <uint32_t>c0 | (<uint32_t>c1 << 8) | (<uint32_t>c2 << 16) | (<uint32_t>c3 << 24), order, d,
+               winner, score)
+    winner_out[0] = winner
+
+
+cdef int slow_trick(const RTConfig* cfg, RTState* s, uint64_t* rng, int64_t* n, int64_t max_len, uint32_t* voids,
+                    int32_t* score) noexcept nogil:
+    """The rest of the trick in progress card by card, from ``s.trick_len`` (a trick begun before the playout, or
+    one in which the length bound may be reached): its winner, or -1 at the decision that exceeds the bound,
+    where the state is left as ``rt_apply`` leaves it."""
+    cdef int rnd = s.round, tc = colour_of(s.trump), pos = s.trick_len, led = 0, player, card, d = 0, i, winner
+    cdef uint32_t order = ORDER[rnd][s.leader], cards = 0
+    cdef uint64_t led_mask = ~(<uint64_t>0), trick = 0, tmask = colour_mask(tc)
+    for i in range(4):
+        if ((order >> (8 * i)) & 0xFF) == DROCO:
+            d = i
+    for i in range(pos):
+        cards |= (<uint32_t>s.trick_card[i]) << (8 * i)
+        trick |= bit(s.trick_card[i])
+    if pos:
         led = colour_of(s.trick_card[0])
         led_mask = colour_mask(led)
-    player = to_play(s)
-    while True:
+    while pos < 4:
+        player = (order >> (8 * pos)) & 0xFF
         if player == DROCO:
-            hand = s.hand[DROCO]
-            card = droco_pick(cfg, s.ai_card, hand, trick, led, tc)
+            card = droco_pick(cfg, s.ai_card, s.hand[DROCO], trick, led, tc)
         else:
-            if n >= max_len:
+            if n[0] >= max_len:
+                for i in range(pos):
+                    s.trick_card[i] = <uint8_t>(cards >> (8 * i))
+                    s.trick_player[i] = <uint8_t>(order >> (8 * i))
+                s.trick_len = <uint8_t>pos
                 s.played |= trick
-                rng_io[0] = rng
-                return PLAYOUT_TOO_LONG
-            hand = s.hand[player]
-            legal = hand
-            if tl:
-                legal = hand & led_mask
-                if not legal:
-                    legal = hand
-                    s.voids |= <uint16_t>(1 << (player * 4 + led))
-            cnt = popcount(legal)
-            if cnt == 0:
-                s.played |= trick
-                rng_io[0] = rng
-                return PLAYOUT_TOO_LONG
-            card = kth_card(legal, <int>rng_below(&rng, <uint32_t>cnt))
-            n += 1
-        s.hand[player] = hand & ~bit(card)
-        if tl == 0:
+                return -1
+            card = follow_card(s, player, led_mask, led, voids, rng) if pos else draw_card(s.hand[player], rng)
+            n[0] += 1
+        s.hand[player] &= ~bit(card)
+        s.played_at[card] = <uint8_t>(1 + s.trick_no * 4 + player)
+        if pos == 0:
             led = colour_of(card)
             led_mask = colour_mask(led)
-        s.trick_card[tl] = <uint8_t>card
-        s.trick_player[tl] = <uint8_t>player
-        s.played_at[card] = <uint8_t>(trick_base + player)
+        cards |= (<uint32_t>card) << (8 * pos)
         trick |= bit(card)
-        tl += 1
-        if tl < 4:
-            s.trick_len = <uint8_t>tl
-            player = NEXT[rnd][player]
-            continue
-        s.played |= trick
-        winner = (s.played_at[best_of(trick, led_mask, tmask)] - 1) & 3
-        if s.trick_no == TRICKS_PER_ROUND - 1:       # the last trick: the next round is dealt, or the game over
-            capture(cfg, s, winner)
-            rng_io[0] = rng
-            return n
-        capture(cfg, s, winner)
-        player = winner
-        trick = 0
-        tl = 0
-        trick_base += 4
+        pos += 1
+    s.played |= trick
+    winner = (s.played_at[best_of(trick, led_mask, tmask)] - 1) & 3
+    take_trick(cfg, s, cards, order, d, winner, score)
+    return winner
+
+
+cdef inline bint hands_fit(const RTState* s) noexcept nogil:
+    """Every player holds one card for each trick left (``rt_validate`` checks it of a state from outside; the
+    play loop relies on it and never draws from an empty hand)."""
+    cdef int p, i, left = TRICKS_PER_ROUND - s.trick_no, n[4]
+    for p in range(4):
+        n[p] = left
+    for i in range(s.trick_len):
+        n[s.trick_player[i] & 3] -= 1
+    for p in range(4):
+        if popcount(s.hand[p]) != n[p]:
+            return False
+    return True
+
+
+cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64_t n, int64_t max_len) noexcept nogil:
+    """The random playout through the play phase of a round: ``random_playout_loop``'s draws (a uniform card
+    among the legal ones of the seat to act, the k-th lowest). Returns the decisions counted so far once the round
+    is over (the next one dealt or the game over), or PLAYOUT_TOO_LONG (the state then stands at the decision
+    that exceeded the bound, exactly as ``rt_apply`` leaves it).
+
+    What ``play_card`` and ``capture`` do card by card is done here a trick at a time: a whole trick is one
+    ``fast_trick``, specialised by Droco's position in it, with the cards in registers (the trick's cards and its
+    players, the table's order from its leader, are written as two 4-byte words), the round's scores summed as
+    cards are captured (no pass over the captures at the round's end), and a seat's legal cards taken without a
+    branch. A trick begun before the playout, or one that may reach the length bound, goes card by card
+    (``slow_trick``)."""
+    cdef uint64_t rng = rng_io[0]
+    cdef int rnd = s.round, tc = colour_of(s.trump), p, winner, trick_no = s.trick_no, leader = s.leader, at
+    cdef uint64_t tmask = colour_mask(tc)
+    cdef uint32_t voids = s.voids, order
+    cdef int32_t score[NUM_SEATS]
+    cdef bint partial
+    if not hands_fit(s):
+        return PLAYOUT_TOO_LONG
+    for p in range(NUM_SEATS):
+        score[p] = live_round_score(cfg, s, p)
+    partial = s.trick_len != 0
+    while trick_no < TRICKS_PER_ROUND:
+        if partial or n + NUM_SEATS > max_len:
+            s.leader = <uint8_t>leader
+            s.trick_no = <uint8_t>trick_no
+            s.voids = <uint16_t>voids
+            winner = slow_trick(cfg, s, &rng, &n, max_len, &voids, score)
+            if winner < 0:
+                s.voids = <uint16_t>voids
+                rng_io[0] = rng
+                return PLAYOUT_TOO_LONG
+            s.trick_len = 0
+            partial = False
+        else:
+            order = ORDER[rnd][leader]
+            at = 1 + trick_no * 4
+            p = DROCO_AT[rnd][leader]
+            if p == 0:
+                fast_trick(cfg, s, order, 0, at, tc, tmask, &voids, score, &rng, &winner)
+            elif p == 1:
+                fast_trick(cfg, s, order, 1, at, tc, tmask, &voids, score, &rng, &winner)
+            elif p == 2:
+                fast_trick(cfg, s, order, 2, at, tc, tmask, &voids, score, &rng, &winner)
+            else:
+                fast_trick(cfg, s, order, 3, at, tc, tmask, &voids, score, &rng, &winner)
+            n += NUM_SEATS
+        leader = winner
+        trick_no += 1
+    s.leader = <uint8_t>leader             # the leader, trick count and voids live in registers until here
+    s.trick_no = <uint8_t>trick_no
+    s.voids = <uint16_t>voids
+    end_round_scored(cfg, s, score)       # the next round is dealt, or the game over
+    rng_io[0] = rng
+    return n
 
 
 # -- the engine contract ----------------------------------------------------------------------------------------
@@ -768,29 +979,39 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
     return 0
 
 
-cdef int64_t rt_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
+cdef int64_t rt_playout(const void* c, void* st, uint64_t* rng_io, int64_t max_len) noexcept nogil:
     """``random_playout_loop`` for Robotrick: the same draws in the same order, so the same end states (the
-    conformance suite compares the two), with the play phase in ``play_round``."""
+    conformance suite compares the two), with the play phase in ``play_round``. The pass: seat 0 chooses until it
+    has chosen two cards, then seat 1, then seat 2 (the lowest acting seat first); once all six are chosen the cards
+    go to their receivers and ``play_round`` starts with Droco's lead (``pass_card``'s ``advance``)."""
     cdef const RTConfig* cfg = <const RTConfig*>c
     cdef RTState* s = <RTState*>st
     cdef int64_t n = 0
-    cdef int seat, cnt
-    cdef uint64_t hand
+    cdef int seat, cnt, card
+    cdef uint64_t hand, rng
     while True:
         if s.phase == PHASE_PLAY:
-            n = play_round(cfg, s, rng, n, max_len)
+            n = play_round(cfg, s, rng_io, n, max_len)
             if n < 0:
                 return n
         elif s.phase == PHASE_PASS:
-            if n >= max_len:
-                return PLAYOUT_TOO_LONG
-            seat = 0 if s.pass_count[0] < PASS_CARDS else (1 if s.pass_count[1] < PASS_CARDS else 2)
-            hand = s.hand[seat]
-            cnt = popcount(hand)
-            if cnt == 0:
-                return PLAYOUT_TOO_LONG
-            pass_card(cfg, s, seat, kth_card(hand, <int>rng_below(rng, <uint32_t>cnt)))
-            n += 1
+            rng = rng_io[0]
+            for seat in range(NUM_SEATS):
+                while s.pass_count[seat] < PASS_CARDS:
+                    hand = s.hand[seat]
+                    cnt = popcount(hand)
+                    if n >= max_len or cnt == 0:
+                        rng_io[0] = rng
+                        return PLAYOUT_TOO_LONG
+                    card = kth_card(hand, <int>rng_below(&rng, <uint32_t>cnt))
+                    s.hand[seat] = hand & ~bit(card)
+                    s.passed[seat] |= bit(card)
+                    s.pass_count[seat] += 1
+                    n += 1
+            rng_io[0] = rng
+            for seat in range(NUM_SEATS):
+                s.hand[(seat + 1) % NUM_SEATS] |= s.passed[seat]
+            s.phase = PHASE_PLAY
         else:
             return n
 
