@@ -21,13 +21,19 @@ Without gevent (Flask's development server, the tests' in-process client) everyt
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import logging
 import os
 import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from .store import ActionRow
 
 log = logging.getLogger("robotcore_api")
 
@@ -88,11 +94,47 @@ class Subscription:
         self.event = threading.Event()
 
 
+@dataclass(frozen=True)
+class Change:
+    """What a PostgreSQL notification says of a commit (the trigger ``actions_notify``'s payload): the version
+    it made, its action rows (``store.ActionRow``s, in order; None when the payload left them out) and the
+    state bytes after them (None when left out: larger than a NOTIFY holds, or not known to the trigger)."""
+
+    version: int
+    rows: list[Any] | None = None
+    state: bytes | None = None
+    updated_at: float | None = None
+
+    @classmethod
+    def parse(cls, payload: str) -> Change | None:
+        """The change a payload announces; None when it is not one of ours (the watchers then ask the
+        database). A bare number is the version alone (the trigger of a server not yet upgraded)."""
+        if payload.isdigit():
+            return cls(int(payload))
+        try:
+            doc = json.loads(payload)
+            version = int(doc["v"])
+            rows = None
+            if "a" in doc:
+                rows = [ActionRow(int(v), int(seat), int(action), bool(by_bot), float(at))
+                        for v, seat, action, by_bot, at in doc["a"]]
+                if not rows or rows[-1].version != version:
+                    rows = None
+            state = base64.b64decode(doc["s"]) if rows is not None and isinstance(doc.get("s"), str) else None
+            updated = float(doc["u"]) if state is not None and doc.get("u") is not None else None
+        except (ValueError, TypeError, KeyError, binascii.Error):
+            return None
+        return cls(version, rows, state, updated)
+
+
 class ChangeFeed:
     """Wakes this process's watchers of a match when it changes, whichever process or host committed it."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, on_change: Callable[[str, Change], None] | None = None) -> None:
         self.store = store
+        #: called (in the listener, before the match's watchers are woken) with each change a notification
+        #: announced: the service brings its snapshot of the match up to date from it, without a query
+        self.on_change = on_change
         self._lock = threading.Lock()
         self._subs: dict[str, set[Subscription]] = {}
         self._source_pid = -1
@@ -144,6 +186,19 @@ class ChangeFeed:
     def _note(self, match_id: str, version: int) -> None:
         if match_id in self._subs and version > self._heard.get(match_id, -1):
             self._heard[match_id] = version
+
+    def hear(self, match_id: str, change: Change | None) -> None:
+        """A notification of ``change`` (None: one not of ours): noted, and handed to ``on_change``, before
+        the match's watchers are woken (the caller wakes them)."""
+        if change is None:                           # the watchers ask the database
+            self._heard.pop(match_id, None)
+            return
+        if self.on_change is not None and match_id in self._subs and (change.rows or change.state):
+            try:
+                self.on_change(match_id, change)
+            except Exception:                       # noqa: BLE001 - a watcher then reads the match itself
+                log.exception("change feed: applying a notification of %s", match_id)
+        self._note(match_id, change.version)
 
     def watched(self) -> int:
         return sum(len(s) for s in list(self._subs.values()))
@@ -245,12 +300,13 @@ class ChangeFeed:
                             del listened[match_id]
                         if fresh:
                             self._wake_behind(self.store.versions(fresh))
+                        # a batch of notifications, then each match's watchers woken once for all of it
+                        woken: set[str] = set()
                         for note in conn.notifies(timeout=0.25, stop_after=64):
                             match_id = note.channel[len(prefix):]
-                            if note.payload.isdigit():               # the trigger's payload: the new version
-                                self._note(match_id, int(note.payload))
-                            else:                                    # not ours: the watchers ask the database
-                                self._heard.pop(match_id, None)
+                            self.hear(match_id, Change.parse(note.payload))
+                            woken.add(match_id)
+                        for match_id in woken:
                             for sub in list(self._subs.get(match_id, ())):
                                 sub.event.set()
                         if watched:

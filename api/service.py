@@ -26,7 +26,7 @@ from robotcore.registry import game_class
 from . import payloads
 from .auth import hash_token as _hash
 from .auth import new_token, seat_of
-from .live import ChangeFeed, Slots, ThinkPool, gevent_patched, park, spawn
+from .live import Change, ChangeFeed, Slots, ThinkPool, gevent_patched, park, spawn
 from .problems import Problem
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
@@ -156,7 +156,7 @@ class MatchService:
         self.store = store
         self.settings = settings
         #: wakes this process's watchers when a match changes (through the database: any process, any host)
-        self.feed = ChangeFeed(store)
+        self.feed = ChangeFeed(store, self._on_change)
         #: watchers (waiting polls, open streams) held at once by this process
         self.watchers = Slots(settings.max_watchers)
         #: the bot pool: native threads that think, with a bounded queue
@@ -434,6 +434,50 @@ class MatchService:
         new.bots_due = _bots_due(rec.seats, after)
         new.updated_at = rows[-1].created_at
         return new, after
+
+    def _on_change(self, match_id: str, change: Change) -> None:
+        """A commit of another process, as its notification tells it (``live.Change``): the snapshot held for
+        this match's watchers is brought to it from the state bytes it carries (else by applying its rows, when
+        they follow the snapshot), and its rows join those held for the events: no query, here, for the
+        watchers of that version. Anything that does not follow what is held is left to the watchers' reads."""
+        rows = change.rows
+        if rows:
+            held_rows = self._action_rows.get(match_id)
+            if held_rows is None:
+                if len(self._action_rows) < KNOWN_MATCHES:
+                    self._action_rows[match_id] = (rows[0].version - 1, rows)
+            else:
+                base, have = held_rows
+                upto = have[-1].version if have else base
+                if rows[0].version == upto + 1:
+                    self._action_rows[match_id] = (base, have + rows)
+        held = self._snapshots.get(match_id)
+        if held is None or held[0].version >= change.version:
+            return
+        rec, state = held
+        after: State | None = None
+        if change.state is not None:
+            try:
+                after = state.game.from_bytes(change.state)
+            except CorruptStateError:
+                after = None
+        if after is None and rows and rows[0].version == rec.version + 1:
+            try:
+                after = state.clone()
+                for r in rows:
+                    after.apply(r.action, r.seat)
+            except RobotcoreError:
+                return
+        if after is None:
+            return
+        new = rec.copy()
+        new.version = change.version
+        new.state = change.state if change.state is not None else after.to_bytes()
+        new.finished = after.is_terminal
+        new.bots_due = _bots_due(rec.seats, after)
+        new.updated_at = change.updated_at if change.updated_at is not None else (
+            rows[-1].created_at if rows else rec.updated_at)
+        self._snapshots[match_id] = (new, after)
 
     def _remember(self, rec: MatchRecord, state: State) -> None:
         """Keep the state this process just committed (never changed afterwards: moves apply to clones)."""
@@ -788,6 +832,7 @@ class _Stream:
             # was just read to check the request), the whole match only when it moved
             if svc.store.get_version(rec.id) != rec.version:
                 rec, state = svc.load(rec.id)
+            svc._keep_snapshot(rec, state)       # what the notifications of this match's commits bring up to date
             yield b"retry: 2000\n\n"
             sent = self.after
             first = True
