@@ -29,6 +29,7 @@ import os
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -82,16 +83,87 @@ def park(event: Any, timeout: float, client_fd: int | None = None) -> str:
     return "client" if readable.is_set() else "timeout"
 
 
+def later(delay: float, fn: Callable[[], None]) -> None:
+    """Call ``fn`` once after ``delay`` seconds: a greenlet under gevent, a timer thread otherwise."""
+    if gevent_patched():
+        import gevent
+
+        gevent.spawn_later(delay, fn)
+    else:
+        timer = threading.Timer(delay, fn)
+        timer.daemon = True
+        timer.start()
+
+
+class Waiter:
+    """The waits of one watcher: for news (``event``), for its client's socket ``client_fd`` turning readable
+    (it closed the connection, or sent more), or for a timeout. Like ``park``, but one event-loop watcher of
+    the socket serves all the waits of the watcher's life (none made and closed at each wait), and a single
+    event is waited for: the socket's watcher sets it too (``readable`` then says so, and it stops)."""
+
+    __slots__ = ("event", "readable", "_told", "_io", "_every", "_beat")
+
+    def __init__(self, event: Any, client_fd: int | None, every: float = 15.0) -> None:
+        self.event = event
+        self.readable = False
+        self._told = False
+        self._io: Any = None
+        #: a wait without a timeout (``wait(None)``) still ends this often: one repeating timer of the event
+        #: loop for the watcher's life, not one timer made at each wait
+        self._every = max(0.05, every)
+        self._beat: Any = None
+        if client_fd is not None and gevent_patched():
+            import gevent
+
+            self._io = gevent.get_hub().loop.io(client_fd, 1)
+            self._io.start(self._ready)
+
+    def _ready(self) -> None:
+        self.readable = True
+        self._io.stop()
+        self.event.set()
+
+    @property
+    def watching(self) -> bool:
+        """Is the client's socket watched (a closed connection then wakes the wait: no need to look)?"""
+        return self._io is not None and not self.readable
+
+    def wait(self, timeout: float | None) -> str:
+        """"client" (the socket turned readable, said once: there may be news too), "news" or "timeout".
+        ``timeout`` None, while the socket is watched: until news, the client, or the next beat of the
+        waiter's repeating timer (``every``; it returns "news" then: the caller looks at the clock)."""
+        if timeout is None and self.watching:
+            if self._beat is None:
+                self._beat = self._io.loop.timer(self._every, self._every)
+                self._beat.start(self.event.set)
+            got = self.event.wait()
+        else:
+            got = self.event.wait(self._every if timeout is None else timeout)
+        if self.readable and not self._told:
+            self._told = True
+            return "client"
+        return "news" if got else "timeout"
+
+    def close(self) -> None:
+        for watcher in (self._io, self._beat):
+            if watcher is not None:
+                watcher.stop()
+                watcher.close()
+        self._io = self._beat = None
+
+
 class Subscription:
     """A watcher's registration on one match: ``event`` is set when the match may have moved past ``version``
-    (the version the watcher last sent; it updates it)."""
+    (the version the watcher last sent; it updates it). A ``spectator``'s is set at the match's next spectator
+    tick (``ChangeFeed.tick``) rather than at once."""
 
-    __slots__ = ("match_id", "version", "event")
+    __slots__ = ("match_id", "version", "event", "spectator")
 
-    def __init__(self, match_id: str, version: int) -> None:
+    def __init__(self, match_id: str, version: int, spectator: bool = False) -> None:
         self.match_id = match_id
         self.version = version
         self.event = threading.Event()
+        self.spectator = spectator
 
 
 @dataclass(frozen=True)
@@ -130,11 +202,20 @@ class Change:
 class ChangeFeed:
     """Wakes this process's watchers of a match when it changes, whichever process or host committed it."""
 
-    def __init__(self, store: Any, on_change: Callable[[str, Change], None] | None = None) -> None:
+    def __init__(self, store: Any, on_change: Callable[[str, Change], None] | None = None,
+                 tick: float = 0.0) -> None:
         self.store = store
+        #: spectators' subscriptions are woken at most once per tick of this many seconds, all those of a match
+        #: at once (they then share the snapshot and the event's encoding), each match at its own phase of the
+        #: tick (all the matches' spectators do not wake in one burst); one timer per match, not per watcher
+        self.tick = tick
+        self._due: set[str] = set()
         #: called (in the listener, before the match's watchers are woken) with each change a notification
         #: announced: the service brings its snapshot of the match up to date from it, without a query
         self.on_change = on_change
+        #: called at a match's spectator tick, before its spectators wake, with the version heard: the service
+        #: brings its snapshot there (one read, in the timer), so that the spectators woken together find it
+        self.on_tick: Callable[[str, int], Any] | None = None
         self._lock = threading.Lock()
         self._subs: dict[str, set[Subscription]] = {}
         self._source_pid = -1
@@ -147,8 +228,8 @@ class ChangeFeed:
 
     # -- watchers --------------------------------------------------------------------------------------------
 
-    def subscribe(self, match_id: str, version: int) -> Subscription:
-        sub = Subscription(match_id, version)
+    def subscribe(self, match_id: str, version: int, spectator: bool = False) -> Subscription:
+        sub = Subscription(match_id, version, spectator and self.tick > 0)
         with self._lock:
             self._subs.setdefault(match_id, set()).add(sub)
             if self._source_pid != os.getpid():
@@ -171,8 +252,7 @@ class ChangeFeed:
         """A commit of this process (that made ``version``): its watchers of that match wake at once."""
         if version is not None:
             self._note(match_id, version)
-        for sub in list(self._subs.get(match_id, ())):
-            sub.event.set()
+        self._wake(match_id)
 
     def watching(self, match_id: str) -> bool:
         """Has this process a watcher of the match?"""
@@ -203,12 +283,42 @@ class ChangeFeed:
     def watched(self) -> int:
         return sum(len(s) for s in list(self._subs.values()))
 
+    def _wake(self, match_id: str, version: int | None = None) -> None:
+        """Wake the match's watchers (those not at ``version`` already): the seats' and polls' at once, the
+        spectators' at the match's next tick."""
+        subs = self._subs.get(match_id)
+        if not subs:
+            return
+        deferred = False
+        for sub in list(subs):
+            if version is not None and sub.version == version:
+                continue
+            if sub.spectator:
+                deferred = True
+            else:
+                sub.event.set()
+        if deferred and match_id not in self._due:
+            self._due.add(match_id)
+            tick = self.tick
+            phase = (zlib.crc32(match_id.encode()) % 1024) / 1024 * tick
+            later(tick - (time.monotonic() - phase) % tick, lambda: self._tick(match_id))
+
+    def _tick(self, match_id: str) -> None:
+        self._due.discard(match_id)
+        heard = self._heard.get(match_id)
+        if self.on_tick is not None and heard is not None:
+            try:                    # the match at that version made ready once, before its spectators wake
+                self.on_tick(match_id, heard)
+            except Exception:                       # noqa: BLE001 - the spectators then read it themselves
+                log.exception("change feed: preparing %s for its spectators", match_id)
+        for sub in list(self._subs.get(match_id, ())):
+            if sub.spectator and (heard is None or sub.version != heard):
+                sub.event.set()
+
     def _wake_behind(self, versions: dict[str, int]) -> None:
         for match_id, version in versions.items():
             self._note(match_id, version)
-            for sub in list(self._subs.get(match_id, ())):
-                if sub.version != version:
-                    sub.event.set()
+            self._wake(match_id, version)
 
     def _wake_all(self) -> None:
         for subs in list(self._subs.values()):
@@ -307,8 +417,7 @@ class ChangeFeed:
                             self.hear(match_id, Change.parse(note.payload))
                             woken.add(match_id)
                         for match_id in woken:
-                            for sub in list(self._subs.get(match_id, ())):
-                                sub.event.set()
+                            self._wake(match_id)
                         if watched:
                             idle_since = now
                         elif self._idle_for(idle_since):
