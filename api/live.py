@@ -192,10 +192,15 @@ class Change:
                         for v, seat, action, by_bot, at in doc["a"]]
                 if not rows or rows[-1].version != version:
                     rows = None
-            state = base64.b64decode(doc["s"]) if rows is not None and isinstance(doc.get("s"), str) else None
-            updated = float(doc["u"]) if state is not None and doc.get("u") is not None else None
-        except (ValueError, TypeError, KeyError, binascii.Error):
+        except (ValueError, TypeError, KeyError):
             return None
+        state = updated = None
+        if rows is not None and isinstance(doc.get("s"), str):
+            try:                                    # (the trigger sends it without line breaks)
+                state = base64.b64decode(doc["s"], validate=True) or None
+                updated = float(doc["u"]) if state is not None and doc.get("u") is not None else None
+            except (ValueError, TypeError, binascii.Error):
+                state = updated = None              # the rows are still good: applied to the state held
         return cls(version, rows, state, updated)
 
 
