@@ -2,13 +2,18 @@
 
 - ``ChangeFeed``: watchers (long-polls and server-sent event streams) learn that a match changed through the
   database, so that a move committed by any worker process (or any host) reaches them: on PostgreSQL a listener
-  connection per process (``LISTEN``; every commit sends ``NOTIFY`` with the match id in its transaction), on
-  SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read without touching a table,
-  which moves when any other connection commits), followed, only when it moved, by one query of the versions of
-  the watched matches. Commits of this process wake its watchers at once. One source per process, started on
-  the first watcher, stopped when none is left for a while.
-- ``park``: a watcher waits for news, for its client to leave, or for its timeout; under gevent the client's
-  socket is watched by the event loop, so a thousand parked watchers cost no timer each.
+  connection per process (``LISTEN`` on each watched match's channel; every commit of actions sends ``NOTIFY``
+  in its transaction, by the trigger ``actions_notify``, with the new version, the new action rows and the state
+  bytes when they fit: ``Change``), handed to the service (``on_change``) so that no process reads the match
+  back for its watchers; on SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read
+  without touching a table, which moves when any other connection commits), followed, only when it moved, by
+  one query of the versions of the watched matches. Commits of this process wake its watchers at once. A
+  spectator's subscription is woken at its match's next spectator tick (one timer per match and process), a
+  seat's and a long-poll's at once. One source per process, started on the first watcher, stopped when none is
+  left for a while.
+- ``Waiter`` (streams) and ``park`` (long-polls): a watcher waits for news, for its client to leave, or for its
+  timeout; under gevent the client's socket is watched by the event loop, so a thousand parked watchers cost no
+  timer each (a stream's waiter keeps one socket watcher and one repeating timer for its whole life).
 - ``Slots``: a bounded count (watchers held open at once per process; their request answers 503 beyond).
 - ``ThinkPool``: bot thinking on a bounded pool of native threads (never on a request's thread or greenlet),
   with a bounded queue; a job beyond it is refused (``bots-busy``) before anything changes.
