@@ -2,13 +2,18 @@
 
 - ``ChangeFeed``: watchers (long-polls and server-sent event streams) learn that a match changed through the
   database, so that a move committed by any worker process (or any host) reaches them: on PostgreSQL a listener
-  connection per process (``LISTEN``; every commit sends ``NOTIFY`` with the match id in its transaction), on
-  SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read without touching a table,
-  which moves when any other connection commits), followed, only when it moved, by one query of the versions of
-  the watched matches. Commits of this process wake its watchers at once. One source per process, started on
-  the first watcher, stopped when none is left for a while.
-- ``park``: a watcher waits for news, for its client to leave, or for its timeout; under gevent the client's
-  socket is watched by the event loop, so a thousand parked watchers cost no timer each.
+  connection per process (``LISTEN`` on each watched match's channel; every commit of actions sends ``NOTIFY``
+  in its transaction, by the trigger ``actions_notify``, with the new version, the new action rows and the state
+  bytes when they fit: ``Change``), handed to the service (``on_change``) so that no process reads the match
+  back for its watchers; on SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read
+  without touching a table, which moves when any other connection commits), followed, only when it moved, by
+  one query of the versions of the watched matches. Commits of this process wake its watchers at once. A
+  spectator's subscription is woken at its match's next spectator tick (one timer per match and process), a
+  seat's and a long-poll's at once. One source per process, started on the first watcher, stopped when none is
+  left for a while.
+- ``Waiter`` (streams) and ``park`` (long-polls): a watcher waits for news, for its client to leave, or for its
+  timeout; under gevent the client's socket is watched by the event loop, so a thousand parked watchers cost no
+  timer each (a stream's waiter keeps one socket watcher and one repeating timer for its whole life).
 - ``Slots``: a bounded count (watchers held open at once per process; their request answers 503 beyond).
 - ``ThinkPool``: bot thinking on a bounded pool of native threads (never on a request's thread or greenlet),
   with a bounded queue; a job beyond it is refused (``bots-busy``) before anything changes.
@@ -21,13 +26,20 @@ Without gevent (Flask's development server, the tests' in-process client) everyt
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import logging
 import os
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from .store import ActionRow
 
 log = logging.getLogger("robotcore_api")
 
@@ -76,23 +88,144 @@ def park(event: Any, timeout: float, client_fd: int | None = None) -> str:
     return "client" if readable.is_set() else "timeout"
 
 
+def later(delay: float, fn: Callable[[], None]) -> None:
+    """Call ``fn`` once after ``delay`` seconds: a greenlet under gevent, a timer thread otherwise."""
+    if gevent_patched():
+        import gevent
+
+        gevent.spawn_later(delay, fn)
+    else:
+        timer = threading.Timer(delay, fn)
+        timer.daemon = True
+        timer.start()
+
+
+class Waiter:
+    """The waits of one watcher: for news (``event``), for its client's socket ``client_fd`` turning readable
+    (it closed the connection, or sent more), or for a timeout. Like ``park``, but one event-loop watcher of
+    the socket serves all the waits of the watcher's life (none made and closed at each wait), and a single
+    event is waited for: the socket's watcher sets it too (``readable`` then says so, and it stops)."""
+
+    __slots__ = ("event", "readable", "_told", "_io", "_every", "_beat")
+
+    def __init__(self, event: Any, client_fd: int | None, every: float = 15.0) -> None:
+        self.event = event
+        self.readable = False
+        self._told = False
+        self._io: Any = None
+        #: a wait without a timeout (``wait(None)``) still ends this often: one repeating timer of the event
+        #: loop for the watcher's life, not one timer made at each wait
+        self._every = max(0.05, every)
+        self._beat: Any = None
+        if client_fd is not None and gevent_patched():
+            import gevent
+
+            self._io = gevent.get_hub().loop.io(client_fd, 1)
+            self._io.start(self._ready)
+
+    def _ready(self) -> None:
+        self.readable = True
+        self._io.stop()
+        self.event.set()
+
+    @property
+    def watching(self) -> bool:
+        """Is the client's socket watched (a closed connection then wakes the wait: no need to look)?"""
+        return self._io is not None and not self.readable
+
+    def wait(self, timeout: float | None) -> str:
+        """"client" (the socket turned readable, said once: there may be news too), "news" or "timeout".
+        ``timeout`` None, while the socket is watched: until news, the client, or the next beat of the
+        waiter's repeating timer (``every``; it returns "news" then: the caller looks at the clock)."""
+        if timeout is None and self.watching:
+            if self._beat is None:
+                self._beat = self._io.loop.timer(self._every, self._every)
+                self._beat.start(self.event.set)
+            got = self.event.wait()
+        else:
+            got = self.event.wait(self._every if timeout is None else timeout)
+        if self.readable and not self._told:
+            self._told = True
+            return "client"
+        return "news" if got else "timeout"
+
+    def close(self) -> None:
+        for watcher in (self._io, self._beat):
+            if watcher is not None:
+                watcher.stop()
+                watcher.close()
+        self._io = self._beat = None
+
+
 class Subscription:
     """A watcher's registration on one match: ``event`` is set when the match may have moved past ``version``
-    (the version the watcher last sent; it updates it)."""
+    (the version the watcher last sent; it updates it). A ``spectator``'s is set at the match's next spectator
+    tick (``ChangeFeed.tick``) rather than at once."""
 
-    __slots__ = ("match_id", "version", "event")
+    __slots__ = ("match_id", "version", "event", "spectator")
 
-    def __init__(self, match_id: str, version: int) -> None:
+    def __init__(self, match_id: str, version: int, spectator: bool = False) -> None:
         self.match_id = match_id
         self.version = version
         self.event = threading.Event()
+        self.spectator = spectator
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a PostgreSQL notification says of a commit (the trigger ``actions_notify``'s payload): the version
+    it made, its action rows (``store.ActionRow``s, in order; None when the payload left them out) and the
+    state bytes after them (None when left out: larger than a NOTIFY holds, or not known to the trigger)."""
+
+    version: int
+    rows: list[Any] | None = None
+    state: bytes | None = None
+    updated_at: float | None = None
+
+    @classmethod
+    def parse(cls, payload: str) -> Change | None:
+        """The change a payload announces; None when it is not one of ours (the watchers then ask the
+        database). A bare number is the version alone (the trigger of a server not yet upgraded)."""
+        if payload.isdigit():
+            return cls(int(payload))
+        try:
+            doc = json.loads(payload)
+            version = int(doc["v"])
+            rows = None
+            if "a" in doc:
+                rows = [ActionRow(int(v), int(seat), int(action), bool(by_bot), float(at))
+                        for v, seat, action, by_bot, at in doc["a"]]
+                if not rows or rows[-1].version != version:
+                    rows = None
+        except (ValueError, TypeError, KeyError):
+            return None
+        state = updated = None
+        if rows is not None and isinstance(doc.get("s"), str):
+            try:                                    # (the trigger sends it without line breaks)
+                state = base64.b64decode(doc["s"], validate=True) or None
+                updated = float(doc["u"]) if state is not None and doc.get("u") is not None else None
+            except (ValueError, TypeError, binascii.Error):
+                state = updated = None              # the rows are still good: applied to the state held
+        return cls(version, rows, state, updated)
 
 
 class ChangeFeed:
     """Wakes this process's watchers of a match when it changes, whichever process or host committed it."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, on_change: Callable[[str, Change], None] | None = None,
+                 tick: float = 0.0) -> None:
         self.store = store
+        #: spectators' subscriptions are woken at most once per tick of this many seconds, all those of a match
+        #: at once (they then share the snapshot and the event's encoding), each match at its own phase of the
+        #: tick (all the matches' spectators do not wake in one burst); one timer per match, not per watcher
+        self.tick = tick
+        self._due: set[str] = set()
+        #: called (in the listener, before the match's watchers are woken) with each change a notification
+        #: announced: the service brings its snapshot of the match up to date from it, without a query
+        self.on_change = on_change
+        #: called at a match's spectator tick, before its spectators wake, with the version heard: the service
+        #: brings its snapshot there (one read, in the timer), so that the spectators woken together find it
+        self.on_tick: Callable[[str, int], Any] | None = None
         self._lock = threading.Lock()
         self._subs: dict[str, set[Subscription]] = {}
         self._source_pid = -1
@@ -105,8 +238,8 @@ class ChangeFeed:
 
     # -- watchers --------------------------------------------------------------------------------------------
 
-    def subscribe(self, match_id: str, version: int) -> Subscription:
-        sub = Subscription(match_id, version)
+    def subscribe(self, match_id: str, version: int, spectator: bool = False) -> Subscription:
+        sub = Subscription(match_id, version, spectator and self.tick > 0)
         with self._lock:
             self._subs.setdefault(match_id, set()).add(sub)
             if self._source_pid != os.getpid():
@@ -129,8 +262,7 @@ class ChangeFeed:
         """A commit of this process (that made ``version``): its watchers of that match wake at once."""
         if version is not None:
             self._note(match_id, version)
-        for sub in list(self._subs.get(match_id, ())):
-            sub.event.set()
+        self._wake(match_id)
 
     def watching(self, match_id: str) -> bool:
         """Has this process a watcher of the match?"""
@@ -145,15 +277,58 @@ class ChangeFeed:
         if match_id in self._subs and version > self._heard.get(match_id, -1):
             self._heard[match_id] = version
 
+    def hear(self, match_id: str, change: Change | None) -> None:
+        """A notification of ``change`` (None: one not of ours): noted, and handed to ``on_change``, before
+        the match's watchers are woken (the caller wakes them)."""
+        if change is None:                           # the watchers ask the database
+            self._heard.pop(match_id, None)
+            return
+        if self.on_change is not None and match_id in self._subs and (change.rows or change.state):
+            try:
+                self.on_change(match_id, change)
+            except Exception:                       # noqa: BLE001 - a watcher then reads the match itself
+                log.exception("change feed: applying a notification of %s", match_id)
+        self._note(match_id, change.version)
+
     def watched(self) -> int:
         return sum(len(s) for s in list(self._subs.values()))
+
+    def _wake(self, match_id: str, version: int | None = None) -> None:
+        """Wake the match's watchers (those not at ``version`` already): the seats' and polls' at once, the
+        spectators' at the match's next tick."""
+        subs = self._subs.get(match_id)
+        if not subs:
+            return
+        deferred = False
+        for sub in list(subs):
+            if version is not None and sub.version == version:
+                continue
+            if sub.spectator:
+                deferred = True
+            else:
+                sub.event.set()
+        if deferred and match_id not in self._due:
+            self._due.add(match_id)
+            tick = self.tick
+            phase = (zlib.crc32(match_id.encode()) % 1024) / 1024 * tick
+            later(tick - (time.monotonic() - phase) % tick, lambda: self._tick(match_id))
+
+    def _tick(self, match_id: str) -> None:
+        self._due.discard(match_id)
+        heard = self._heard.get(match_id)
+        if self.on_tick is not None and heard is not None:
+            try:                    # the match at that version made ready once, before its spectators wake
+                self.on_tick(match_id, heard)
+            except Exception:                       # noqa: BLE001 - the spectators then read it themselves
+                log.exception("change feed: preparing %s for its spectators", match_id)
+        for sub in list(self._subs.get(match_id, ())):
+            if sub.spectator and (heard is None or sub.version != heard):
+                sub.event.set()
 
     def _wake_behind(self, versions: dict[str, int]) -> None:
         for match_id, version in versions.items():
             self._note(match_id, version)
-            for sub in list(self._subs.get(match_id, ())):
-                if sub.version != version:
-                    sub.event.set()
+            self._wake(match_id, version)
 
     def _wake_all(self) -> None:
         for subs in list(self._subs.values()):
@@ -245,14 +420,14 @@ class ChangeFeed:
                             del listened[match_id]
                         if fresh:
                             self._wake_behind(self.store.versions(fresh))
+                        # a batch of notifications, then each match's watchers woken once for all of it
+                        woken: set[str] = set()
                         for note in conn.notifies(timeout=0.25, stop_after=64):
                             match_id = note.channel[len(prefix):]
-                            if note.payload.isdigit():               # the trigger's payload: the new version
-                                self._note(match_id, int(note.payload))
-                            else:                                    # not ours: the watchers ask the database
-                                self._heard.pop(match_id, None)
-                            for sub in list(self._subs.get(match_id, ())):
-                                sub.event.set()
+                            self.hear(match_id, Change.parse(note.payload))
+                            woken.add(match_id)
+                        for match_id in woken:
+                            self._wake(match_id)
                         if watched:
                             idle_since = now
                         elif self._idle_for(idle_since):

@@ -26,7 +26,7 @@ from robotcore.registry import game_class
 from . import payloads
 from .auth import hash_token as _hash
 from .auth import new_token, seat_of
-from .live import ChangeFeed, Slots, ThinkPool, gevent_patched, park, spawn
+from .live import Change, ChangeFeed, Slots, ThinkPool, Waiter, gevent_patched, park, spawn
 from .problems import Problem
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
@@ -63,7 +63,8 @@ class Settings:
     #: A comment line sent on an idle stream this often (keeps proxies from closing it).
     heartbeat_s: float = 15.0
     #: A spectator's event stream sends at most one event per tick of this many seconds, the ticks shared by
-    #: every stream (the spectators of a match then wake together and share each event's encoding), so that a
+    #: the spectators of a match (they then wake together and share each event's encoding; each match at its own
+    #: phase of the tick, so that the matches' spectators do not all wake at once), so that a
     #: busy match costs its thousand spectators a few events a second, not one per move each; the event
     #: carries every action since the last one, and the end is never skipped. A seat's own stream is never
     #: held back. 0: one event per change.
@@ -156,7 +157,8 @@ class MatchService:
         self.store = store
         self.settings = settings
         #: wakes this process's watchers when a match changes (through the database: any process, any host)
-        self.feed = ChangeFeed(store)
+        self.feed = ChangeFeed(store, self._on_change, settings.spectator_tick_s)
+        self.feed.on_tick = self._latest
         #: watchers (waiting polls, open streams) held at once by this process
         self.watchers = Slots(settings.max_watchers)
         #: the bot pool: native threads that think, with a bounded queue
@@ -434,6 +436,50 @@ class MatchService:
         new.bots_due = _bots_due(rec.seats, after)
         new.updated_at = rows[-1].created_at
         return new, after
+
+    def _on_change(self, match_id: str, change: Change) -> None:
+        """A commit of another process, as its notification tells it (``live.Change``): the snapshot held for
+        this match's watchers is brought to it from the state bytes it carries (else by applying its rows, when
+        they follow the snapshot), and its rows join those held for the events: no query, here, for the
+        watchers of that version. Anything that does not follow what is held is left to the watchers' reads."""
+        rows = change.rows
+        if rows:
+            held_rows = self._action_rows.get(match_id)
+            if held_rows is None:
+                if len(self._action_rows) < KNOWN_MATCHES:
+                    self._action_rows[match_id] = (rows[0].version - 1, rows)
+            else:
+                base, have = held_rows
+                upto = have[-1].version if have else base
+                if rows[0].version == upto + 1:
+                    self._action_rows[match_id] = (base, have + rows)
+        held = self._snapshots.get(match_id)
+        if held is None or held[0].version >= change.version:
+            return
+        rec, state = held
+        after: State | None = None
+        if change.state is not None:
+            try:
+                after = state.game.from_bytes(change.state)
+            except CorruptStateError:
+                after = None
+        if after is None and rows and rows[0].version == rec.version + 1:
+            try:
+                after = state.clone()
+                for r in rows:
+                    after.apply(r.action, r.seat)
+            except RobotcoreError:
+                return
+        if after is None:
+            return
+        new = rec.copy()
+        new.version = change.version
+        new.state = change.state if change.state is not None else after.to_bytes()
+        new.finished = after.is_terminal
+        new.bots_due = _bots_due(rec.seats, after)
+        new.updated_at = change.updated_at if change.updated_at is not None else (
+            rows[-1].created_at if rows else rec.updated_at)
+        self._snapshots[match_id] = (new, after)
 
     def _remember(self, rec: MatchRecord, state: State) -> None:
         """Keep the state this process just committed (never changed afterwards: moves apply to clones)."""
@@ -780,14 +826,16 @@ class _Stream:
 
     def __iter__(self) -> Iterator[bytes]:
         svc, seat, settings = self.service, self.seat, self.service.settings
-        sub = svc.feed.subscribe(self.rec.id, self.rec.version)
-        fd = _watched_socket(self.gone)
+        # a spectator's news comes at its match's spectator tick (Settings.spectator_tick_s), a seat's at once
+        sub = svc.feed.subscribe(self.rec.id, self.rec.version, spectator=seat is None)
+        waiter = Waiter(sub.event, _watched_socket(self.gone), min(settings.heartbeat_s, settings.stream_max_s))
         try:
             rec, state = self.rec, self.state
             # read after subscribing, so that no commit falls between; the version alone (the match itself
             # was just read to check the request), the whole match only when it moved
             if svc.store.get_version(rec.id) != rec.version:
                 rec, state = svc.load(rec.id)
+            svc._keep_snapshot(rec, state)       # what the notifications of this match's commits bring up to date
             yield b"retry: 2000\n\n"
             sent = self.after
             first = True
@@ -800,24 +848,23 @@ class _Stream:
                     if state.is_terminal:
                         yield b"event: end\ndata: {}\n\n"
                         return
-                    tick = settings.spectator_tick_s
-                    if seat is None and tick > 0:            # news meanwhile waits for the tick (event set)
-                        time.sleep(tick - time.monotonic() % tick)
                 version = rec.version
                 while version == rec.version:
                     now = time.monotonic()
-                    if now - start >= settings.stream_max_s or self._closed or (self.gone is not None and self.gone()):
+                    # (a watched socket wakes the wait when its client leaves: no need to look at it)
+                    if now - start >= settings.stream_max_s or self._closed or (
+                            self.gone is not None and not waiter.watching and self.gone()):
                         return
                     if now - beat >= settings.heartbeat_s:
                         beat = now
                         yield b": keep-alive\n\n"
-                    # a watched socket wakes the watcher when its client leaves: no timer while the feed listens
-                    until = min(beat + settings.heartbeat_s, start + settings.stream_max_s) - now
-                    woke = park(sub.event, max(0.0, until) if fd is not None and svc.feed.listening
-                                else min(WATCH_TICK_S, settings.heartbeat_s), fd)
-                    if woke == "client" and self.gone is not None and not self.gone():
-                        fd = None                           # data waiting (a pipelined request): the timer then
-                    if woke == "news" or not svc.feed.listening:
+                    # a watched socket wakes the watcher when its client leaves: no timer at each wait while the
+                    # feed listens (the waiter's own, repeating, for the heartbeat and the stream's end)
+                    woke = waiter.wait(None if waiter.watching and svc.feed.listening
+                                       else min(WATCH_TICK_S, settings.heartbeat_s))
+                    if woke == "client" and self.gone is not None and self.gone():
+                        return
+                    if woke != "timeout" or not svc.feed.listening:
                         sub.event.clear()
                         # the version the feed heard (no query), else the database's; never behind what
                         # this watcher already sent (a late notification)
@@ -826,6 +873,7 @@ class _Stream:
                                       else svc.store.get_version(rec.id) or rec.version)
                 rec, state = svc._latest(rec.id, version)
         finally:
+            waiter.close()
             svc.feed.unsubscribe(sub)
             self.close()
 

@@ -114,6 +114,37 @@ _UPDATE_IDEMPOTENCY_END = (
     .values(end_version=sa.bindparam("end"))
 )
 
+#: Largest NOTIFY payload sent (PostgreSQL refuses one of 8000 bytes or more): beyond it the state is left out.
+NOTIFY_LIMIT = 7900
+
+#: The trigger function of ``actions_notify``: one NOTIFY per statement that appends actions, per match, with
+#: the JSON payload ``{"v": version, "a": [[version, seat, action, by_bot, created_at], ...], "f": finished,
+#: "b": bots_due, "u": updated_at, "s": base64 state bytes}``: the new rows, and the match as the transaction
+#: leaves it when its row already holds the last of them (the move's compare-and-set comes first); "s" and the
+#: rest are left out when the match row is not at that version or the payload would pass ``NOTIFY_LIMIT`` (the
+#: listeners then apply the rows to the state they hold, or read the match).
+NOTIFY_SQL = (
+    "CREATE OR REPLACE FUNCTION robotcore_notify_actions() RETURNS trigger AS $$ "
+    "DECLARE mid text; rows_json json; top integer; m record; payload text; "
+    "BEGIN "
+    "FOR mid IN SELECT DISTINCT match_id FROM new_rows LOOP "
+    "SELECT json_agg(json_build_array(version, seat, action, by_bot, created_at) ORDER BY version), max(version) "
+    "INTO rows_json, top FROM new_rows WHERE match_id = mid; "
+    "SELECT version, state, finished, bots_due, updated_at INTO m FROM matches WHERE id = mid; "
+    "payload := NULL; "
+    "IF FOUND AND m.version = top THEN "
+    "payload := json_build_object('v', top, 'a', rows_json, 'f', m.finished, 'b', m.bots_due, "
+    "'u', m.updated_at, 's', translate(encode(m.state, 'base64'), E'\\n', ''))::text; "
+    "END IF; "
+    f"IF payload IS NULL OR octet_length(payload) > {NOTIFY_LIMIT} THEN "
+    "payload := json_build_object('v', top, 'a', rows_json)::text; "
+    f"IF octet_length(payload) > {NOTIFY_LIMIT} THEN payload := json_build_object('v', top)::text; END IF; "
+    "END IF; "
+    "PERFORM pg_notify('robotcore_' || mid, payload); "
+    "END LOOP; "
+    "RETURN NULL; END; $$ LANGUAGE plpgsql"
+)
+
 # The log is append-only, enforced by the database itself.
 _SQLITE_TRIGGERS = [
     "CREATE TRIGGER IF NOT EXISTS actions_no_update BEFORE UPDATE ON actions "
@@ -127,13 +158,15 @@ _POSTGRES_TRIGGERS = [
     "DROP TRIGGER IF EXISTS actions_append_only ON actions",
     "CREATE TRIGGER actions_append_only BEFORE UPDATE OR DELETE ON actions "
     "FOR EACH ROW EXECUTE FUNCTION robotcore_append_only()",
-    # every change of a match's version is announced on its own channel (live.ChangeFeed LISTENs to the matches
-    # it watches), by the database itself, in the transaction that makes it: delivered if and when it commits
-    "CREATE OR REPLACE FUNCTION robotcore_notify() RETURNS trigger AS $$ "
-    "BEGIN PERFORM pg_notify('robotcore_' || NEW.id, NEW.version::text); RETURN NULL; END; $$ LANGUAGE plpgsql",
-    "DROP TRIGGER IF EXISTS matches_notify ON matches",
-    "CREATE TRIGGER matches_notify AFTER UPDATE OF version ON matches "
-    "FOR EACH ROW EXECUTE FUNCTION robotcore_notify()",
+    # every commit of actions is announced on its match's channel (live.ChangeFeed LISTENs to the matches it
+    # watches), by the database itself, in the transaction that makes it: delivered if and when it commits.
+    # The payload (``NOTIFY_SQL``) carries what the watchers need, so that no listening process reads it back.
+    "DROP TRIGGER IF EXISTS matches_notify ON matches",             # (the version alone, before)
+    "DROP FUNCTION IF EXISTS robotcore_notify()",
+    NOTIFY_SQL,
+    "DROP TRIGGER IF EXISTS actions_notify ON actions",
+    "CREATE TRIGGER actions_notify AFTER INSERT ON actions REFERENCING NEW TABLE AS new_rows "
+    "FOR EACH STATEMENT EXECUTE FUNCTION robotcore_notify_actions()",
 ]
 
 

@@ -1,0 +1,279 @@
+"""The live-update path's own mechanisms (api/live.py, the notifications of api/store.py):
+
+- PostgreSQL's NOTIFY carries the commit (version, new action rows, state bytes): a watching process follows
+  another's moves with no read of the match nor of its rows, and equals the stored match at every version;
+- a payload that would pass PostgreSQL's limit leaves the state out (then the rows), and the watching process
+  then advances its snapshot from the rows, or its watchers read the match;
+- the notification payload's parsing refuses what is not ours;
+- a spectator's subscription is woken at its match's tick (all of a match's spectators together), a seat's at
+  once; and a spectator's stream still ends with the match's final version and the end event.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from robotcore_api.live import Change, ChangeFeed
+from robotcore_api.store import NOTIFY_LIMIT, NewActions, Store
+
+from .conftest import GAMES, POSTGRES_URL, database_url, make_api
+from .test_watch import acting, events_of, two_apps
+
+needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="set ROBOTCORE_TEST_DATABASE_URL to a PostgreSQL URL "
+                                                              "(CI does)")
+
+
+def wait_for(check: Any, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.01)
+    return bool(check())
+
+
+@needs_postgres
+@pytest.mark.parametrize("game", GAMES)
+def test_another_process_follows_the_moves_from_the_notifications_alone(
+        game: str, tmp_path: Path, openapi_schema: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A watching service (another worker, another host) brings its snapshot of the match to every version
+    another service commits, from the NOTIFY payload alone: no read of the match, none of its action rows; at
+    every version it is exactly the stored match, and the events built on it are those built on a read."""
+    player, watcher = two_apps("postgresql", tmp_path, openapi_schema)
+    svc = watcher.app.extensions["robotcore"]
+    try:
+        entry = player.get(f"/v1/games/{game}").get_json()
+        doc, tokens = player.create(game, seats=[{"type": "human"}] * entry["num_players"])
+        match_id = doc["match_id"]
+        sub = svc.feed.subscribe(match_id, doc["version"])
+        assert wait_for(lambda: svc.feed.listening)
+        svc._latest(match_id, doc["version"])                # the snapshot a stream seeds when it opens
+        time.sleep(0.3)                                      # (the listener's LISTEN on the match is in place)
+        reads: list[Any] = []
+        real_load, real_actions = svc.load, svc.store.actions
+        monkeypatch.setattr(svc, "load", lambda *a, **k: reads.append(("match", a)) or real_load(*a, **k))
+        monkeypatch.setattr(svc.store, "actions", lambda *a, **k: reads.append(("rows", a)) or real_actions(*a, **k))
+        rng = random.Random(11)
+        for _ in range(40):
+            if player.view(match_id)["status"] == "finished":
+                break
+            seat, view = acting(player, match_id, tokens)
+            choice = rng.choice(view["legal_actions"])
+            assert player.move(match_id, tokens[seat], {"id": choice["id"]}, view["version"]).status_code == 200
+            stored = player.app.extensions["robotcore"].store.get_match(match_id)
+            assert stored is not None
+            version = stored.version
+            assert wait_for(lambda: svc._snapshots[match_id][0].version == version), "never heard"  # noqa: B023
+            assert svc.feed.heard(match_id) == stored.version
+            rec, state = svc._latest(match_id, stored.version)
+            assert (rec.version, rec.state, rec.finished, rec.bots_due) == (
+                stored.version, stored.state, stored.finished, stored.bots_due)
+            assert state.to_bytes() == stored.state
+            rows = svc._rows_between(match_id, doc["version"], stored.version)
+            assert [(r.version, r.seat, r.action) for r in rows] == [
+                (r.version, r.seat, r.action) for r in real_actions(match_id, doc["version"])]
+        assert reads == [], reads                          # every version followed without a read
+        svc.feed.unsubscribe(sub)
+    finally:
+        for api in (player, watcher):
+            api.app.extensions["robotcore"].store.dispose()
+
+
+@needs_postgres
+def test_a_payload_too_large_leaves_the_state_out_and_the_watchers_still_follow(
+        tmp_path: Path, openapi_schema: Any) -> None:
+    """The trigger's payload stays under PostgreSQL's 8000 bytes: a state too large for it is left out (the
+    version and the rows are sent), and rows too many for it too (the version alone). A watching process then
+    advances its snapshot by applying the rows, or its watchers read the match: the stream still ends with the
+    final version and the end event."""
+    import psycopg
+    import sqlalchemy as sa
+
+    store = Store(POSTGRES_URL)
+    player = make_api(POSTGRES_URL or "", openapi_schema)
+    try:
+        doc, tokens = player.create(GAMES[0], seed=4)
+        match_id = doc["match_id"]
+        conninfo = sa.engine.make_url(POSTGRES_URL).set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        with psycopg.connect(conninfo, autocommit=True) as listener:
+            listener.execute(f'LISTEN "{store.channel(match_id)}"')
+            rec = store.get_match(match_id)
+            assert rec is not None
+            big = NewActions(entries=[(0, 1, False)], state=b"\x01" * (NOTIFY_LIMIT * 3 // 4), finished=False,
+                             bots_due=False)
+            assert store.commit(match_id, rec.version, big)
+            many = NewActions(entries=[(0, 1, False)] * 400, state=b"\x02" * 10, finished=False, bots_due=False)
+            assert store.commit(match_id, rec.version + 1, many)
+            small = NewActions(entries=[(0, 1, False)], state=b"\x03" * 10, finished=False, bots_due=False)
+            assert store.commit(match_id, rec.version + 401, small)
+            notes = [n.payload for n in listener.notifies(timeout=5, stop_after=3)]
+        assert len(notes) == 3 and all(len(n.encode()) <= NOTIFY_LIMIT for n in notes)
+        first, second, third = (json.loads(n) for n in notes)
+        assert first["v"] == rec.version + 1 and "s" not in first and len(first["a"]) == 1
+        assert second == {"v": rec.version + 401}
+        assert third["v"] == rec.version + 402 and len(third["a"]) == 1
+        change = Change.parse(notes[2])
+        assert change is not None and change.state == b"\x03" * 10 and change.rows is not None
+        assert [r.version for r in change.rows] == [rec.version + 402]
+        assert Change.parse(notes[1]) == Change(rec.version + 401)
+        assert Change.parse(notes[0]) is not None and Change.parse(notes[0]).state is None  # type: ignore[union-attr]
+    finally:
+        store.dispose()
+        player.app.extensions["robotcore"].store.dispose()
+    # (that match's state bytes are not a game's: the service's side of a left-out state is the next test)
+
+
+def test_the_service_follows_a_change_without_its_state_by_applying_its_rows(
+        tmp_path: Path, openapi_schema: Any) -> None:
+    """A notification that left the state out (too large): the snapshot is advanced by the rows when they follow
+    it, equal to the stored match; one whose rows are missing too leaves the snapshot as it is (the watchers
+    then read the match), and one whose rows do not follow it is not applied."""
+    player, watcher = two_apps("sqlite", tmp_path, openapi_schema)
+    svc = watcher.app.extensions["robotcore"]
+    try:
+        doc, tokens = player.create("nicodemus", seats=[{"type": "human"}] * 2, seed=8)
+        match_id = doc["match_id"]
+        sub = svc.feed.subscribe(match_id, doc["version"])
+        svc._latest(match_id, doc["version"])
+        pstore = player.app.extensions["robotcore"].store
+        for _ in range(3):
+            seat, view = acting(player, match_id, tokens)
+            assert player.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]},
+                               view["version"]).status_code == 200
+        stored = pstore.get_match(match_id)
+        assert stored is not None
+        held = svc._snapshots[match_id]
+        rows = pstore.actions(match_id, held[0].version)
+        svc._on_change(match_id, Change(stored.version))                  # the version alone: nothing to apply
+        assert svc._snapshots[match_id] is held
+        svc._on_change(match_id, Change(stored.version, rows[1:]))        # rows that do not follow it
+        assert svc._snapshots[match_id] is held
+        svc._on_change(match_id, Change(stored.version, rows))            # rows that follow it: applied
+        rec, state = svc._snapshots[match_id]
+        assert (rec.version, rec.state, rec.finished, rec.bots_due) == (
+            stored.version, stored.state, stored.finished, stored.bots_due)
+        assert state.to_bytes() == stored.state
+        svc._on_change(match_id, Change(stored.version + 5, rows, b"not a state"))   # corrupt bytes: not applied
+        assert svc._snapshots[match_id][0].version == stored.version
+        svc.feed.unsubscribe(sub)
+    finally:
+        for api in (player, watcher):
+            api.app.extensions["robotcore"].store.dispose()
+
+
+def test_a_notification_payload_not_of_ours_is_refused() -> None:
+    assert Change.parse("17") == Change(17)
+    full = Change.parse(json.dumps({"v": 3, "a": [[2, 0, 5, False, 1.5], [3, 1, 7, True, 1.6]], "f": False,
+                                    "b": True, "u": 1.6, "s": "AAEC"}))
+    assert full is not None and full.version == 3 and full.state == b"\x00\x01\x02" and full.updated_at == 1.6
+    assert [(r.version, r.seat, r.action, r.by_bot) for r in full.rows or []] == [(2, 0, 5, False), (3, 1, 7, True)]
+    # rows that do not end at the version announced are not trusted (nor the state that goes with them)
+    odd = Change.parse(json.dumps({"v": 4, "a": [[2, 0, 5, False, 1.5]], "s": "AAEC"}))
+    assert odd == Change(4)
+    for payload in ("", "hello", "{", json.dumps({"a": []}), json.dumps({"v": "x"}), json.dumps([1, 2]),
+                    json.dumps({"v": 2, "a": [[1, 0]]})):
+        assert Change.parse(payload) is None, payload
+    # a state that is not base64: the rows are kept, the state left out
+    bad = Change.parse(json.dumps({"v": 2, "a": [[2, 0, 1, False, 0]], "s": "!", "u": 3}))
+    assert bad is not None and bad.state is None and bad.rows is not None and bad.version == 2
+
+
+def test_spectators_wake_at_their_matchs_tick_and_a_seat_at_once(tmp_path: Path) -> None:
+    """The feed wakes a seat's subscription at once and the spectators' at the match's next tick, all of them
+    together, at most once per tick however many changes came; the feed does not wake a spectator that already
+    has the version it heard."""
+    store = Store(f"sqlite:///{tmp_path / 'feed.db'}")
+    store.create_schema()
+    feed = ChangeFeed(store, tick=0.3)
+    try:
+        seat = feed.subscribe("m", 0)
+        spectators = [feed.subscribe("m", 0, spectator=True) for _ in range(3)]
+        time.sleep(0.5)
+        for sub in [seat, *spectators]:
+            sub.event.clear()                       # (the change source, as it starts, wakes everyone once)
+        woke: list[float] = []
+        feed.publish("m", 1)
+        start = time.monotonic()
+        assert seat.event.is_set()                   # at once
+        assert not any(s.event.is_set() for s in spectators)
+        for version in (2, 3):
+            feed.publish("m", version)               # more changes before the tick: one wake for all
+        assert spectators[0].event.wait(2)
+        woke.append(time.monotonic() - start)
+        assert all(s.event.is_set() for s in spectators) and woke[0] <= 0.3 + 0.2
+        assert feed.heard("m") in (3, None)
+        for s in spectators:
+            s.event.clear()
+            s.version = 3                            # each sent version 3
+        time.sleep(0.45)
+        assert not any(s.event.is_set() for s in spectators), "woken again with nothing new"
+        for sub in [seat, *spectators]:
+            feed.unsubscribe(sub)
+        assert feed.watched() == 0
+    finally:
+        store.dispose()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=needs_postgres)])
+def test_a_spectator_stream_at_the_tick_gets_every_action_and_the_end(
+        kind: str, tmp_path: Path, openapi_schema: Any) -> None:
+    """Moves made elsewhere faster than the tick: a spectator's events (at most one a tick) carry every action
+    once, in order, and the stream ends with the final version and the end event."""
+    url = database_url(kind, tmp_path)
+    tick = 0.3
+    one, two = make_api(url, openapi_schema, spectator_tick_s=tick), make_api(url, openapi_schema)
+    try:
+        doc, tokens = two.create("nicodemus", seats=[{"type": "human"}, {"type": "bot", "bot": "random"}], seed=6)
+        match_id = doc["match_id"]
+        resp = one.client.get(f"/v1/matches/{match_id}/stream", buffered=False)
+        chunks = iter(resp.response)
+        [(_, first)] = events_of(chunks, 1)
+        assert first["events"] == []
+        got: list[tuple[float, str, dict[str, Any]]] = []
+
+        def read() -> None:                              # the stream, read as it comes
+            buffer = b""
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                buffer += next(chunks)
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    fields = dict(line.split(": ", 1) for line in block.decode().split("\n") if ": " in line
+                                  and not line.startswith(":"))
+                    if fields.get("event") == "end":
+                        got.append((time.monotonic(), "end", {}))
+                        return
+                    if "data" in fields:
+                        got.append((time.monotonic(), "match", json.loads(fields["data"])))
+
+        reader = threading.Thread(target=read, daemon=True)
+        t0 = time.monotonic()
+        reader.start()
+        view = two.view(match_id, tokens[0])
+        while view["status"] != "finished":
+            if view["to_act"]:
+                answer = two.move(match_id, tokens[0], {"id": view["legal_actions"][0]["id"]}, view["version"])
+                assert answer.status_code == 200
+            view = two.view(match_id, tokens[0])
+        reader.join(30)
+        resp.close()
+        final = two.view(match_id)["version"]
+        assert got and got[-1][1] == "end" and got[-2][2]["version"] == final
+        matches = [doc for _, kind_, doc in got if kind_ == "match"]
+        seen = [e["version"] for d in matches for e in d["events"]]
+        assert seen == list(range(first["version"] + 1, final + 1))      # every action once, in order
+        assert all(d["match"]["seat"] is None for d in matches)           # a spectator's view
+        elapsed = got[-1][0] - t0
+        assert len(matches) < final - first["version"]                  # changes were coalesced
+        assert len(matches) <= elapsed / tick + 2                         # at most one event a tick
+    finally:
+        for api in (one, two):
+            api.app.extensions["robotcore"].store.dispose()
