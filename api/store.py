@@ -428,20 +428,20 @@ class Store:
                     self._waiters -= 1
         try:
             fairy = self.engine.raw_connection()
-        except BaseException:
+            fairy.detach()                       # its own from now on
+            if not self._sqlite:
+                # a server's reads in autocommit: one round trip a statement, where psycopg would send BEGIN
+                # before it and the return here a ROLLBACK after it (three round trips for one SELECT); the
+                # same snapshots as before under READ COMMITTED (one per statement). Writes open their own
+                # transaction (``_begin``).
+                raw: Any = fairy.dbapi_connection
+                raw.rollback()
+                raw.autocommit = True
+        except BaseException:                    # not opened after all: its place is free again
             with self._returned:
                 self._open -= 1
                 self._returned.notify()
             raise
-        fairy.detach()                           # its own from now on
-        if not self._sqlite:
-            # a server's reads in autocommit: one round trip a statement, where psycopg would send BEGIN
-            # before it and the return here a ROLLBACK after it (three round trips for one SELECT); the
-            # same snapshots as before under READ COMMITTED (one per statement). Writes open their own
-            # transaction (``_begin``).
-            raw: Any = fairy.dbapi_connection
-            raw.rollback()
-            raw.autocommit = True
         return (pid, fairy.dbapi_connection, fairy)
 
     def _give(self, entry: tuple[int, Any, Any]) -> None:
