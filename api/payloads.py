@@ -37,7 +37,16 @@ def encode(payload: Any) -> bytes:
     try:
         return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:                  # orjson.JSONEncodeError is a TypeError
-        return json.dumps(payload, separators=(",", ":")).encode()
+        return json.dumps(payload, separators=(",", ":"), default=_unfragment).encode()
+
+
+def _unfragment(value: Any) -> Any:
+    """The standard library's encoder meets a pre-encoded action (``action_json``): its value, decoded."""
+    for known in (_FRAGMENTS, _OLD_FRAGMENTS):
+        entry = known.get(id(value))
+        if entry is not None and entry[0] is value:
+            return json.loads(entry[1])
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def send(payload: Any, status: int = 200, headers: dict[str, str] | None = None,
@@ -50,30 +59,63 @@ def send(payload: Any, status: int = 200, headers: dict[str, str] | None = None,
 
 
 #: The text and JSON forms of each action, per game object (by identity, the object held so that its id is
-#: never reused while cached). A ``Game`` is immutable, so its notation of an action never changes: this cache
-#: can only answer what the game would answer. The JSON forms are shared by the payloads that carry them:
-#: payloads are read-only (encoded, then dropped).
-_FORMS: dict[int, tuple[Game, dict[int, tuple[str, Any]]]] = {}
+#: never reused while cached), with the action's whole JSON text (``{"id":..,"text":..,"json":..}``, as
+#: ``encode`` writes it) as an ``orjson.Fragment`` that answers carry. A ``Game`` is immutable, so its notation
+#: of an action never changes: this cache can only answer what the game would answer. The JSON forms are shared
+#: by the payloads that carry them: payloads are read-only (encoded, then dropped).
+_FORMS: dict[int, tuple[Game, dict[int, tuple[str, Any, orjson.Fragment]]]] = {}
 _MAX_GAMES = 64
+#: The text of each fragment of ``_FORMS`` (by identity), for the standard library's encoder, which cannot read
+#: a fragment; the previous generation is kept when the cache is cleared (a payload built just before
+#: may still hold its fragments).
+_FRAGMENTS: dict[int, tuple[orjson.Fragment, bytes]] = {}
+_OLD_FRAGMENTS: dict[int, tuple[orjson.Fragment, bytes]] = {}
 
 
-def _forms(game: Game) -> dict[int, tuple[str, Any]]:
+def _forms(game: Game) -> dict[int, tuple[str, Any, orjson.Fragment]]:
+    global _FRAGMENTS, _OLD_FRAGMENTS
     entry = _FORMS.get(id(game))
     if entry is None or entry[0] is not game:
         if len(_FORMS) >= _MAX_GAMES:
             _FORMS.clear()
+            _OLD_FRAGMENTS, _FRAGMENTS = _FRAGMENTS, {}
         entry = _FORMS[id(game)] = (game, {})
     return entry[1]
 
 
-def action(game: Game, action_id: int) -> dict[str, Any]:
-    """An action in its three forms: the dense id, the readable text and the JSON form."""
+def _form(game: Game, action_id: int) -> tuple[str, Any, orjson.Fragment]:
     forms = _forms(game)
     key = int(action_id)
     known = forms.get(key)
     if known is None:
-        known = forms[key] = (game.action_to_str(action_id), game.action_to_dict(action_id))
-    return {"id": key, "text": known[0], "json": known[1]}
+        text, doc = game.action_to_str(action_id), game.action_to_dict(action_id)
+        encoded = encode({"id": key, "text": text, "json": doc})
+        fragment = orjson.Fragment(encoded)
+        _FRAGMENTS[id(fragment)] = (fragment, encoded)
+        known = forms[key] = (text, doc, fragment)
+    return known
+
+
+def action(game: Game, action_id: int) -> dict[str, Any]:
+    """An action in its three forms: the dense id, the readable text and the JSON form."""
+    text, doc, _ = _form(game, action_id)
+    return {"id": int(action_id), "text": text, "json": doc}
+
+
+def action_json(game: Game, action_id: int) -> orjson.Fragment:
+    """``action(game, action_id)`` already encoded, for an answer: the same bytes, written once per game and
+    action instead of once per answer."""
+    return _form(game, action_id)[2]
+
+
+def actions_json(game: Game, action_ids: list[int]) -> list[orjson.Fragment]:
+    """``[action(game, a) for a in action_ids]``, each already encoded."""
+    forms = _forms(game)
+    out = []
+    for a in action_ids:
+        known = forms.get(a)
+        out.append((known if known is not None else _form(game, a))[2])
+    return out
 
 
 def seats(rec: MatchRecord) -> list[dict[str, Any]]:
@@ -114,7 +156,7 @@ def match_view(rec: MatchRecord, state: State, seat: int | None) -> dict[str, An
         "seats": seats(rec),
         "actors": actors,
         "to_act": to_act,
-        "legal_actions": [action(game, a) for a in state.legal_actions(seat)] if to_act else [],
+        "legal_actions": actions_json(game, state.legal_actions(seat)) if to_act else [],
         "view": state.view(seat),
         "outcome": outcome(state),
     }
@@ -128,7 +170,7 @@ def log_entry(game: Game, row: ActionRow, seat: int | None, finished: bool) -> d
         "seat": row.seat,
         "by": "bot" if row.by_bot else "human",
         "hidden": not visible,
-        "action": action(game, row.action) if visible else None,
+        "action": action_json(game, row.action) if visible else None,
     }
 
 
@@ -188,7 +230,7 @@ def replay_step(rec: MatchRecord, past: State, row: ActionRow | None, at: int, s
 def move_result(rec: MatchRecord, state: State, seat: int, version: int, action_id: int) -> dict[str, Any]:
     """The answer to an accepted move: what was applied, then the match as the mover sees it now."""
     return {
-        "accepted": {"version": version, "seat": seat, "action": action(state.game, action_id)},
+        "accepted": {"version": version, "seat": seat, "action": action_json(state.game, action_id)},
         "match": match_view(rec, state, seat),
     }
 

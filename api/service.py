@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 import robotcore
 from robotcore import Game, State
 from robotcore.bots import make_bot
@@ -524,7 +526,7 @@ class MatchService:
         self._check_seat_field(body, seat)
         fingerprint = None
         if key is not None:
-            fingerprint = _fingerprint({"move": body, "if_match": if_match})
+            fingerprint = _move_fingerprint(body, if_match)
             replay = self._replay(rec, state, seat, key, fingerprint)
             if replay is not None:
                 return replay, True
@@ -554,7 +556,7 @@ class MatchService:
             return None
         if not state.is_legal(action, seat):
             return None
-        fingerprint = None if key is None else _fingerprint({"move": body, "if_match": if_match})
+        fingerprint = None if key is None else _move_fingerprint(body, if_match)
         return self._apply(rec.copy(), state, seat, action, key, fingerprint)
 
     def _apply(self, rec: MatchRecord, state: State, seat: int, action: int, key: str | None,
@@ -916,7 +918,33 @@ def _expected_version(body: Mapping[str, Any], if_match: int | None) -> tuple[in
 
 
 def _fingerprint(doc: Any) -> str:
+    """The digest an Idempotency-Key's request is remembered by: SHA-256 of its JSON text with sorted keys."""
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+_PLAIN_MOVE_KEYS = frozenset(("action", "expected_version", "seat"))
+_PLAIN_ACTION_KEYS = frozenset(("id", "text"))
+
+
+def _move_fingerprint(body: Mapping[str, Any], if_match: int | None) -> str:
+    """``_fingerprint({"move": body, "if_match": if_match})``, the same digest: for the usual body (the action
+    by id or by printable ASCII text, integers otherwise) its text is orjson's, which writes those bytes for
+    such JSON exactly as the standard library does, in a tenth of the time; anything else goes through the
+    standard library."""
+    given = body.get("action")
+    if (type(given) is dict and given.keys() <= _PLAIN_ACTION_KEYS and body.keys() <= _PLAIN_MOVE_KEYS
+            and (if_match is None or type(if_match) is int)
+            and all(type(v) is int for k, v in body.items() if k != "action")
+            and ("id" not in given or type(given["id"]) is int)):
+        text = given.get("text")
+        if text is None or (type(text) is str and text.isascii() and text.isprintable()):
+            try:
+                encoded = orjson.dumps({"move": body, "if_match": if_match}, option=orjson.OPT_SORT_KEYS)
+            except TypeError:                  # orjson.JSONEncodeError: an integer beyond 64 bits
+                pass
+            else:
+                return hashlib.sha256(encoded).hexdigest()
+    return _fingerprint({"move": body, "if_match": if_match})
 
 
 # -- the stateless engine ---------------------------------------------------------------------------------------

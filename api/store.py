@@ -268,9 +268,16 @@ class Store:
         #: and gevent's greenlets alike (a thread-local would open a connection per greenlet, i.e. per request)
         self._idle: list[tuple[int, Any, Any]] = []
         self._sqlite = self.dialect == "sqlite"
-        #: connections of the hot path in use at once by this process (a server has a connection limit: four
-        #: workers of 16 stay under PostgreSQL's default 100); more wait for one (a parked greenlet under gevent)
-        self._in_use = threading.BoundedSemaphore(64 if self._sqlite else 16)
+        #: connections of the hot path open at once in this process, in use or idle (a server has a connection
+        #: limit: four workers of 16 stay under PostgreSQL's default 100); when all are in use, a request waits
+        #: for one to come back (a parked greenlet under gevent). Counted on opening and closing only, so that
+        #: taking an idle connection and giving it back costs no lock (a semaphore's acquire and release are
+        #: several Python calls, on gevent's lock, on every statement).
+        self._max_open = 64 if self._sqlite else 16
+        self._open = 0
+        self._pid_open = os.getpid()
+        self._waiters = 0
+        self._returned = threading.Condition(threading.Lock())
         #: decoded parameters and seats of matches (they never change), by their stored JSON
         self._decoded: dict[tuple[str, str], tuple[dict[str, Any], tuple[SeatSpec, ...]]] = {}
         placeholder = "?" if self.dialect == "sqlite" else "%s"
@@ -348,7 +355,7 @@ class Store:
         idle, self._idle = self._idle, []
         for pid, conn, _fairy in idle:
             if pid == os.getpid():
-                _close_quietly(conn)
+                self._closed(conn)
 
     # -- matches ---------------------------------------------------------------------------------------------
 
@@ -389,40 +396,9 @@ class Store:
         and return cost as much as a statement on SQLite, and on a server the pool's pre-ping is one more round
         trip on every request. A transaction left open is rolled back, as the pool would on return. A
         connection the server broke (it restarted, it went away) is dropped with every other idle one, so the
-        request that meets it fails (503 unavailable, Retry-After) and the next ones connect anew."""
-        with self._in_use:
-            with self._connection() as conn:
-                yield conn
-
-    @contextmanager
-    def _connection(self) -> Iterator[Any]:
-        idle = self._idle
-        pid = os.getpid()
-        entry = None
-        while idle:
-            try:
-                entry = idle.pop()
-            except IndexError:                   # another thread took the last one
-                entry = None
-                break
-            if entry[0] == pid:
-                break
-            # a connection from before a fork is the parent's: closing it here (as dropping it would) can
-            # corrupt a SQLite database, SQLite warns; kept, never used nor closed
-            _INHERITED.append(entry)
-            entry = None
-        if entry is None:
-            fairy = self.engine.raw_connection()
-            fairy.detach()                       # its own from now on
-            if not self._sqlite:
-                # a server's reads in autocommit: one round trip a statement, where psycopg would send BEGIN
-                # before it and the return here a ROLLBACK after it (three round trips for one SELECT); the
-                # same snapshots as before under READ COMMITTED (one per statement). Writes open their own
-                # transaction (``_begin``).
-                raw: Any = fairy.dbapi_connection
-                raw.rollback()
-                raw.autocommit = True
-            entry = (pid, fairy.dbapi_connection, fairy)
+        request that meets it fails (503 unavailable, Retry-After) and the next ones connect anew. At most
+        ``_max_open`` are open at once (in use or idle); beyond, a request waits for one to come back."""
+        entry = self._take()
         conn: Any = entry[1]
         error = sqlite3.Error if self._sqlite else self.engine.dialect.loaded_dbapi.Error
         keep = True
@@ -444,14 +420,75 @@ class Store:
                 except error:
                     keep = False
             keep = keep and not (not self._sqlite and (conn.closed or conn.broken))
-            if keep and len(idle) < 64:
-                idle.append(entry)
-            else:
-                if not keep:                     # the server went away: the other idle ones are stale too
-                    stale = [idle.pop() for _ in range(len(idle))]
-                    for _pid, other, _fairy in stale:
-                        _close_quietly(other)
-                _close_quietly(conn)
+            if keep:
+                self._give(entry)
+            else:                                # the server went away: the other idle ones are stale too
+                idle = self._idle
+                stale = [idle.pop() for _ in range(len(idle))]
+                for _pid, other, _fairy in stale:
+                    self._closed(other)
+                self._closed(conn)
+
+    def _take(self) -> tuple[int, Any, Any]:
+        """An idle connection of this process, else a new one while fewer than ``_max_open`` are open, else
+        the next one given back (waiting for it)."""
+        idle = self._idle
+        pid = os.getpid()
+        while True:
+            try:
+                entry = idle.pop()
+            except IndexError:                   # none idle (or another thread took the last one)
+                entry = None
+            if entry is not None:
+                if entry[0] == pid:
+                    return entry
+                # a connection from before a fork is the parent's: closing it here (as dropping it would) can
+                # corrupt a SQLite database, SQLite warns; kept, never used nor closed
+                _INHERITED.append(entry)
+                continue
+            with self._returned:
+                if idle:
+                    continue
+                if self._open < self._max_open or self._pid_open != pid:
+                    if self._pid_open != pid:    # a forked process counts its own connections
+                        self._pid_open, self._open = pid, 0
+                    self._open += 1
+                    break
+                self._waiters += 1
+                try:
+                    self._returned.wait(1.0)
+                finally:
+                    self._waiters -= 1
+        try:
+            fairy = self.engine.raw_connection()
+            fairy.detach()                       # its own from now on
+            if not self._sqlite:
+                # a server's reads in autocommit: one round trip a statement, where psycopg would send BEGIN
+                # before it and the return here a ROLLBACK after it (three round trips for one SELECT); the
+                # same snapshots as before under READ COMMITTED (one per statement). Writes open their own
+                # transaction (``_begin``).
+                raw: Any = fairy.dbapi_connection
+                raw.rollback()
+                raw.autocommit = True
+        except BaseException:                    # not opened after all: its place is free again
+            with self._returned:
+                self._open -= 1
+                self._returned.notify()
+            raise
+        return (pid, fairy.dbapi_connection, fairy)
+
+    def _give(self, entry: tuple[int, Any, Any]) -> None:
+        """A connection back to the idle ones (and to a request waiting for one)."""
+        self._idle.append(entry)
+        if self._waiters:
+            with self._returned:
+                self._returned.notify()
+
+    def _closed(self, conn: Any) -> None:
+        _close_quietly(conn)
+        with self._returned:
+            self._open = max(0, self._open - 1)
+            self._returned.notify()
 
     def _begin(self, cur: Any) -> None:
         """Open the transaction of a write of several statements: SQLite's module opens one by itself before

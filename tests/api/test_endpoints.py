@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import random
 import time
@@ -65,6 +66,13 @@ def test_action_forms_are_the_games_own(name: str) -> None:
                                                     "json": game.action_to_dict(a)}
     with pytest.raises(robotcore.errors.InvalidActionError):
         payloads.action(game, game.num_actions)
+    # the pre-encoded forms answers carry are the same bytes, through orjson and through the fallback encoder
+    ids = list(range(game.num_actions))
+    assert payloads.encode(payloads.actions_json(game, ids)) == payloads.encode([payloads.action(game, a) for a in ids])
+    assert payloads.encode(payloads.action_json(game, ids[-1])) == payloads.encode(payloads.action(game, ids[-1]))
+    huge = {"big": 2**70, "actions": payloads.actions_json(game, ids[:3]), "one": payloads.action_json(game, 0)}
+    assert json.loads(payloads.encode(huge)) == {"big": 2**70, "actions": [payloads.action(game, a) for a in ids[:3]],
+                                                 "one": payloads.action(game, 0)}
 
 
 def test_catalogue_lists_every_registered_game(api: ApiClient) -> None:
@@ -360,6 +368,24 @@ def test_plain_move_bodies_parse_as_the_schema_does(body: Any) -> None:
         return
     if fast is not None:
         assert fast == full and json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_MOVE_BODIES, st.none() | _int_around(0, 2**31 - 1) | st.integers(2**64, 2**70))
+@example({"action": {"text": "pass \x7f"}, "expected_version": 1}, None)
+@example({"action": {"text": "passé R1"}}, 3)
+@example({"action": {"id": 2**70}}, None)
+@example({"action": {"id": True}}, None)
+def test_move_fingerprint_is_the_standard_librarys(body: Any, if_match: Any) -> None:
+    """The Idempotency-Key fingerprint of a move, written by orjson for the usual bodies, is the digest of the
+    standard library's text (what every stored fingerprint is) for every body the endpoint may meet."""
+    from robotcore_api.service import _fingerprint, _move_fingerprint
+
+    for doc in (body, plain_move(body)):
+        if isinstance(doc, dict):
+            reference = hashlib.sha256(json.dumps({"move": doc, "if_match": if_match}, sort_keys=True,
+                                                  separators=(",", ":")).encode()).hexdigest()
+            assert _move_fingerprint(doc, if_match) == reference == _fingerprint({"move": doc, "if_match": if_match})
 
 
 def test_plain_move_takes_the_bodies_clients_send() -> None:

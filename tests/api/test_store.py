@@ -345,3 +345,32 @@ def test_connections_the_server_dropped_are_replaced(tmp_path: Path, openapi_sch
     statuses = [api.get(f"/v1/matches/{match_id}", check=False).status_code for _ in range(3)]
     assert statuses == [503, 200, 200], statuses
     api.app.extensions["robotcore"].store.dispose()
+
+
+def test_connections_in_use_at_once_are_bounded(store: Store) -> None:
+    """At most ``_max_open`` hot-path connections are open at once in a process: a request that finds them all in
+    use waits for one to come back (and is served on it) instead of opening another."""
+    rec, _ = new_record()
+    store.insert_match(rec)
+    store.dispose()
+    store._max_open = 1
+    held, release, served = threading.Event(), threading.Event(), []
+
+    def holder() -> None:
+        with store._dbapi():
+            held.set()
+            release.wait(10)
+
+    first = threading.Thread(target=holder)
+    first.start()
+    assert held.wait(10)
+    second = threading.Thread(target=lambda: served.append(store.get_version(rec.id)))
+    second.start()
+    second.join(0.3)
+    assert second.is_alive() and served == [] and store._open == 1     # waiting: no second connection
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert served == [0] and store._open == 1 and len(store._idle) == 1
+    store.dispose()
+    assert store._open == 0 and store._idle == []
