@@ -492,7 +492,7 @@ class Store:
 
     def _begin(self, cur: Any) -> None:
         """Open the transaction of a write of several statements: SQLite's module opens one by itself before
-        the first change; a server's connections are in autocommit (``_connection``), so BEGIN is sent."""
+        the first change; a server's connections are in autocommit (``_take``), so BEGIN is sent."""
         if not self._sqlite:
             cur.execute("BEGIN")
 
