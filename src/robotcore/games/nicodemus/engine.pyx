@@ -23,7 +23,9 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
 from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport lowest_bit, popcount
-from robotcore.core.playout cimport PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words
+from robotcore.core.playout cimport (
+    PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words, list_nonzero_words_in,
+)
 from robotcore.core.rng cimport rng_below, rng_seed, rng_shuffle_u8
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, take_native_hooks
 from robotcore.games.nicodemus.state cimport (
@@ -449,7 +451,11 @@ cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint6
     cdef uint64_t keys[4][8]
     cdef uint64_t target
     cdef const uint8_t* ws = s.ws[seat]
-    if nold < 0 or not avail:
+    if nold < 0:
+        return
+    # only the projects small enough for the workshop that ask for the repaired machine's attribute (make time)
+    avail &= cfg.proj_fit[nold] & cfg.proj_accepts[ws[nold]]
+    if not avail:
         return
     if cfg.sharing == SHARE_NONE and s.proj_count > 0:
         return
@@ -470,15 +476,10 @@ cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint6
         p = lowest_bit(avail)
         avail &= avail - 1
         k = cfg.proj_size[p]
-        if k - 1 > nold:
-            continue
         subs = valid & SUBSETS_OF_SIZE[k - 1]
         if not subs:
             continue
         kind = cfg.proj_kind[p]
-        # the repaired machine counts: its attribute must be one the project asks for
-        if kind != PK_IDENTICAL and not (cfg.proj_key[p] & (cfg.attr_unit[kind][ws[nold]] * 0xFu)):
-            continue
         if not (kinds_done >> kind) & 1:
             kinds_done |= 1u << kind
             keys[kind][0] = cfg.attr_unit[kind][ws[nold]]
@@ -687,10 +688,12 @@ cdef void cost_pairs(const NMConfig* cfg, const uint8_t* have, int base_pair, in
                 set_bit(words, base_single + r - 1)
 
 
-cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
+cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
     """PLAY (three uses of every type in hand, the effect when applicable), REPAIR (every slot and joker
-    allocation the seat can pay), DRAW (stuck: no machine in hand and no repair)."""
-    cdef int i, lo, n = s.table_n, hn, jokers
+    allocation the seat can pay), DRAW (stuck: no machine in hand and no repair). Returns the words it wrote
+    (bit i for word i: the playout scans only those)."""
+    cdef int i, a, lo, n = s.table_n, hn, jokers
+    cdef uint64_t which = 1                    # PLAY: word 0
     cdef uint32_t present = hand_types_count(s, seat, &hn), ok, allocs, have
     cdef const uint32_t* row
     cdef uint64_t red = 0, play, eff
@@ -718,16 +721,22 @@ cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t
             slots |= (<uint32_t>bytes_cover(have, row[s.table[i]])) << i
         any_repair = slots != 0
         while slots:
-            set_bit(words, cfg.a_repair + lowest_bit(slots) * NUM_ALLOCS)
+            a = cfg.a_repair + lowest_bit(slots) * NUM_ALLOCS
+            set_bit(words, a)
+            which |= (<uint64_t>1) << (a >> 6)
             slots &= slots - 1
     else:
         for i in range(lo, n):
             allocs = repair_allocs(row[s.table[i]], have, jokers)
             if allocs:
-                or_bits(words, cfg.a_repair + i * NUM_ALLOCS, allocs)
+                a = cfg.a_repair + i * NUM_ALLOCS
+                or_bits(words, a, allocs)
+                which |= ((<uint64_t>1) << (a >> 6)) | ((<uint64_t>1) << ((a + NUM_ALLOCS - 1) >> 6))
                 any_repair = True
     if hn == 0 and not any_repair:
         set_bit(words, cfg.a_draw)
+        which |= (<uint64_t>1) << (cfg.a_draw >> 6)
+    return which
 
 
 cdef void legal_into(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
@@ -1020,10 +1029,9 @@ cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* word
     else:
         for i in range(lo, hi):
             words[i] = 0
-    if s.phase == PH_MAIN:      # most decisions: straight to it, without legal_into's dispatch and frame
-        main_options(cfg, s, s.cur, words)
-    else:
-        legal_into(cfg, s, s.cur, words)
+    if s.phase == PH_MAIN:      # most decisions: straight to it, without legal_into's dispatch and frame, and
+        return list_nonzero_words_in(words, main_options(cfg, s, s.cur, words), nonzero)   # only the words written
+    legal_into(cfg, s, s.cur, words)
     return list_nonzero_words(words, lo, hi, nonzero)
 
 
@@ -1351,6 +1359,19 @@ cdef _move_tables(NMConfig* cfg, dict layout):
         cfg.proj_key[p] = 0
         for i in range(cfg.proj_size[p]):
             cfg.proj_key[p] += (<uint64_t>1) << (4 * cfg.proj_req[p][i])
+    # project_options' filter: the projects a workshop of i + 1 machines can fill, and those the repaired machine
+    # can count for (its attribute is one the project asks for; any machine for PK_IDENTICAL)
+    for i in range(WORKSHOP_MAX):
+        cfg.proj_fit[i] = 0
+        for p in range(cfg.num_projects):
+            if cfg.proj_size[p] - 1 <= i:
+                cfg.proj_fit[i] |= 1u << p
+    for t in range(MAX_TYPES):
+        cfg.proj_accepts[t] = 0
+        for p in range(cfg.num_projects):
+            if t >= cfg.num_types or cfg.proj_kind[p] == PK_IDENTICAL \
+                    or cfg.proj_key[p] & (cfg.attr_unit[cfg.proj_kind[p]][t] * 0xFu):
+                cfg.proj_accepts[t] |= 1u << p
     n = 0
     for i in range(MAX_CARDS):
         cfg.deck0[i] = 0

@@ -180,6 +180,8 @@ ctypedef struct NMConfig:
     uint32_t fx_cond_types[128]        # the types whose effect test passes, per combination of the 7 facts the
                                        # tests read (engine.pyx, FX_COND_*); the exchange and the copy apart
     uint32_t cost_cubes[MAX_TYPES]     # the repair cost packed one byte per cube: wood, copper, crystal
+    uint32_t proj_fit[WORKSHOP_MAX]    # projects of at most i + 1 machines (a workshop of i + 1 can fill them)
+    uint32_t proj_accepts[MAX_TYPES]   # projects a machine of type t can count for (its attribute is asked for)
     uint8_t take1_bits[MAX_TYPES]      # PH_TAKE_COST1: the cubes (bit 0 wood .. bit 2 crystal) of the cost
     uint8_t take2_bits[MAX_TYPES]      # PH_TAKE_COST2: the pairs (bits 0..5, PAIR order) the cost holds ...
     uint8_t take2_single[MAX_TYPES]    # ... or, when it holds none, its single cubes (bits 0..2)
