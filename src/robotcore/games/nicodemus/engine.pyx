@@ -22,7 +22,7 @@ cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport lowest_bit, popcount
+from robotcore.core.bits cimport lowest_bit, nonzero16, popcount
 from robotcore.core.playout cimport (
     PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words, list_nonzero_words_in,
 )
@@ -188,6 +188,62 @@ cdef extern from *:
     int nm_hand_size(const uint8_t* h) noexcept nogil
 
 
+# nm_validate's checks over rows of 16 per-type counts, 16 bytes at a time where SSE2 is there (unsigned byte
+# compares and saturating adds: a sum that saturates is above every count the checks accept), a byte loop
+# elsewhere. ``nm_zero_tail``: the bytes p[from:size] are all zero (whole 8-byte words where it can).
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #define NM_LD(p) _mm_loadu_si128((const __m128i*)(p))
+    /* every a[i] <= b[i] + c[i] */
+    static CYTHON_INLINE int nm_le_sum16(const uint8_t* a, const uint8_t* b, const uint8_t* c) {
+        __m128i x = NM_LD(a), y = _mm_adds_epu8(NM_LD(b), NM_LD(c));
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, y), y)) == 0xFFFF;
+    }
+    /* every r0[i] + r0[16 + i] + r1[i] + r1[16 + i] + r2[i] + r2[16 + i] + d[i] + e[i] == want[i] */
+    static CYTHON_INLINE int nm_sum_eq16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2,
+                                         const uint8_t* d, const uint8_t* e, const uint8_t* want) {
+        __m128i x = _mm_adds_epu8(_mm_adds_epu8(NM_LD(r0), NM_LD(r0 + 16)),
+                                  _mm_adds_epu8(NM_LD(r1), NM_LD(r1 + 16)));
+        x = _mm_adds_epu8(x, _mm_adds_epu8(NM_LD(r2), NM_LD(r2 + 16)));
+        x = _mm_adds_epu8(x, _mm_adds_epu8(NM_LD(d), NM_LD(e)));
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(x, NM_LD(want))) == 0xFFFF;
+    }
+    #else
+    static CYTHON_INLINE int nm_le_sum16(const uint8_t* a, const uint8_t* b, const uint8_t* c) {
+        int i;
+        for (i = 0; i < 16; i++) if (a[i] > b[i] + c[i]) return 0;
+        return 1;
+    }
+    static CYTHON_INLINE int nm_sum_eq16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2,
+                                         const uint8_t* d, const uint8_t* e, const uint8_t* want) {
+        int i;
+        for (i = 0; i < 16; i++)
+            if (r0[i] + r0[16 + i] + r1[i] + r1[16 + i] + r2[i] + r2[16 + i] + d[i] + e[i] != want[i]) return 0;
+        return 1;
+    }
+    #endif
+    static CYTHON_INLINE int nm_zero_tail(const uint8_t* p, int from, int size) {
+        int i = from;
+        uint64_t w;
+        for (; i < size && (i & 7); i++) if (p[i]) return 0;
+        for (; i + 8 <= size; i += 8) { memcpy(&w, p + i, 8); if (w) return 0; }
+        for (; i < size; i++) if (p[i]) return 0;
+        return 1;
+    }
+    """
+    int nm_le_sum16(const uint8_t* a, const uint8_t* b, const uint8_t* c) noexcept nogil
+    int nm_sum_eq16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* d, const uint8_t* e,
+                    const uint8_t* want) noexcept nogil
+    int nm_zero_tail(const uint8_t* p, int start, int size) noexcept nogil
+
+
+cdef uint8_t ZERO16[MAX_TYPES]      # a row of zero counts (nm_le_sum16 with one row)
+
+
 cdef inline uint32_t hand_types_count(const NMState* s, int seat, int* count) noexcept nogil:
     """The machine types present in a hand, as a bitset; its size in ``count``."""
     return nm_hand_types_count(&s.hand[seat][0], count)
@@ -249,7 +305,10 @@ cdef int32_t seat_score(const NMConfig* cfg, const NMState* s, int seat) noexcep
     cdef uint32_t done = s.proj_done[seat]
     for i in range(s.ws_n[seat]):
         v += cfg.vp[s.ws[seat][i]]
-    for t in range(cfg.num_types):
+    cdef uint32_t kinds = nonzero16(&s.aside[seat][0])     # nm_validate: none of a type >= num_types
+    while kinds:
+        t = lowest_bit(kinds)
+        kinds &= kinds - 1
         v += s.aside[seat][t] * cfg.vp[t]
     while done:
         v += cfg.proj_vp[lowest_bit(done)]
@@ -1074,7 +1133,7 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
     cdef const NMConfig* cfg = <const NMConfig*>c
     cdef const NMState* s = <const NMState*>st
     cdef int T = cfg.num_types, P = cfg.num_projects, t, p, i, r, n, total, seat, o, coal_on_table
-    cdef int count[MAX_TYPES]
+    cdef uint8_t placed[MAX_TYPES]             # machines per type in the deck, on the bric-a-brac, in workshops
     cdef uint32_t allp = (<uint32_t>0xFFFFFFFF) >> (32 - P), seen, bits
     cdef uint64_t words[MAX_MASK_WORDS]
     # ranges of every index and counter
@@ -1084,46 +1143,45 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
         return 2
     if s.ws_n[0] > WORKSHOP_MAX or s.ws_n[1] > WORKSHOP_MAX:
         return 2
+    # the machines of the deck, the bric-a-brac and the workshops per type (at most 64 + 10 + 8: no byte overflows)
+    memset(placed, 0, MAX_TYPES)
     for i in range(s.deck_n):
-        if s.deck[i] >= T:
+        t = s.deck[i]
+        if t >= T:
             return 3
+        placed[t] += 1
     for i in range(s.table_n):
-        if s.table[i] >= T:
+        t = s.table[i]
+        if t >= T:
             return 3
+        placed[t] += 1
     for seat in range(NUM_SEATS):
         for i in range(s.ws_n[seat]):
-            if s.ws[seat][i] >= T:
+            t = s.ws[seat][i]
+            if t >= T:
                 return 3
-    for t in range(T, MAX_TYPES):
+            placed[t] += 1
+    if T < MAX_TYPES:
+        bits = ~((1u << T) - 1)
         for seat in range(NUM_SEATS):
-            if s.hand[seat][t] or s.known[seat][t] or s.sure[seat][t] or s.hdisc[seat][t] or s.aside[seat][t]:
+            if (nonzero16(s.hand[seat]) | nonzero16(s.known[seat]) | nonzero16(s.sure[seat])
+                    | nonzero16(s.hdisc[seat]) | nonzero16(s.aside[seat])) & bits:
                 return 3
-        if s.discard[t]:
+        if nonzero16(s.discard) & bits:
             return 3
-    # every machine in exactly one place
-    for t in range(T):
-        count[t] = s.discard[t]
-        for seat in range(NUM_SEATS):
-            count[t] += s.hand[seat][t] + s.hdisc[seat][t] + s.aside[seat][t]
-    for i in range(s.deck_n):
-        count[s.deck[i]] += 1
-    for i in range(s.table_n):
-        count[s.table[i]] += 1
+    # every machine in exactly one place: per type, the counts of every place add up to its copies (cfg.copies is
+    # zero past num_types, as every count there now is)
+    if not nm_sum_eq16(&s.hand[0][0], &s.hdisc[0][0], &s.aside[0][0], s.discard, placed, cfg.copies):
+        return 4
     for seat in range(NUM_SEATS):
-        for i in range(s.ws_n[seat]):
-            count[s.ws[seat][i]] += 1
-    for t in range(T):
-        if count[t] != cfg.copies[t]:
-            return 4
-    for seat in range(NUM_SEATS):
-        if hand_count(s, seat) > HAND_SIZE:
+        if nm_hand_size(s.hand[seat]) > HAND_SIZE:
             return 5
         o = 1 - seat
-        for t in range(T):
-            if s.known[seat][t] > s.hand[o][t] + s.hdisc[seat][t]:
-                return 6
-            if s.sure[seat][t] > s.known[seat][t] or s.sure[seat][t] > s.hand[o][t]:
-                return 6
+        # known[seat] <= hand[o] + hdisc[seat]; sure[seat] <= known[seat] and <= hand[o]
+        if not nm_le_sum16(s.known[seat], s.hand[o], s.hdisc[seat]):
+            return 6
+        if not nm_le_sum16(s.sure[seat], s.known[seat], ZERO16) or not nm_le_sum16(s.sure[seat], s.hand[o], ZERO16):
+            return 6
     # resources: nothing is created
     coal_on_table = 0
     for i in range(s.table_n):
@@ -1154,22 +1212,11 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
     if seen != allp or total != P:
         return 8
     # unused array entries are zero (one byte string per position)
-    for i in range(s.deck_n, MAX_CARDS):
-        if s.deck[i]:
-            return 8
-    for i in range(s.table_n, TABLE_SLOTS):
-        if s.table[i] or s.table_coal[i]:
-            return 8
-    for i in range(s.pile_n, MAX_PROJECTS):
-        if s.pile[i]:
-            return 8
-    for i in range(s.pend_n, 2):
-        if s.pend[i]:
-            return 8
-    for seat in range(NUM_SEATS):
-        for i in range(s.ws_n[seat], WORKSHOP_MAX):
-            if s.ws[seat][i]:
-                return 8
+    if not (nm_zero_tail(s.deck, s.deck_n, MAX_CARDS) and nm_zero_tail(s.table, s.table_n, TABLE_SLOTS)
+            and nm_zero_tail(s.table_coal, s.table_n, TABLE_SLOTS) and nm_zero_tail(s.pile, s.pile_n, MAX_PROJECTS)
+            and nm_zero_tail(s.pend, s.pend_n, 2) and nm_zero_tail(s.ws[0], s.ws_n[0], WORKSHOP_MAX)
+            and nm_zero_tail(s.ws[1], s.ws_n[1], WORKSHOP_MAX)):
+        return 8
     for seat in range(NUM_SEATS):
         if s.score[seat] != seat_score(cfg, s, seat):
             return 9
@@ -1238,9 +1285,11 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
             return 16
         if s.phase == PH_COPY and (cfg.effect[s.ctx_card] != FX_COPY or s.ctx_card != s.ctx_played):
             return 16
-    # the seat to act has something to do
-    nm_legal_mask(cfg, s, s.cur, words)
-    for i in range(cfg.mask_words):
+    # the seat to act has something to do (legal_into writes the words of the phase only)
+    for i in range(cfg.word_lo[s.phase], cfg.word_hi[s.phase]):
+        words[i] = 0
+    legal_into(cfg, s, s.cur, words)
+    for i in range(cfg.word_lo[s.phase], cfg.word_hi[s.phase]):
         if words[i]:
             return 0
     return 17
