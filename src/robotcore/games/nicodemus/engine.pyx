@@ -55,6 +55,9 @@ cdef uint32_t ALLOC_MIN[4][16]
 cdef uint32_t ALLOC_MAX[4][16]
 # SPREAD3[x]: bit k of x moved to bit 3k (the PLAY family's three uses per type).
 cdef uint64_t SPREAD3[256]
+# PLAY_TYPE[a], PLAY_USE[a]: the machine type and the use of play action a (a // 3, a % 3).
+cdef uint8_t PLAY_TYPE[3 * MAX_TYPES]
+cdef uint8_t PLAY_USE[3 * MAX_TYPES]
 
 
 cdef void _init_tables() noexcept:
@@ -102,6 +105,9 @@ cdef void _init_tables() noexcept:
                     ALLOC_MIN[r][k] |= 1u << a
                 if ALLOC[a][r] <= k:
                     ALLOC_MAX[r][k] |= 1u << a
+    for k in range(3 * MAX_TYPES):
+        PLAY_TYPE[k] = k // 3
+        PLAY_USE[k] = k % 3
     for k in range(256):
         SPREAD3[k] = 0
         for a in range(8):
@@ -150,13 +156,9 @@ cdef inline int table_coal_total(const NMState* s) noexcept nogil:
 
 
 cdef int hand_count(const NMState* s, int seat) noexcept nogil:
-    """Machines in a hand. Sums the 16 counts as two 8-byte words (the multiply adds all bytes into the top
-    one): exact while a hand holds fewer than 256 machines, which ``nm_validate`` guarantees (at most 64 cards)
-    before any other function sees a state."""
-    cdef uint64_t lo, hi
-    memcpy(&lo, &s.hand[seat][0], 8)
-    memcpy(&hi, &s.hand[seat][8], 8)
-    return <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
+    """Machines in a hand (``nm_hand_size``: one sum of absolute differences with SSE2; elsewhere two 8-byte
+    words, exact while a hand holds fewer than 256 machines, which ``nm_validate`` guarantees)."""
+    return nm_hand_size(&s.hand[seat][0])
 
 
 # A hand's 16 counts as one 16-byte vector where SSE2 is there (every x86-64): its size by one sum of absolute
@@ -190,7 +192,7 @@ cdef extern from *:
 
 # nm_validate's checks over rows of 16 per-type counts, 16 bytes at a time where SSE2 is there (unsigned byte
 # compares and saturating adds: a sum that saturates is above every count the checks accept), a byte loop
-# elsewhere. ``nm_zero_tail``: the bytes p[from:size] are all zero (whole 8-byte words where it can).
+# elsewhere.
 cdef extern from *:
     """
     #include <stdint.h>
@@ -226,19 +228,10 @@ cdef extern from *:
         return 1;
     }
     #endif
-    static CYTHON_INLINE int nm_zero_tail(const uint8_t* p, int from, int size) {
-        int i = from;
-        uint64_t w;
-        for (; i < size && (i & 7); i++) if (p[i]) return 0;
-        for (; i + 8 <= size; i += 8) { memcpy(&w, p + i, 8); if (w) return 0; }
-        for (; i < size; i++) if (p[i]) return 0;
-        return 1;
-    }
     """
     int nm_le_sum16(const uint8_t* a, const uint8_t* b, const uint8_t* c) noexcept nogil
     int nm_sum_eq16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* d, const uint8_t* e,
                     const uint8_t* want) noexcept nogil
-    int nm_zero_tail(const uint8_t* p, int start, int size) noexcept nogil
 
 
 cdef uint8_t ZERO16[MAX_TYPES]      # a row of zero counts (nm_le_sum16 with one row)
@@ -274,11 +267,13 @@ cdef inline void dec(uint8_t* x) noexcept nogil:
 
 cdef inline void seen_leaving(NMState* s, int observer, int t) noexcept nogil:
     """A machine of type ``t`` left the hand of ``observer``'s opponent in front of ``observer``: one fewer known,
-    and one fewer certainly in the hand (the one that left may have been the certain one)."""
-    dec(&s.known[observer][t])
-    dec(&s.sure[observer][t])
-    if s.sure[observer][t] > s.known[observer][t]:
-        s.sure[observer][t] = s.known[observer][t]
+    and one fewer certainly in the hand (the one that left may have been the certain one), never below zero and
+    never more certain than known (without branches: random play makes them unpredictable)."""
+    cdef int k = s.known[observer][t], u = s.sure[observer][t]
+    k -= k > 0
+    u -= u > 0
+    s.known[observer][t] = <uint8_t>k
+    s.sure[observer][t] = <uint8_t>(u if u < k else k)
 
 
 cdef inline void gain(const NMConfig* cfg, NMState* s, int seat, int r, int n) noexcept nogil:
@@ -596,7 +591,7 @@ cdef void draw_cards(NMState* s, int seat, int k) noexcept nogil:
         s.deck[s.deck_n] = 0
 
 
-cdef void refill(NMState* s, int seat) noexcept nogil:
+cdef inline void refill(NMState* s, int seat) noexcept nogil:
     """Complete the hand to 5 from the deck; too few cards left triggers the end (the player draws what is left)."""
     cdef int need = HAND_SIZE - hand_count(s, seat)
     if need <= 0:
@@ -863,8 +858,8 @@ cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
     cdef int seat = s.cur, o = 1 - seat, a, t, use, r, i, p, sub
     if action < cfg.a_repair:                                   # play a machine
         a = action - cfg.a_play
-        t = a // 3
-        use = a % 3
+        t = PLAY_TYPE[a]
+        use = PLAY_USE[a]
         s.hand[seat][t] -= 1
         seen_leaving(s, o, t)
         s.table[s.table_n] = <uint8_t>t
@@ -1212,10 +1207,19 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
     if seen != allp or total != P:
         return 8
     # unused array entries are zero (one byte string per position)
-    if not (nm_zero_tail(s.deck, s.deck_n, MAX_CARDS) and nm_zero_tail(s.table, s.table_n, TABLE_SLOTS)
-            and nm_zero_tail(s.table_coal, s.table_n, TABLE_SLOTS) and nm_zero_tail(s.pile, s.pile_n, MAX_PROJECTS)
-            and nm_zero_tail(s.pend, s.pend_n, 2) and nm_zero_tail(s.ws[0], s.ws_n[0], WORKSHOP_MAX)
-            and nm_zero_tail(s.ws[1], s.ws_n[1], WORKSHOP_MAX)):
+    # (the non-zero bytes as bitsets, 16 bytes at a time: reads past an array stay inside the struct)
+    if s.deck_n < MAX_CARDS and (nonzero16(s.deck) | (<uint64_t>nonzero16(s.deck + 16) << 16)
+                                 | (<uint64_t>nonzero16(s.deck + 32) << 32)
+                                 | (<uint64_t>nonzero16(s.deck + 48) << 48)) >> s.deck_n:
+        return 8
+    if ((nonzero16(s.table) | nonzero16(s.table_coal)) & 0x3FFu) >> s.table_n:
+        return 8
+    if (nonzero16(s.pile) | (nonzero16(s.pile + 8) << 8)) >> s.pile_n:
+        return 8
+    if (s.pend_n < 1 and s.pend[0]) or (s.pend_n < 2 and s.pend[1]):
+        return 8
+    bits = nonzero16(&s.ws[0][0])
+    if ((bits & 0xFu) >> s.ws_n[0]) or (((bits >> 4) & 0xFu) >> s.ws_n[1]):
         return 8
     for seat in range(NUM_SEATS):
         if s.score[seat] != seat_score(cfg, s, seat):
