@@ -393,32 +393,48 @@ cdef enum:
     FX_COND_PILE = 6          # a project tile is left face down
 
 
+# The two facts of the opponent's hand size h, indexed by min(h, 3): a machine, more than 2 machines.
+cdef uint32_t OPP_HAND_FACTS[4]
+OPP_HAND_FACTS[0] = 0
+OPP_HAND_FACTS[1] = OPP_HAND_FACTS[2] = 1u << FX_COND_OPP_HAND
+OPP_HAND_FACTS[3] = (1u << FX_COND_OPP_HAND) | (1u << FX_COND_OPP_HAND_3)
+
+
 cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, int n_after,
                                       int hand_after, uint32_t want) noexcept nogil:
     """The machine types whose effect can do something if it resolves now, the played machine being the last of
     ``n_after`` bric-a-brac machines and ``hand_after`` machines left in hand (RULES.md, "Applicable"): exact for
     the types of ``want``; the exchange and the copy, the two costly tests, are only decided when ``want`` holds
     them. Every effect's test depends on the effect only, so each is made once (``cfg.fx_types``)."""
-    cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0])
-    cdef const uint32_t* fx = &cfg.fx_types[0]
-    cdef uint32_t tt = 0, need = want, ok
+    cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0]), i, t
+    cdef uint32_t ok, exch = cfg.fx_types[FX_EXCHANGE], copy = cfg.fx_types[FX_COPY]
+    cdef bint exch_open = True          # the exchange test not made yet
     # the seven facts the other effects' tests read (FX_COND_*), then the types whose test passes: one lookup
     ok = cfg.fx_cond_types[
         (<uint32_t>(hand_after >= 1) << FX_COND_HAND_AFTER)
         | (<uint32_t>(n_after >= 2) << FX_COND_TWO_SLOTS)
         | (<uint32_t>(s.res[o][COAL] > 0) << FX_COND_OPP_COAL)
-        | (<uint32_t>(ho > 0) << FX_COND_OPP_HAND)
+        | OPP_HAND_FACTS[ho if ho < 3 else 3]
         | (<uint32_t>((s.res[o][WOOD] | s.res[o][COPPER] | s.res[o][CRYSTAL]) != 0) << FX_COND_OPP_CUBES)
-        | (<uint32_t>(ho > 2) << FX_COND_OPP_HAND_3)
         | (<uint32_t>(s.pile_n > 0) << FX_COND_PILE)]
-    if want & fx[FX_COPY]:
-        # a copier can do something when a machine it may copy can (copyable)
-        tt = table_types(s, n_after - 1) & ~fx[FX_COPY]
-        need |= tt
-    if (need & fx[FX_EXCHANGE]) and exchange_possible(cfg, s, seat):
-        ok |= fx[FX_EXCHANGE]
-    if tt & ok:
-        ok |= fx[FX_COPY]
+    if want & exch:
+        exch_open = False
+        if exchange_possible(cfg, s, seat):
+            ok |= exch
+    if want & copy:
+        # a copier can do something when a machine it may copy can (copyable): the first one found decides, the
+        # exchange test made only if an exchanger comes before it
+        for i in range(n_after - 1):
+            t = s.table[i]
+            if (copy >> t) & 1:
+                continue
+            if exch_open and (exch >> t) & 1:
+                exch_open = False
+                if exchange_possible(cfg, s, seat):
+                    ok |= exch
+            if (ok >> t) & 1:
+                ok |= copy
+                break
     return ok
 
 
