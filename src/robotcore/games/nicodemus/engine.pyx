@@ -55,6 +55,8 @@ cdef uint32_t ALLOC_MIN[4][16]
 cdef uint32_t ALLOC_MAX[4][16]
 # SPREAD3[x]: bit k of x moved to bit 3k (the PLAY family's three uses per type).
 cdef uint64_t SPREAD3[256]
+# CLAMP3[x] = min(x, 3): a stock of cubes as the payable table indexes it.
+cdef uint32_t CLAMP3[256]
 # PLAY_TYPE[a], PLAY_USE[a]: the machine type and the use of play action a (a // 3, a % 3).
 cdef uint8_t PLAY_TYPE[3 * MAX_TYPES]
 cdef uint8_t PLAY_USE[3 * MAX_TYPES]
@@ -105,6 +107,8 @@ cdef void _init_tables() noexcept:
                     ALLOC_MIN[r][k] |= 1u << a
                 if ALLOC[a][r] <= k:
                     ALLOC_MAX[r][k] |= 1u << a
+    for k in range(256):
+        CLAMP3[k] = k if k < 3 else 3
     for k in range(3 * MAX_TYPES):
         PLAY_TYPE[k] = k // 3
         PLAY_USE[k] = k % 3
@@ -766,8 +770,10 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
     cdef uint64_t which = 1                    # PLAY: word 0
     cdef uint32_t present = hand_types_count(s, seat, &hn), ok, allocs, have
     cdef const uint32_t* row
+    cdef const uint64_t* bits_lo
+    cdef const uint64_t* bits_hi
     cdef uint64_t red = 0, play, eff
-    cdef uint32_t slots = 0
+    cdef uint32_t slots = 0, pay
     cdef bint any_repair = False
     ok = applicable_types(cfg, s, seat, n + 1, hn - 1, present) & present
     play = SPREAD3[present & 0xFFu] | (SPREAD3[present >> 8] << 24)
@@ -786,15 +792,25 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
     if lo < 0:
         lo = 0
     if jokers == 0:
-        # without jokers a repair is allocation 0 or nothing: the payable slots as a bitset first
-        for i in range(lo, n):
-            slots |= (<uint32_t>bytes_cover(have, row[s.table[i]])) << i
-        any_repair = slots != 0
-        while slots:
-            a = cfg.a_repair + lowest_bit(slots) * NUM_ALLOCS
-            set_bit(words, a)
-            which |= (<uint64_t>1) << (a >> 6)
-            slots &= slots - 1
+        # without jokers a repair is allocation 0 or nothing: the payable slots as a bitset first (from the types
+        # this stock pays for, one lookup, when no cost needs more than 3 cubes of a kind)
+        if cfg.pay_clamped:
+            pay = cfg.payable[((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)][
+                CLAMP3[s.res[seat][WOOD]] | (CLAMP3[s.res[seat][COPPER]] << 2) | (CLAMP3[s.res[seat][CRYSTAL]] << 4)]
+            for i in range(lo, n):
+                slots |= ((pay >> s.table[i]) & 1u) << i
+        else:
+            for i in range(lo, n):
+                slots |= (<uint32_t>bytes_cover(have, row[s.table[i]])) << i
+        if slots:
+            any_repair = True
+            bits_lo = cfg.repair_bits[0][slots & 31u]
+            bits_hi = cfg.repair_bits[1][slots >> 5]
+            words[0] |= bits_lo[0] | bits_hi[0]
+            words[1] |= bits_lo[1] | bits_hi[1]
+            words[2] |= bits_lo[2] | bits_hi[2]
+            words[3] |= bits_lo[3] | bits_hi[3]
+            which |= cfg.repair_words[0][slots & 31u] | cfg.repair_words[1][slots >> 5]
     else:
         for i in range(lo, n):
             allocs = repair_allocs(row[s.table[i]], have, jokers)
@@ -1378,7 +1394,7 @@ _PHASE_FAMILIES = {
 
 cdef _move_tables(NMConfig* cfg, dict layout):
     """The tables move generation reads, derived from the content and the action layout."""
-    cdef int t, r, i, ph, p, pairs, n
+    cdef int t, r, i, ph, p, pairs, n, k, half
     if cfg.a_play != 0 or 3 * cfg.num_types > 64:
         raise RuntimeError("PLAY must be the first action family and fit one mask word")
     for i in range(NUM_EFFECTS):
@@ -1424,6 +1440,30 @@ cdef _move_tables(NMConfig* cfg, dict layout):
             cfg.fx_cond_types[i] |= cfg.fx_types[FX_RETURN]
         if (i >> FX_COND_PILE) & 1:
             cfg.fx_cond_types[i] |= cfg.fx_types[FX_PROJECT]
+    # the main phase without jokers: the types a (clamped) stock pays for, per reduction profile, and the mask bits
+    # of repairing sets of slots with allocation 0
+    cfg.pay_clamped = 1
+    for t in range(cfg.num_types):
+        if cfg.cost[t][1] > 3 or cfg.cost[t][2] > 3 or cfg.cost[t][3] > 3:
+            cfg.pay_clamped = 0
+    for i in range(64):
+        for k in range(64):
+            cfg.payable[i][k] = 0
+            for t in range(cfg.num_types):
+                if bytes_cover((k & 3) | (((k >> 2) & 3) << 8) | ((k >> 4) << 16), cfg.cost_after[i][t]):
+                    cfg.payable[i][k] |= 1 << t
+    if cfg.a_repair + TABLE_SLOTS * NUM_ALLOCS > 4 * 64:
+        raise RuntimeError("REPAIR must lie in the first four mask words")
+    for half in range(2):
+        for k in range(32):
+            cfg.repair_words[half][k] = 0
+            for i in range(4):
+                cfg.repair_bits[half][k][i] = 0
+            for i in range(5):
+                if (k >> i) & 1:
+                    r = cfg.a_repair + (5 * half + i) * NUM_ALLOCS
+                    cfg.repair_bits[half][k][r >> 6] |= (<uint64_t>1) << (r & 63)
+                    cfg.repair_words[half][k] |= 1 << (r >> 6)
     for p in range(cfg.num_projects):
         cfg.proj_key[p] = 0
         for i in range(cfg.proj_size[p]):
