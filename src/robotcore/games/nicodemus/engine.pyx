@@ -53,6 +53,12 @@ cdef uint8_t PAIR_B[6]
 cdef uint32_t ALLOC_BY_SIZE[4]
 cdef uint32_t ALLOC_MIN[4][16]
 cdef uint32_t ALLOC_MAX[4][16]
+# The same allocation sets for costs and stocks of at most 3 of each cube, packed as 6-bit indices (wood + 4 copper
+# + 16 crystal): ALLOC_LACK6[d] the allocations giving at least d of each cube, ALLOC_COST6[c][j] those of the size
+# j joker producers use on cost c that give at most c of each cube, SUB6[c][h] the packed max(0, c - h) per cube.
+cdef uint32_t ALLOC_LACK6[64]
+cdef uint32_t ALLOC_COST6[64][4]
+cdef uint8_t SUB6[64][64]
 # SPREAD3[x]: bit k of x moved to bit 3k (the PLAY family's three uses per type).
 cdef uint64_t SPREAD3[256]
 # CLAMP3[x] = min(x, 3): a stock of cubes as the payable table indexes it.
@@ -109,6 +115,16 @@ cdef void _init_tables() noexcept:
                     ALLOC_MAX[r][k] |= 1u << a
     for k in range(256):
         CLAMP3[k] = k if k < 3 else 3
+    for k in range(64):
+        ALLOC_LACK6[k] = ALLOC_MIN[1][k & 3] & ALLOC_MIN[2][(k >> 2) & 3] & ALLOC_MIN[3][k >> 4]
+        for a in range(4):
+            b = (k & 3) + ((k >> 2) & 3) + (k >> 4)
+            b = a if a < b else b
+            ALLOC_COST6[k][a] = (ALLOC_BY_SIZE[b if b < 3 else 3] & ALLOC_MAX[1][k & 3] & ALLOC_MAX[2][(k >> 2) & 3]
+                                 & ALLOC_MAX[3][k >> 4])
+        for c in range(64):
+            SUB6[k][c] = (max(0, (k & 3) - (c & 3)) | (max(0, ((k >> 2) & 3) - ((c >> 2) & 3)) << 2)
+                          | (max(0, (k >> 4) - (c >> 4)) << 4))
     for k in range(3 * MAX_TYPES):
         PLAY_TYPE[k] = k // 3
         PLAY_USE[k] = k % 3
@@ -773,7 +789,8 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
     cdef const uint64_t* bits_lo
     cdef const uint64_t* bits_hi
     cdef uint64_t red = 0, play, eff
-    cdef uint32_t slots = 0, pay
+    cdef uint32_t slots = 0, pay, h6 = 0, c6
+    cdef const uint8_t* cost6 = NULL
     cdef bint any_repair = False
     ok = applicable_types(cfg, s, seat, n + 1, hn - 1, present) & present
     play = SPREAD3[present & 0xFFu] | (SPREAD3[present >> 8] << 24)
@@ -812,8 +829,15 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
             words[3] |= bits_lo[3] | bits_hi[3]
             which |= cfg.repair_words[0][slots & 31u] | cfg.repair_words[1][slots >> 5]
     else:
+        if cfg.pay_clamped:     # the allocations by table: the cost and the clamped stock as 6-bit indices
+            cost6 = cfg.cost6[((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)]
+            h6 = CLAMP3[s.res[seat][WOOD]] | (CLAMP3[s.res[seat][COPPER]] << 2) | (CLAMP3[s.res[seat][CRYSTAL]] << 4)
         for i in range(lo, n):
-            allocs = repair_allocs(row[s.table[i]], have, jokers)
+            if cfg.pay_clamped:
+                c6 = cost6[s.table[i]]
+                allocs = ALLOC_LACK6[SUB6[c6][h6]] & ALLOC_COST6[c6][jokers]
+            else:
+                allocs = repair_allocs(row[s.table[i]], have, jokers)
             if allocs:
                 a = cfg.a_repair + i * NUM_ALLOCS
                 or_bits(words, a, allocs)
@@ -1395,6 +1419,7 @@ _PHASE_FAMILIES = {
 cdef _move_tables(NMConfig* cfg, dict layout):
     """The tables move generation reads, derived from the content and the action layout."""
     cdef int t, r, i, ph, p, pairs, n, k, half
+    cdef uint32_t c
     if cfg.a_play != 0 or 3 * cfg.num_types > 64:
         raise RuntimeError("PLAY must be the first action family and fit one mask word")
     for i in range(NUM_EFFECTS):
@@ -1452,6 +1477,10 @@ cdef _move_tables(NMConfig* cfg, dict layout):
             for t in range(cfg.num_types):
                 if bytes_cover((k & 3) | (((k >> 2) & 3) << 8) | ((k >> 4) << 16), cfg.cost_after[i][t]):
                     cfg.payable[i][k] |= 1 << t
+    for i in range(64):
+        for t in range(MAX_TYPES):
+            c = cfg.cost_after[i][t]
+            cfg.cost6[i][t] = ((c & 3) | (((c >> 8) & 3) << 2) | (((c >> 16) & 3) << 4)) if cfg.pay_clamped else 0
     if cfg.a_repair + TABLE_SLOTS * NUM_ALLOCS > 4 * 64:
         raise RuntimeError("REPAIR must lie in the first four mask words")
     for half in range(2):

@@ -182,6 +182,8 @@ ctypedef struct NMConfig:
     uint8_t repair_words[2][32]        # ... and which of those words they touch (bit i: word i)
     uint16_t payable[64][64]           # per reduction profile (as cost_after), the types the cubes pay for, the
                                        # cubes clamped to 3 each (wood + 4 copper + 16 crystal); when pay_clamped
+    uint8_t cost6[64][MAX_TYPES]       # cost_after packed the same way (wood + 4 copper + 16 crystal); when
+                                       # pay_clamped
     uint32_t fx_types[NUM_EFFECTS]     # the types with each effect, as a bitset
     uint32_t fx_cond_types[128]        # the types whose effect test passes, per combination of the 7 facts the
                                        # tests read (engine.pyx, FX_COND_*); the exchange and the copy apart
