@@ -257,6 +257,40 @@ cdef extern from *:
 cdef uint8_t ZERO16[MAX_TYPES]      # a row of zero counts (nm_le_sum16 with one row)
 
 
+# Removing byte i (< 10) of a 10-byte array, the bytes after it moving down and a zero coming in at the end: two
+# word shifts on little-endian targets (the compiler turns the byte loop into memmove calls), a loop elsewhere.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    static CYTHON_INLINE void nm_drop_byte(uint8_t* p, int i) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t lo;
+        uint16_t hi;
+        memcpy(&lo, p, 8);
+        memcpy(&hi, p + 8, 2);
+        if (i < 8) {
+            uint64_t keep = lo & ((1ULL << (8 * i)) - 1);
+            uint64_t upper = i < 7 ? (lo >> (8 * i + 8)) << (8 * i) : 0;
+            lo = keep | upper | ((uint64_t)(hi & 0xFF) << 56);
+            hi >>= 8;
+        } else if (i == 8) {
+            hi >>= 8;
+        } else {
+            hi &= 0xFF;
+        }
+        memcpy(p, &lo, 8);
+        memcpy(p + 8, &hi, 2);
+    #else
+        int j;
+        for (j = i; j < 9; j++) p[j] = p[j + 1];
+        p[9] = 0;
+    #endif
+    }
+    """
+    void nm_drop_byte(uint8_t* p, int i) noexcept nogil
+
+
 cdef inline uint32_t hand_types_count(const NMState* s, int seat, int* count) noexcept nogil:
     """The machine types present in a hand, as a bitset; its size in ``count``."""
     return nm_hand_types_count(&s.hand[seat][0], count)
@@ -355,14 +389,11 @@ cdef void sort_workshop(NMState* s, int seat, int n) noexcept nogil:
 
 
 cdef void remove_slot(NMState* s, int i) noexcept nogil:
-    """Take machine i out of the bric-a-brac (its charcoalium goes with it) and close the gap."""
-    cdef int j
-    for j in range(i, s.table_n - 1):
-        s.table[j] = s.table[j + 1]
-        s.table_coal[j] = s.table_coal[j + 1]
+    """Take machine i out of the bric-a-brac (its charcoalium goes with it) and close the gap (``nm_drop_byte``:
+    the entries past table_n are zero, so the last one becomes zero)."""
+    nm_drop_byte(s.table, i)
+    nm_drop_byte(s.table_coal, i)
     s.table_n -= 1
-    s.table[s.table_n] = 0
-    s.table_coal[s.table_n] = 0
 
 
 # -- what an effect needs to be applicable ----------------------------------------------------------------------
@@ -684,12 +715,13 @@ cdef void start_effect(const NMConfig* cfg, NMState* s, int card) noexcept nogil
     """Resolve the effect of ``card`` (the played machine, or the one a copier copies) for the current player:
     at once when it needs no decision, else by entering the phase that asks for it."""
     cdef int seat = s.cur, o = 1 - seat, fx = cfg.effect[card], n, i, t
+    cdef uint32_t m
     s.ctx_card = <uint8_t>card
     if fx == FX_PRODUCE:
         n = 0
+        m = cfg.prod_types[cfg.prod[card]]     # the types with this production (no branch per machine)
         for i in range(s.table_n):
-            if cfg.prod[s.table[i]] == cfg.prod[card]:
-                n += 1
+            n += (m >> s.table[i]) & 1
         if cfg.prod[card] == JOKER:
             s.ctx_qty = <uint8_t>n
             s.phase = PH_CHOOSE_RES
@@ -1424,7 +1456,10 @@ cdef _move_tables(NMConfig* cfg, dict layout):
         raise RuntimeError("PLAY must be the first action family and fit one mask word")
     for i in range(NUM_EFFECTS):
         cfg.fx_types[i] = 0
+    for i in range(JOKER + 1):
+        cfg.prod_types[i] = 0
     for t in range(cfg.num_types):
+        cfg.prod_types[cfg.prod[t]] |= 1u << t
         cfg.prod_unit[t] = (<uint64_t>1) << (8 * cfg.prod[t])
         cfg.fx_types[cfg.effect[t]] |= 1u << t
         cfg.cost_cubes[t] = cfg.cost[t][1] | (<uint32_t>cfg.cost[t][2] << 8) | (<uint32_t>cfg.cost[t][3] << 16)

@@ -185,6 +185,7 @@ ctypedef struct NMConfig:
     uint8_t cost6[64][MAX_TYPES]       # cost_after packed the same way (wood + 4 copper + 16 crystal); when
                                        # pay_clamped
     uint32_t fx_types[NUM_EFFECTS]     # the types with each effect, as a bitset
+    uint32_t prod_types[5]             # the types with each production zone (JOKER included), as a bitset
     uint32_t fx_cond_types[128]        # the types whose effect test passes, per combination of the 7 facts the
                                        # tests read (engine.pyx, FX_COND_*); the exchange and the copy apart
     uint32_t cost_cubes[MAX_TYPES]     # the repair cost packed one byte per cube: wood, copper, crystal
