@@ -557,6 +557,45 @@ SUBSETS_OF_SIZE[2] = 0x68
 SUBSETS_OF_SIZE[3] = 0x80
 
 
+# SUBSETS_VALID[strict][used][eq][nold]: the subsets (bits over the 8 subsets of 3 older workshop machines) a project
+# may take, for ``nold`` older machines sorted by type, ``eq`` bit 0 when machines 0 and 1 are of one type and bit 1
+# when machines 1 and 2 are, ``used`` the machines that counted this turn, ``strict`` when they may not count again:
+# among machines of one type and one "counted" status, a subset takes the lowest positions first.
+cdef uint8_t SUBSETS_VALID[2][8][4][4]
+
+
+cdef void _init_subsets() noexcept:
+    cdef int strict, used, eq, nold, i, j, sub
+    cdef int w[3]
+    cdef uint32_t dup[3]
+    cdef uint32_t valid
+    for strict in range(2):
+        for used in range(8):
+            for eq in range(4):
+                w[0] = 0
+                w[1] = w[0] if eq & 1 else w[0] + 1
+                w[2] = w[1] if eq & 2 else w[1] + 1
+                for nold in range(4):
+                    for i in range(nold):
+                        dup[i] = 0
+                        for j in range(i):
+                            if w[j] == w[i] and ((used >> j) & 1) == ((used >> i) & 1):
+                                dup[i] |= 1u << j
+                    valid = 0
+                    for sub in range(1 << nold):
+                        if strict and (sub & used):
+                            continue
+                        for i in range(nold):
+                            if (sub >> i) & 1 and dup[i] & ~(<uint32_t>sub):
+                                break
+                        else:
+                            valid |= 1u << sub
+                    SUBSETS_VALID[strict][used][eq][nold] = <uint8_t>valid
+
+
+_init_subsets()
+
+
 cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
     """COMPLETE(p, subset): project p with the machine just repaired (the last of the workshop) and the older
     workshop machines of ``subset``, whose attributes (colours, VP or production zones) are exactly the project's
@@ -566,9 +605,8 @@ cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint6
     lowest positions first, so that equivalent choices have one action. A set of machines meets a project when
     the sum of their ``attr_unit`` (one nibble per attribute value) equals the project's ``proj_key``, or for
     PK_IDENTICAL k times the repaired machine's type unit."""
-    cdef int nold = s.ws_n[seat] - 1, p, k, i, j, sub, kind
-    cdef uint32_t avail = available_projects(s, seat), valid = 0, subs, kinds_done = 0
-    cdef uint32_t dup[WORKSHOP_MAX]
+    cdef int nold = s.ws_n[seat] - 1, p, k, sub, kind, eq
+    cdef uint32_t avail = available_projects(s, seat), valid, subs, kinds_done = 0
     cdef uint64_t keys[4][8]
     cdef uint64_t target
     cdef const uint8_t* ws = s.ws[seat]
@@ -580,19 +618,12 @@ cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint6
         return
     if cfg.sharing == SHARE_NONE and s.proj_count > 0:
         return
-    for i in range(nold):
-        dup[i] = 0
-        for j in range(i):
-            if ws[j] == ws[i] and ((s.proj_used >> j) & 1) == ((s.proj_used >> i) & 1):
-                dup[i] |= 1u << j
-    for sub in range(1 << nold):
-        if cfg.sharing != SHARE_ALL and (sub & s.proj_used):
-            continue
-        for i in range(nold):
-            if (sub >> i) & 1 and dup[i] & ~(<uint32_t>sub):
-                break
-        else:
-            valid |= 1u << sub
+    # the subsets that take interchangeable machines lowest first (and, unless shared, none counted already): a
+    # lookup on which neighbours of the sorted older machines are of one type and what counted this turn
+    eq = 0
+    if nold >= 2:
+        eq = (ws[0] == ws[1]) | ((nold >= 3 and ws[1] == ws[2]) << 1)
+    valid = SUBSETS_VALID[cfg.sharing != SHARE_ALL][s.proj_used & 7][eq][nold]
     while avail:
         p = lowest_bit(avail)
         avail &= avail - 1
@@ -1162,7 +1193,15 @@ cdef void nm_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
 cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* words, uint8_t* nonzero) noexcept nogil:
     """The current player's legal actions in the words of the phase (cleared, filled, listed for the draw): their
     number."""
-    cdef int i, lo = cfg.word_lo[s.phase], hi = cfg.word_hi[s.phase]
+    cdef int i, lo, hi
+    if s.phase == PH_MAIN:      # most decisions: straight to it, without legal_into's dispatch and frame, in words
+        words[0] = 0            # 0..3 (make_core checks it), and only the words written are listed
+        words[1] = 0
+        words[2] = 0
+        words[3] = 0
+        return list_nonzero_words_in(words, main_options(cfg, s, s.cur, words), nonzero)
+    lo = cfg.word_lo[s.phase]
+    hi = cfg.word_hi[s.phase]
     if hi - lo <= 4:            # every phase of the default content; ``words`` has MAX_MASK_WORDS entries
         words[lo] = 0
         words[lo + 1] = 0
@@ -1171,8 +1210,6 @@ cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* word
     else:
         for i in range(lo, hi):
             words[i] = 0
-    if s.phase == PH_MAIN:      # most decisions: straight to it, without legal_into's dispatch and frame, and
-        return list_nonzero_words_in(words, main_options(cfg, s, s.cur, words), nonzero)   # only the words written
     legal_into(cfg, s, s.cur, words)
     return list_nonzero_words(words, lo, hi, nonzero)
 
@@ -1516,8 +1553,8 @@ cdef _move_tables(NMConfig* cfg, dict layout):
         for t in range(MAX_TYPES):
             c = cfg.cost_after[i][t]
             cfg.cost6[i][t] = ((c & 3) | (((c >> 8) & 3) << 2) | (((c >> 16) & 3) << 4)) if cfg.pay_clamped else 0
-    if cfg.a_repair + TABLE_SLOTS * NUM_ALLOCS > 4 * 64:
-        raise RuntimeError("REPAIR must lie in the first four mask words")
+    if cfg.a_draw >= 4 * 64:
+        raise RuntimeError("the main phase's actions must lie in the first four mask words")
     for half in range(2):
         for k in range(32):
             cfg.repair_words[half][k] = 0
