@@ -975,14 +975,12 @@ cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words
 cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
     """Apply one legal action of the current player (no auto-resolution)."""
     cdef int seat = s.cur, o = 1 - seat, a, t, use, r, i, p, sub
-    if action < cfg.a_repair:                                   # play a machine
-        a = action - cfg.a_play
-        t = PLAY_TYPE[a]
-        use = PLAY_USE[a]
+    if action < cfg.a_repair:                                   # play a machine (PLAY is first: make_core)
+        t = PLAY_TYPE[action]
+        use = PLAY_USE[action]
         s.hand[seat][t] -= 1
         seen_leaving(s, o, t)
-        s.table[s.table_n] = <uint8_t>t
-        s.table_coal[s.table_n] = 0
+        s.table[s.table_n] = <uint8_t>t                         # (its charcoalium entry is zero already)
         s.table_n += 1
         s.ctx_played = <uint8_t>t
         s.ctx_card = <uint8_t>t
