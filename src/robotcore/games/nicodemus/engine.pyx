@@ -847,12 +847,12 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
     (bit i for word i: the playout scans only those)."""
     cdef int i, a, lo, n = s.table_n, hn, jokers
     cdef uint64_t which = 1                    # PLAY: word 0
-    cdef uint32_t present = hand_types_count(s, seat, &hn), ok, allocs, have
-    cdef const uint32_t* row
+    cdef uint32_t present = hand_types_count(s, seat, &hn), ok, allocs
+    cdef const uint32_t* row = NULL
     cdef const uint64_t* bits_lo
     cdef const uint64_t* bits_hi
     cdef uint64_t red = 0, play, eff
-    cdef uint32_t slots = 0, pay, h6 = 0, c6
+    cdef uint32_t slots = 0, pay, h6 = 0, c6, profile, have = 0
     cdef const uint8_t* cost6 = NULL
     cdef bint any_repair = False
     ok = applicable_types(cfg, s, seat, n + 1, hn - 1, present) & present
@@ -863,9 +863,14 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
     for i in range(s.ws_n[seat]):
         red += cfg.prod_unit[s.ws[seat][i]]
     jokers = <int>((red >> 32) & 0xFFu)
-    # the reduced costs of this workshop (at most 3 machines in PH_MAIN, nm_validate: 0..3 of each cube)
-    row = cfg.cost_after[((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)]
-    have = s.res[seat][WOOD] | (<uint32_t>s.res[seat][COPPER] << 8) | (<uint32_t>s.res[seat][CRYSTAL] << 16)
+    # the reduction profile of this workshop (at most 3 machines in PH_MAIN, nm_validate: 0..3 of each cube), and
+    # the stock of cubes, clamped to 3 of each for the tables (pay_clamped), else packed one byte per cube
+    profile = ((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)
+    if cfg.pay_clamped:
+        h6 = CLAMP3[s.res[seat][WOOD]] | (CLAMP3[s.res[seat][COPPER]] << 2) | (CLAMP3[s.res[seat][CRYSTAL]] << 4)
+    else:
+        row = cfg.cost_after[profile]
+        have = s.res[seat][WOOD] | (<uint32_t>s.res[seat][COPPER] << 8) | (<uint32_t>s.res[seat][CRYSTAL] << 16)
     # slot i costs a charcoalium per machine after it, less the workshop's charcoalium producers: the slots the
     # seat can pay for are lo..n-1
     lo = n - 1 - <int>(red & 0xFFu) - s.res[seat][COAL]
@@ -875,8 +880,7 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
         # without jokers a repair is allocation 0 or nothing: the payable slots as a bitset first (from the types
         # this stock pays for, one lookup, when no cost needs more than 3 cubes of a kind)
         if cfg.pay_clamped:
-            pay = cfg.payable[((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)][
-                CLAMP3[s.res[seat][WOOD]] | (CLAMP3[s.res[seat][COPPER]] << 2) | (CLAMP3[s.res[seat][CRYSTAL]] << 4)]
+            pay = cfg.payable[profile][h6]
             for i in range(lo, n):
                 slots |= ((pay >> s.table[i]) & 1u) << i
         else:
@@ -893,8 +897,7 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
             which |= cfg.repair_words[0][slots & 31u] | cfg.repair_words[1][slots >> 5]
     else:
         if cfg.pay_clamped:     # the allocations by table: the cost and the clamped stock as 6-bit indices
-            cost6 = cfg.cost6[((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)]
-            h6 = CLAMP3[s.res[seat][WOOD]] | (CLAMP3[s.res[seat][COPPER]] << 2) | (CLAMP3[s.res[seat][CRYSTAL]] << 4)
+            cost6 = cfg.cost6[profile]
         for i in range(lo, n):
             if cfg.pay_clamped:
                 c6 = cost6[s.table[i]]
