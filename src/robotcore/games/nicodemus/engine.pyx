@@ -650,6 +650,18 @@ cdef void end_projects(const NMConfig* cfg, NMState* s, int seat) noexcept nogil
     the one repaired this turn stays), and sort what remains."""
     cdef int n = s.ws_n[seat], i, k = 0, newest = n - 1
     cdef uint8_t keep[WORKSHOP_MAX]
+    cdef uint8_t x
+    if s.proj_used == 0 and n < WORKSHOP_MAX:
+        # no project completed and room in the workshop (most repairs): the repaired machine only takes its place
+        # among the older ones, sorted by type
+        x = s.ws[seat][newest]
+        i = newest - 1
+        while i >= 0 and s.ws[seat][i] > x:
+            s.ws[seat][i + 1] = s.ws[seat][i]
+            i -= 1
+        s.ws[seat][i + 1] = x
+        s.proj_count = 0
+        return
     for i in range(n):
         if (s.proj_used >> i) & 1:
             s.aside[seat][s.ws[seat][i]] += 1
@@ -975,30 +987,34 @@ cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words
 
 # -- stepping ---------------------------------------------------------------------------------------------------
 
+cdef void play_step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
+    """``step`` for a PLAY action (most decisions: a function of its own keeps its frame small)."""
+    cdef int seat = s.cur, t = PLAY_TYPE[action], use = PLAY_USE[action]      # PLAY is first: make_core
+    s.hand[seat][t] -= 1
+    seen_leaving(s, 1 - seat, t)
+    s.table[s.table_n] = <uint8_t>t                         # (its charcoalium entry is zero already)
+    s.table_n += 1
+    s.ctx_played = <uint8_t>t
+    s.ctx_card = <uint8_t>t
+    if use == USE_COAL:
+        gain(cfg, s, seat, COAL, cfg.vp[t])
+    elif use == USE_PRODUCE:
+        if cfg.prod[t] == JOKER:
+            s.ctx_qty = 1
+            s.phase = PH_CHOOSE_RES
+            return
+        gain(cfg, s, seat, cfg.prod[t], 1)
+    else:
+        start_effect(cfg, s, t)
+        return
+    finish_play(cfg, s)
+
+
 cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
     """Apply one legal action of the current player (no auto-resolution)."""
     cdef int seat = s.cur, o = 1 - seat, a, t, use, r, i, p, sub
-    if action < cfg.a_repair:                                   # play a machine (PLAY is first: make_core)
-        t = PLAY_TYPE[action]
-        use = PLAY_USE[action]
-        s.hand[seat][t] -= 1
-        seen_leaving(s, o, t)
-        s.table[s.table_n] = <uint8_t>t                         # (its charcoalium entry is zero already)
-        s.table_n += 1
-        s.ctx_played = <uint8_t>t
-        s.ctx_card = <uint8_t>t
-        if use == USE_COAL:
-            gain(cfg, s, seat, COAL, cfg.vp[t])
-        elif use == USE_PRODUCE:
-            if cfg.prod[t] == JOKER:
-                s.ctx_qty = 1
-                s.phase = PH_CHOOSE_RES
-                return
-            gain(cfg, s, seat, cfg.prod[t], 1)
-        else:
-            start_effect(cfg, s, t)
-            return
-        finish_play(cfg, s)
+    if action < cfg.a_repair:                                   # play a machine
+        play_step(cfg, s, action)
     elif action < cfg.a_draw:                                   # repair
         a = action - cfg.a_repair
         do_repair(cfg, s, seat, a // NUM_ALLOCS, a % NUM_ALLOCS)
@@ -1225,7 +1241,7 @@ cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
     cdef NMState* s = <NMState*>st
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint8_t nonzero[MAX_MASK_WORDS]
-    cdef int count = 0
+    cdef int count = 0, a
     cdef bint have_mask = False
     cdef int64_t n = 0
     while True:
@@ -1237,7 +1253,11 @@ cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
             count = phase_mask(cfg, s, words, nonzero)
         if count == 0:
             return PLAYOUT_TOO_LONG
-        step(cfg, s, draw_listed_action(words, nonzero, count, rng))
+        a = draw_listed_action(words, nonzero, count, rng)
+        if a < cfg.a_repair:
+            play_step(cfg, s, a)
+        else:
+            step(cfg, s, a)
         n += 1
         # auto_resolve
         have_mask = False
