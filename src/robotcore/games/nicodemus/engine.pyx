@@ -1227,7 +1227,11 @@ cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* word
     else:
         for i in range(lo, hi):
             words[i] = 0
-    legal_into(cfg, s, s.cur, words)
+    if s.phase == PH_PROJECTS:  # after each repair: its own frame (project_options), not legal_into's for all
+        project_options(cfg, s, s.cur, words)
+        set_bit(words, cfg.a_done)
+    else:
+        legal_into(cfg, s, s.cur, words)
     return list_nonzero_words(words, lo, hi, nonzero)
 
 
