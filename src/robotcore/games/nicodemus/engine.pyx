@@ -22,8 +22,10 @@ cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport lowest_bit, popcount
-from robotcore.core.playout cimport PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words
+from robotcore.core.bits cimport lowest_bit, nonzero16, popcount
+from robotcore.core.playout cimport (
+    PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words, list_nonzero_words_in,
+)
 from robotcore.core.rng cimport rng_below, rng_seed, rng_shuffle_u8
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, take_native_hooks
 from robotcore.games.nicodemus.state cimport (
@@ -51,8 +53,19 @@ cdef uint8_t PAIR_B[6]
 cdef uint32_t ALLOC_BY_SIZE[4]
 cdef uint32_t ALLOC_MIN[4][16]
 cdef uint32_t ALLOC_MAX[4][16]
+# The same allocation sets for costs and stocks of at most 3 of each cube, packed as 6-bit indices (wood + 4 copper
+# + 16 crystal): ALLOC_LACK6[d] the allocations giving at least d of each cube, ALLOC_COST6[c][j] those of the size
+# j joker producers use on cost c that give at most c of each cube, SUB6[c][h] the packed max(0, c - h) per cube.
+cdef uint32_t ALLOC_LACK6[64]
+cdef uint32_t ALLOC_COST6[64][4]
+cdef uint8_t SUB6[64][64]
 # SPREAD3[x]: bit k of x moved to bit 3k (the PLAY family's three uses per type).
 cdef uint64_t SPREAD3[256]
+# CLAMP3[x] = min(x, 3): a stock of cubes as the payable table indexes it.
+cdef uint32_t CLAMP3[256]
+# PLAY_TYPE[a], PLAY_USE[a]: the machine type and the use of play action a (a // 3, a % 3).
+cdef uint8_t PLAY_TYPE[3 * MAX_TYPES]
+cdef uint8_t PLAY_USE[3 * MAX_TYPES]
 
 
 cdef void _init_tables() noexcept:
@@ -101,6 +114,21 @@ cdef void _init_tables() noexcept:
                 if ALLOC[a][r] <= k:
                     ALLOC_MAX[r][k] |= 1u << a
     for k in range(256):
+        CLAMP3[k] = k if k < 3 else 3
+    for k in range(64):
+        ALLOC_LACK6[k] = ALLOC_MIN[1][k & 3] & ALLOC_MIN[2][(k >> 2) & 3] & ALLOC_MIN[3][k >> 4]
+        for a in range(4):
+            b = (k & 3) + ((k >> 2) & 3) + (k >> 4)
+            b = a if a < b else b
+            ALLOC_COST6[k][a] = (ALLOC_BY_SIZE[b if b < 3 else 3] & ALLOC_MAX[1][k & 3] & ALLOC_MAX[2][(k >> 2) & 3]
+                                 & ALLOC_MAX[3][k >> 4])
+        for c in range(64):
+            SUB6[k][c] = (max(0, (k & 3) - (c & 3)) | (max(0, ((k >> 2) & 3) - ((c >> 2) & 3)) << 2)
+                          | (max(0, (k >> 4) - (c >> 4)) << 4))
+    for k in range(3 * MAX_TYPES):
+        PLAY_TYPE[k] = k // 3
+        PLAY_USE[k] = k % 3
+    for k in range(256):
         SPREAD3[k] = 0
         for a in range(8):
             if (k >> a) & 1:
@@ -148,13 +176,9 @@ cdef inline int table_coal_total(const NMState* s) noexcept nogil:
 
 
 cdef int hand_count(const NMState* s, int seat) noexcept nogil:
-    """Machines in a hand. Sums the 16 counts as two 8-byte words (the multiply adds all bytes into the top
-    one): exact while a hand holds fewer than 256 machines, which ``nm_validate`` guarantees (at most 64 cards)
-    before any other function sees a state."""
-    cdef uint64_t lo, hi
-    memcpy(&lo, &s.hand[seat][0], 8)
-    memcpy(&hi, &s.hand[seat][8], 8)
-    return <int>(((lo * <uint64_t>0x0101010101010101ULL) >> 56) + ((hi * <uint64_t>0x0101010101010101ULL) >> 56))
+    """Machines in a hand (``nm_hand_size``: one sum of absolute differences with SSE2; elsewhere two 8-byte
+    words, exact while a hand holds fewer than 256 machines, which ``nm_validate`` guarantees)."""
+    return nm_hand_size(&s.hand[seat][0])
 
 
 # A hand's 16 counts as one 16-byte vector where SSE2 is there (every x86-64): its size by one sum of absolute
@@ -184,6 +208,87 @@ cdef extern from *:
     """
     uint32_t nm_hand_types_count(const uint8_t* h, int* count) noexcept nogil
     int nm_hand_size(const uint8_t* h) noexcept nogil
+
+
+# nm_validate's checks over rows of 16 per-type counts, 16 bytes at a time where SSE2 is there (unsigned byte
+# compares and saturating adds: a sum that saturates is above every count the checks accept), a byte loop
+# elsewhere.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #define NM_LD(p) _mm_loadu_si128((const __m128i*)(p))
+    /* every a[i] <= b[i] + c[i] */
+    static CYTHON_INLINE int nm_le_sum16(const uint8_t* a, const uint8_t* b, const uint8_t* c) {
+        __m128i x = NM_LD(a), y = _mm_adds_epu8(NM_LD(b), NM_LD(c));
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, y), y)) == 0xFFFF;
+    }
+    /* every r0[i] + r0[16 + i] + r1[i] + r1[16 + i] + r2[i] + r2[16 + i] + d[i] + e[i] == want[i] */
+    static CYTHON_INLINE int nm_sum_eq16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2,
+                                         const uint8_t* d, const uint8_t* e, const uint8_t* want) {
+        __m128i x = _mm_adds_epu8(_mm_adds_epu8(NM_LD(r0), NM_LD(r0 + 16)),
+                                  _mm_adds_epu8(NM_LD(r1), NM_LD(r1 + 16)));
+        x = _mm_adds_epu8(x, _mm_adds_epu8(NM_LD(r2), NM_LD(r2 + 16)));
+        x = _mm_adds_epu8(x, _mm_adds_epu8(NM_LD(d), NM_LD(e)));
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(x, NM_LD(want))) == 0xFFFF;
+    }
+    #else
+    static CYTHON_INLINE int nm_le_sum16(const uint8_t* a, const uint8_t* b, const uint8_t* c) {
+        int i;
+        for (i = 0; i < 16; i++) if (a[i] > b[i] + c[i]) return 0;
+        return 1;
+    }
+    static CYTHON_INLINE int nm_sum_eq16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2,
+                                         const uint8_t* d, const uint8_t* e, const uint8_t* want) {
+        int i;
+        for (i = 0; i < 16; i++)
+            if (r0[i] + r0[16 + i] + r1[i] + r1[16 + i] + r2[i] + r2[16 + i] + d[i] + e[i] != want[i]) return 0;
+        return 1;
+    }
+    #endif
+    """
+    int nm_le_sum16(const uint8_t* a, const uint8_t* b, const uint8_t* c) noexcept nogil
+    int nm_sum_eq16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* d, const uint8_t* e,
+                    const uint8_t* want) noexcept nogil
+
+
+cdef uint8_t ZERO16[MAX_TYPES]      # a row of zero counts (nm_le_sum16 with one row)
+
+
+# Removing byte i (< 10) of a 10-byte array, the bytes after it moving down and a zero coming in at the end: two
+# word shifts on little-endian targets (the compiler turns the byte loop into memmove calls), a loop elsewhere.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    static CYTHON_INLINE void nm_drop_byte(uint8_t* p, int i) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t lo;
+        uint16_t hi;
+        memcpy(&lo, p, 8);
+        memcpy(&hi, p + 8, 2);
+        if (i < 8) {
+            uint64_t keep = lo & ((1ULL << (8 * i)) - 1);
+            uint64_t upper = i < 7 ? (lo >> (8 * i + 8)) << (8 * i) : 0;
+            lo = keep | upper | ((uint64_t)(hi & 0xFF) << 56);
+            hi >>= 8;
+        } else if (i == 8) {
+            hi >>= 8;
+        } else {
+            hi &= 0xFF;
+        }
+        memcpy(p, &lo, 8);
+        memcpy(p + 8, &hi, 2);
+    #else
+        int j;
+        for (j = i; j < 9; j++) p[j] = p[j + 1];
+        p[9] = 0;
+    #endif
+    }
+    """
+    void nm_drop_byte(uint8_t* p, int i) noexcept nogil
 
 
 cdef inline uint32_t hand_types_count(const NMState* s, int seat, int* count) noexcept nogil:
@@ -216,11 +321,13 @@ cdef inline void dec(uint8_t* x) noexcept nogil:
 
 cdef inline void seen_leaving(NMState* s, int observer, int t) noexcept nogil:
     """A machine of type ``t`` left the hand of ``observer``'s opponent in front of ``observer``: one fewer known,
-    and one fewer certainly in the hand (the one that left may have been the certain one)."""
-    dec(&s.known[observer][t])
-    dec(&s.sure[observer][t])
-    if s.sure[observer][t] > s.known[observer][t]:
-        s.sure[observer][t] = s.known[observer][t]
+    and one fewer certainly in the hand (the one that left may have been the certain one), never below zero and
+    never more certain than known (without branches: random play makes them unpredictable)."""
+    cdef int k = s.known[observer][t], u = s.sure[observer][t]
+    k -= k > 0
+    u -= u > 0
+    s.known[observer][t] = <uint8_t>k
+    s.sure[observer][t] = <uint8_t>(u if u < k else k)
 
 
 cdef inline void gain(const NMConfig* cfg, NMState* s, int seat, int r, int n) noexcept nogil:
@@ -247,7 +354,10 @@ cdef int32_t seat_score(const NMConfig* cfg, const NMState* s, int seat) noexcep
     cdef uint32_t done = s.proj_done[seat]
     for i in range(s.ws_n[seat]):
         v += cfg.vp[s.ws[seat][i]]
-    for t in range(cfg.num_types):
+    cdef uint32_t kinds = nonzero16(&s.aside[seat][0])     # nm_validate: none of a type >= num_types
+    while kinds:
+        t = lowest_bit(kinds)
+        kinds &= kinds - 1
         v += s.aside[seat][t] * cfg.vp[t]
     while done:
         v += cfg.proj_vp[lowest_bit(done)]
@@ -279,14 +389,11 @@ cdef void sort_workshop(NMState* s, int seat, int n) noexcept nogil:
 
 
 cdef void remove_slot(NMState* s, int i) noexcept nogil:
-    """Take machine i out of the bric-a-brac (its charcoalium goes with it) and close the gap."""
-    cdef int j
-    for j in range(i, s.table_n - 1):
-        s.table[j] = s.table[j + 1]
-        s.table_coal[j] = s.table_coal[j + 1]
+    """Take machine i out of the bric-a-brac (its charcoalium goes with it) and close the gap (``nm_drop_byte``:
+    the entries past table_n are zero, so the last one becomes zero)."""
+    nm_drop_byte(s.table, i)
+    nm_drop_byte(s.table_coal, i)
     s.table_n -= 1
-    s.table[s.table_n] = 0
-    s.table_coal[s.table_n] = 0
 
 
 # -- what an effect needs to be applicable ----------------------------------------------------------------------
@@ -337,32 +444,48 @@ cdef enum:
     FX_COND_PILE = 6          # a project tile is left face down
 
 
+# The two facts of the opponent's hand size h, indexed by min(h, 3): a machine, more than 2 machines.
+cdef uint32_t OPP_HAND_FACTS[4]
+OPP_HAND_FACTS[0] = 0
+OPP_HAND_FACTS[1] = OPP_HAND_FACTS[2] = 1u << FX_COND_OPP_HAND
+OPP_HAND_FACTS[3] = (1u << FX_COND_OPP_HAND) | (1u << FX_COND_OPP_HAND_3)
+
+
 cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, int n_after,
                                       int hand_after, uint32_t want) noexcept nogil:
     """The machine types whose effect can do something if it resolves now, the played machine being the last of
     ``n_after`` bric-a-brac machines and ``hand_after`` machines left in hand (RULES.md, "Applicable"): exact for
     the types of ``want``; the exchange and the copy, the two costly tests, are only decided when ``want`` holds
     them. Every effect's test depends on the effect only, so each is made once (``cfg.fx_types``)."""
-    cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0])
-    cdef const uint32_t* fx = &cfg.fx_types[0]
-    cdef uint32_t tt = 0, need = want, ok
+    cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0]), i, t
+    cdef uint32_t ok, exch = cfg.fx_types[FX_EXCHANGE], copy = cfg.fx_types[FX_COPY]
+    cdef bint exch_open = True          # the exchange test not made yet
     # the seven facts the other effects' tests read (FX_COND_*), then the types whose test passes: one lookup
     ok = cfg.fx_cond_types[
         (<uint32_t>(hand_after >= 1) << FX_COND_HAND_AFTER)
         | (<uint32_t>(n_after >= 2) << FX_COND_TWO_SLOTS)
         | (<uint32_t>(s.res[o][COAL] > 0) << FX_COND_OPP_COAL)
-        | (<uint32_t>(ho > 0) << FX_COND_OPP_HAND)
+        | OPP_HAND_FACTS[ho if ho < 3 else 3]
         | (<uint32_t>((s.res[o][WOOD] | s.res[o][COPPER] | s.res[o][CRYSTAL]) != 0) << FX_COND_OPP_CUBES)
-        | (<uint32_t>(ho > 2) << FX_COND_OPP_HAND_3)
         | (<uint32_t>(s.pile_n > 0) << FX_COND_PILE)]
-    if want & fx[FX_COPY]:
-        # a copier can do something when a machine it may copy can (copyable)
-        tt = table_types(s, n_after - 1) & ~fx[FX_COPY]
-        need |= tt
-    if (need & fx[FX_EXCHANGE]) and exchange_possible(cfg, s, seat):
-        ok |= fx[FX_EXCHANGE]
-    if tt & ok:
-        ok |= fx[FX_COPY]
+    if want & exch:
+        exch_open = False
+        if exchange_possible(cfg, s, seat):
+            ok |= exch
+    if want & copy:
+        # a copier can do something when a machine it may copy can (copyable): the first one found decides, the
+        # exchange test made only if an exchanger comes before it
+        for i in range(n_after - 1):
+            t = s.table[i]
+            if (copy >> t) & 1:
+                continue
+            if exch_open and (exch >> t) & 1:
+                exch_open = False
+                if exchange_possible(cfg, s, seat):
+                    ok |= exch
+            if (ok >> t) & 1:
+                ok |= copy
+                break
     return ok
 
 
@@ -434,6 +557,45 @@ SUBSETS_OF_SIZE[2] = 0x68
 SUBSETS_OF_SIZE[3] = 0x80
 
 
+# SUBSETS_VALID[strict][used][eq][nold]: the subsets (bits over the 8 subsets of 3 older workshop machines) a project
+# may take, for ``nold`` older machines sorted by type, ``eq`` bit 0 when machines 0 and 1 are of one type and bit 1
+# when machines 1 and 2 are, ``used`` the machines that counted this turn, ``strict`` when they may not count again:
+# among machines of one type and one "counted" status, a subset takes the lowest positions first.
+cdef uint8_t SUBSETS_VALID[2][8][4][4]
+
+
+cdef void _init_subsets() noexcept:
+    cdef int strict, used, eq, nold, i, j, sub
+    cdef int w[3]
+    cdef uint32_t dup[3]
+    cdef uint32_t valid
+    for strict in range(2):
+        for used in range(8):
+            for eq in range(4):
+                w[0] = 0
+                w[1] = w[0] if eq & 1 else w[0] + 1
+                w[2] = w[1] if eq & 2 else w[1] + 1
+                for nold in range(4):
+                    for i in range(nold):
+                        dup[i] = 0
+                        for j in range(i):
+                            if w[j] == w[i] and ((used >> j) & 1) == ((used >> i) & 1):
+                                dup[i] |= 1u << j
+                    valid = 0
+                    for sub in range(1 << nold):
+                        if strict and (sub & used):
+                            continue
+                        for i in range(nold):
+                            if (sub >> i) & 1 and dup[i] & ~(<uint32_t>sub):
+                                break
+                        else:
+                            valid |= 1u << sub
+                    SUBSETS_VALID[strict][used][eq][nold] = <uint8_t>valid
+
+
+_init_subsets()
+
+
 cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
     """COMPLETE(p, subset): project p with the machine just repaired (the last of the workshop) and the older
     workshop machines of ``subset``, whose attributes (colours, VP or production zones) are exactly the project's
@@ -443,42 +605,33 @@ cdef void project_options(const NMConfig* cfg, const NMState* s, int seat, uint6
     lowest positions first, so that equivalent choices have one action. A set of machines meets a project when
     the sum of their ``attr_unit`` (one nibble per attribute value) equals the project's ``proj_key``, or for
     PK_IDENTICAL k times the repaired machine's type unit."""
-    cdef int nold = s.ws_n[seat] - 1, p, k, i, j, sub, kind
-    cdef uint32_t avail = available_projects(s, seat), valid = 0, subs, kinds_done = 0
-    cdef uint32_t dup[WORKSHOP_MAX]
+    cdef int nold = s.ws_n[seat] - 1, p, k, sub, kind, eq
+    cdef uint32_t avail = available_projects(s, seat), valid, subs, kinds_done = 0
     cdef uint64_t keys[4][8]
     cdef uint64_t target
     cdef const uint8_t* ws = s.ws[seat]
-    if nold < 0 or not avail:
+    if nold < 0:
+        return
+    # only the projects small enough for the workshop that ask for the repaired machine's attribute (make time)
+    avail &= cfg.proj_fit[nold] & cfg.proj_accepts[ws[nold]]
+    if not avail:
         return
     if cfg.sharing == SHARE_NONE and s.proj_count > 0:
         return
-    for i in range(nold):
-        dup[i] = 0
-        for j in range(i):
-            if ws[j] == ws[i] and ((s.proj_used >> j) & 1) == ((s.proj_used >> i) & 1):
-                dup[i] |= 1u << j
-    for sub in range(1 << nold):
-        if cfg.sharing != SHARE_ALL and (sub & s.proj_used):
-            continue
-        for i in range(nold):
-            if (sub >> i) & 1 and dup[i] & ~(<uint32_t>sub):
-                break
-        else:
-            valid |= 1u << sub
+    # the subsets that take interchangeable machines lowest first (and, unless shared, none counted already): a
+    # lookup on which neighbours of the sorted older machines are of one type and what counted this turn
+    eq = 0
+    if nold >= 2:
+        eq = (ws[0] == ws[1]) | ((nold >= 3 and ws[1] == ws[2]) << 1)
+    valid = SUBSETS_VALID[cfg.sharing != SHARE_ALL][s.proj_used & 7][eq][nold]
     while avail:
         p = lowest_bit(avail)
         avail &= avail - 1
         k = cfg.proj_size[p]
-        if k - 1 > nold:
-            continue
         subs = valid & SUBSETS_OF_SIZE[k - 1]
         if not subs:
             continue
         kind = cfg.proj_kind[p]
-        # the repaired machine counts: its attribute must be one the project asks for
-        if kind != PK_IDENTICAL and not (cfg.proj_key[p] & (cfg.attr_unit[kind][ws[nold]] * 0xFu)):
-            continue
         if not (kinds_done >> kind) & 1:
             kinds_done |= 1u << kind
             keys[kind][0] = cfg.attr_unit[kind][ws[nold]]
@@ -497,6 +650,18 @@ cdef void end_projects(const NMConfig* cfg, NMState* s, int seat) noexcept nogil
     the one repaired this turn stays), and sort what remains."""
     cdef int n = s.ws_n[seat], i, k = 0, newest = n - 1
     cdef uint8_t keep[WORKSHOP_MAX]
+    cdef uint8_t x
+    if s.proj_used == 0 and n < WORKSHOP_MAX:
+        # no project completed and room in the workshop (most repairs): the repaired machine only takes its place
+        # among the older ones, sorted by type
+        x = s.ws[seat][newest]
+        i = newest - 1
+        while i >= 0 and s.ws[seat][i] > x:
+            s.ws[seat][i + 1] = s.ws[seat][i]
+            i -= 1
+        s.ws[seat][i + 1] = x
+        s.proj_count = 0
+        return
     for i in range(n):
         if (s.proj_used >> i) & 1:
             s.aside[seat][s.ws[seat][i]] += 1
@@ -536,7 +701,7 @@ cdef void draw_cards(NMState* s, int seat, int k) noexcept nogil:
         s.deck[s.deck_n] = 0
 
 
-cdef void refill(NMState* s, int seat) noexcept nogil:
+cdef inline void refill(NMState* s, int seat) noexcept nogil:
     """Complete the hand to 5 from the deck; too few cards left triggers the end (the player draws what is left)."""
     cdef int need = HAND_SIZE - hand_count(s, seat)
     if need <= 0:
@@ -593,12 +758,13 @@ cdef void start_effect(const NMConfig* cfg, NMState* s, int card) noexcept nogil
     """Resolve the effect of ``card`` (the played machine, or the one a copier copies) for the current player:
     at once when it needs no decision, else by entering the phase that asks for it."""
     cdef int seat = s.cur, o = 1 - seat, fx = cfg.effect[card], n, i, t
+    cdef uint32_t m
     s.ctx_card = <uint8_t>card
     if fx == FX_PRODUCE:
         n = 0
+        m = cfg.prod_types[cfg.prod[card]]     # the types with this production (no branch per machine)
         for i in range(s.table_n):
-            if cfg.prod[s.table[i]] == cfg.prod[card]:
-                n += 1
+            n += (m >> s.table[i]) & 1
         if cfg.prod[card] == JOKER:
             s.ctx_qty = <uint8_t>n
             s.phase = PH_CHOOSE_RES
@@ -687,14 +853,19 @@ cdef void cost_pairs(const NMConfig* cfg, const uint8_t* have, int base_pair, in
                 set_bit(words, base_single + r - 1)
 
 
-cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
+cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
     """PLAY (three uses of every type in hand, the effect when applicable), REPAIR (every slot and joker
-    allocation the seat can pay), DRAW (stuck: no machine in hand and no repair)."""
-    cdef int i, lo, n = s.table_n, hn, jokers
-    cdef uint32_t present = hand_types_count(s, seat, &hn), ok, allocs, have
-    cdef const uint32_t* row
+    allocation the seat can pay), DRAW (stuck: no machine in hand and no repair). Returns the words it wrote
+    (bit i for word i: the playout scans only those)."""
+    cdef int i, a, lo, n = s.table_n, hn, jokers
+    cdef uint64_t which = 1                    # PLAY: word 0
+    cdef uint32_t present = hand_types_count(s, seat, &hn), ok, allocs
+    cdef const uint32_t* row = NULL
+    cdef const uint64_t* bits_lo
+    cdef const uint64_t* bits_hi
     cdef uint64_t red = 0, play, eff
-    cdef uint32_t slots = 0
+    cdef uint32_t slots = 0, pay, h6 = 0, c6, profile, have = 0
+    cdef const uint8_t* cost6 = NULL
     cdef bint any_repair = False
     ok = applicable_types(cfg, s, seat, n + 1, hn - 1, present) & present
     play = SPREAD3[present & 0xFFu] | (SPREAD3[present >> 8] << 24)
@@ -704,30 +875,56 @@ cdef void main_options(const NMConfig* cfg, const NMState* s, int seat, uint64_t
     for i in range(s.ws_n[seat]):
         red += cfg.prod_unit[s.ws[seat][i]]
     jokers = <int>((red >> 32) & 0xFFu)
-    # the reduced costs of this workshop (at most 3 machines in PH_MAIN, nm_validate: 0..3 of each cube)
-    row = cfg.cost_after[((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)]
-    have = s.res[seat][WOOD] | (<uint32_t>s.res[seat][COPPER] << 8) | (<uint32_t>s.res[seat][CRYSTAL] << 16)
+    # the reduction profile of this workshop (at most 3 machines in PH_MAIN, nm_validate: 0..3 of each cube), and
+    # the stock of cubes, clamped to 3 of each for the tables (pay_clamped), else packed one byte per cube
+    profile = ((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)
+    if cfg.pay_clamped:
+        h6 = CLAMP3[s.res[seat][WOOD]] | (CLAMP3[s.res[seat][COPPER]] << 2) | (CLAMP3[s.res[seat][CRYSTAL]] << 4)
+    else:
+        row = cfg.cost_after[profile]
+        have = s.res[seat][WOOD] | (<uint32_t>s.res[seat][COPPER] << 8) | (<uint32_t>s.res[seat][CRYSTAL] << 16)
     # slot i costs a charcoalium per machine after it, less the workshop's charcoalium producers: the slots the
     # seat can pay for are lo..n-1
     lo = n - 1 - <int>(red & 0xFFu) - s.res[seat][COAL]
     if lo < 0:
         lo = 0
     if jokers == 0:
-        # without jokers a repair is allocation 0 or nothing: the payable slots as a bitset first
-        for i in range(lo, n):
-            slots |= (<uint32_t>bytes_cover(have, row[s.table[i]])) << i
-        any_repair = slots != 0
-        while slots:
-            set_bit(words, cfg.a_repair + lowest_bit(slots) * NUM_ALLOCS)
-            slots &= slots - 1
+        # without jokers a repair is allocation 0 or nothing: the payable slots as a bitset first (from the types
+        # this stock pays for, one lookup, when no cost needs more than 3 cubes of a kind)
+        if cfg.pay_clamped:
+            pay = cfg.payable[profile][h6]
+            for i in range(lo, n):
+                slots |= ((pay >> s.table[i]) & 1u) << i
+        else:
+            for i in range(lo, n):
+                slots |= (<uint32_t>bytes_cover(have, row[s.table[i]])) << i
+        if slots:
+            any_repair = True
+            bits_lo = cfg.repair_bits[0][slots & 31u]
+            bits_hi = cfg.repair_bits[1][slots >> 5]
+            words[0] |= bits_lo[0] | bits_hi[0]
+            words[1] |= bits_lo[1] | bits_hi[1]
+            words[2] |= bits_lo[2] | bits_hi[2]
+            words[3] |= bits_lo[3] | bits_hi[3]
+            which |= cfg.repair_words[0][slots & 31u] | cfg.repair_words[1][slots >> 5]
     else:
+        if cfg.pay_clamped:     # the allocations by table: the cost and the clamped stock as 6-bit indices
+            cost6 = cfg.cost6[profile]
         for i in range(lo, n):
-            allocs = repair_allocs(row[s.table[i]], have, jokers)
+            if cfg.pay_clamped:
+                c6 = cost6[s.table[i]]
+                allocs = ALLOC_LACK6[SUB6[c6][h6]] & ALLOC_COST6[c6][jokers]
+            else:
+                allocs = repair_allocs(row[s.table[i]], have, jokers)
             if allocs:
-                or_bits(words, cfg.a_repair + i * NUM_ALLOCS, allocs)
+                a = cfg.a_repair + i * NUM_ALLOCS
+                or_bits(words, a, allocs)
+                which |= ((<uint64_t>1) << (a >> 6)) | ((<uint64_t>1) << ((a + NUM_ALLOCS - 1) >> 6))
                 any_repair = True
     if hn == 0 and not any_repair:
         set_bit(words, cfg.a_draw)
+        which |= (<uint64_t>1) << (cfg.a_draw >> 6)
+    return which
 
 
 cdef void legal_into(const NMConfig* cfg, const NMState* s, int seat, uint64_t* words) noexcept nogil:
@@ -790,32 +987,34 @@ cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words
 
 # -- stepping ---------------------------------------------------------------------------------------------------
 
+cdef void play_step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
+    """``step`` for a PLAY action (most decisions: a function of its own keeps its frame small)."""
+    cdef int seat = s.cur, t = PLAY_TYPE[action], use = PLAY_USE[action]      # PLAY is first: make_core
+    s.hand[seat][t] -= 1
+    seen_leaving(s, 1 - seat, t)
+    s.table[s.table_n] = <uint8_t>t                         # (its charcoalium entry is zero already)
+    s.table_n += 1
+    s.ctx_played = <uint8_t>t
+    s.ctx_card = <uint8_t>t
+    if use == USE_COAL:
+        gain(cfg, s, seat, COAL, cfg.vp[t])
+    elif use == USE_PRODUCE:
+        if cfg.prod[t] == JOKER:
+            s.ctx_qty = 1
+            s.phase = PH_CHOOSE_RES
+            return
+        gain(cfg, s, seat, cfg.prod[t], 1)
+    else:
+        start_effect(cfg, s, t)
+        return
+    finish_play(cfg, s)
+
+
 cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
     """Apply one legal action of the current player (no auto-resolution)."""
     cdef int seat = s.cur, o = 1 - seat, a, t, use, r, i, p, sub
     if action < cfg.a_repair:                                   # play a machine
-        a = action - cfg.a_play
-        t = a // 3
-        use = a % 3
-        s.hand[seat][t] -= 1
-        seen_leaving(s, o, t)
-        s.table[s.table_n] = <uint8_t>t
-        s.table_coal[s.table_n] = 0
-        s.table_n += 1
-        s.ctx_played = <uint8_t>t
-        s.ctx_card = <uint8_t>t
-        if use == USE_COAL:
-            gain(cfg, s, seat, COAL, cfg.vp[t])
-        elif use == USE_PRODUCE:
-            if cfg.prod[t] == JOKER:
-                s.ctx_qty = 1
-                s.phase = PH_CHOOSE_RES
-                return
-            gain(cfg, s, seat, cfg.prod[t], 1)
-        else:
-            start_effect(cfg, s, t)
-            return
-        finish_play(cfg, s)
+        play_step(cfg, s, action)
     elif action < cfg.a_draw:                                   # repair
         a = action - cfg.a_repair
         do_repair(cfg, s, seat, a // NUM_ALLOCS, a % NUM_ALLOCS)
@@ -1011,7 +1210,15 @@ cdef void nm_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
 cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* words, uint8_t* nonzero) noexcept nogil:
     """The current player's legal actions in the words of the phase (cleared, filled, listed for the draw): their
     number."""
-    cdef int i, lo = cfg.word_lo[s.phase], hi = cfg.word_hi[s.phase]
+    cdef int i, lo, hi
+    if s.phase == PH_MAIN:      # most decisions: straight to it, without legal_into's dispatch and frame, in words
+        words[0] = 0            # 0..3 (make_core checks it), and only the words written are listed
+        words[1] = 0
+        words[2] = 0
+        words[3] = 0
+        return list_nonzero_words_in(words, main_options(cfg, s, s.cur, words), nonzero)
+    lo = cfg.word_lo[s.phase]
+    hi = cfg.word_hi[s.phase]
     if hi - lo <= 4:            # every phase of the default content; ``words`` has MAX_MASK_WORDS entries
         words[lo] = 0
         words[lo + 1] = 0
@@ -1020,8 +1227,9 @@ cdef inline int phase_mask(const NMConfig* cfg, const NMState* s, uint64_t* word
     else:
         for i in range(lo, hi):
             words[i] = 0
-    if s.phase == PH_MAIN:      # most decisions: straight to it, without legal_into's dispatch and frame
-        main_options(cfg, s, s.cur, words)
+    if s.phase == PH_PROJECTS:  # after each repair: its own frame (project_options), not legal_into's for all
+        project_options(cfg, s, s.cur, words)
+        set_bit(words, cfg.a_done)
     else:
         legal_into(cfg, s, s.cur, words)
     return list_nonzero_words(words, lo, hi, nonzero)
@@ -1037,7 +1245,7 @@ cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
     cdef NMState* s = <NMState*>st
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint8_t nonzero[MAX_MASK_WORDS]
-    cdef int count = 0
+    cdef int count = 0, a
     cdef bint have_mask = False
     cdef int64_t n = 0
     while True:
@@ -1049,7 +1257,11 @@ cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
             count = phase_mask(cfg, s, words, nonzero)
         if count == 0:
             return PLAYOUT_TOO_LONG
-        step(cfg, s, draw_listed_action(words, nonzero, count, rng))
+        a = draw_listed_action(words, nonzero, count, rng)
+        if a < cfg.a_repair:
+            play_step(cfg, s, a)
+        else:
+            step(cfg, s, a)
         n += 1
         # auto_resolve
         have_mask = False
@@ -1066,7 +1278,7 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
     cdef const NMConfig* cfg = <const NMConfig*>c
     cdef const NMState* s = <const NMState*>st
     cdef int T = cfg.num_types, P = cfg.num_projects, t, p, i, r, n, total, seat, o, coal_on_table
-    cdef int count[MAX_TYPES]
+    cdef uint8_t placed[MAX_TYPES]             # machines per type in the deck, on the bric-a-brac, in workshops
     cdef uint32_t allp = (<uint32_t>0xFFFFFFFF) >> (32 - P), seen, bits
     cdef uint64_t words[MAX_MASK_WORDS]
     # ranges of every index and counter
@@ -1076,46 +1288,45 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
         return 2
     if s.ws_n[0] > WORKSHOP_MAX or s.ws_n[1] > WORKSHOP_MAX:
         return 2
+    # the machines of the deck, the bric-a-brac and the workshops per type (at most 64 + 10 + 8: no byte overflows)
+    memset(placed, 0, MAX_TYPES)
     for i in range(s.deck_n):
-        if s.deck[i] >= T:
+        t = s.deck[i]
+        if t >= T:
             return 3
+        placed[t] += 1
     for i in range(s.table_n):
-        if s.table[i] >= T:
+        t = s.table[i]
+        if t >= T:
             return 3
+        placed[t] += 1
     for seat in range(NUM_SEATS):
         for i in range(s.ws_n[seat]):
-            if s.ws[seat][i] >= T:
+            t = s.ws[seat][i]
+            if t >= T:
                 return 3
-    for t in range(T, MAX_TYPES):
+            placed[t] += 1
+    if T < MAX_TYPES:
+        bits = ~((1u << T) - 1)
         for seat in range(NUM_SEATS):
-            if s.hand[seat][t] or s.known[seat][t] or s.sure[seat][t] or s.hdisc[seat][t] or s.aside[seat][t]:
+            if (nonzero16(s.hand[seat]) | nonzero16(s.known[seat]) | nonzero16(s.sure[seat])
+                    | nonzero16(s.hdisc[seat]) | nonzero16(s.aside[seat])) & bits:
                 return 3
-        if s.discard[t]:
+        if nonzero16(s.discard) & bits:
             return 3
-    # every machine in exactly one place
-    for t in range(T):
-        count[t] = s.discard[t]
-        for seat in range(NUM_SEATS):
-            count[t] += s.hand[seat][t] + s.hdisc[seat][t] + s.aside[seat][t]
-    for i in range(s.deck_n):
-        count[s.deck[i]] += 1
-    for i in range(s.table_n):
-        count[s.table[i]] += 1
+    # every machine in exactly one place: per type, the counts of every place add up to its copies (cfg.copies is
+    # zero past num_types, as every count there now is)
+    if not nm_sum_eq16(&s.hand[0][0], &s.hdisc[0][0], &s.aside[0][0], s.discard, placed, cfg.copies):
+        return 4
     for seat in range(NUM_SEATS):
-        for i in range(s.ws_n[seat]):
-            count[s.ws[seat][i]] += 1
-    for t in range(T):
-        if count[t] != cfg.copies[t]:
-            return 4
-    for seat in range(NUM_SEATS):
-        if hand_count(s, seat) > HAND_SIZE:
+        if nm_hand_size(s.hand[seat]) > HAND_SIZE:
             return 5
         o = 1 - seat
-        for t in range(T):
-            if s.known[seat][t] > s.hand[o][t] + s.hdisc[seat][t]:
-                return 6
-            if s.sure[seat][t] > s.known[seat][t] or s.sure[seat][t] > s.hand[o][t]:
-                return 6
+        # known[seat] <= hand[o] + hdisc[seat]; sure[seat] <= known[seat] and <= hand[o]
+        if not nm_le_sum16(s.known[seat], s.hand[o], s.hdisc[seat]):
+            return 6
+        if not nm_le_sum16(s.sure[seat], s.known[seat], ZERO16) or not nm_le_sum16(s.sure[seat], s.hand[o], ZERO16):
+            return 6
     # resources: nothing is created
     coal_on_table = 0
     for i in range(s.table_n):
@@ -1146,22 +1357,20 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
     if seen != allp or total != P:
         return 8
     # unused array entries are zero (one byte string per position)
-    for i in range(s.deck_n, MAX_CARDS):
-        if s.deck[i]:
-            return 8
-    for i in range(s.table_n, TABLE_SLOTS):
-        if s.table[i] or s.table_coal[i]:
-            return 8
-    for i in range(s.pile_n, MAX_PROJECTS):
-        if s.pile[i]:
-            return 8
-    for i in range(s.pend_n, 2):
-        if s.pend[i]:
-            return 8
-    for seat in range(NUM_SEATS):
-        for i in range(s.ws_n[seat], WORKSHOP_MAX):
-            if s.ws[seat][i]:
-                return 8
+    # (the non-zero bytes as bitsets, 16 bytes at a time: reads past an array stay inside the struct)
+    if s.deck_n < MAX_CARDS and (nonzero16(s.deck) | (<uint64_t>nonzero16(s.deck + 16) << 16)
+                                 | (<uint64_t>nonzero16(s.deck + 32) << 32)
+                                 | (<uint64_t>nonzero16(s.deck + 48) << 48)) >> s.deck_n:
+        return 8
+    if ((nonzero16(s.table) | nonzero16(s.table_coal)) & 0x3FFu) >> s.table_n:
+        return 8
+    if (nonzero16(s.pile) | (nonzero16(s.pile + 8) << 8)) >> s.pile_n:
+        return 8
+    if (s.pend_n < 1 and s.pend[0]) or (s.pend_n < 2 and s.pend[1]):
+        return 8
+    bits = nonzero16(&s.ws[0][0])
+    if ((bits & 0xFu) >> s.ws_n[0]) or (((bits >> 4) & 0xFu) >> s.ws_n[1]):
+        return 8
     for seat in range(NUM_SEATS):
         if s.score[seat] != seat_score(cfg, s, seat):
             return 9
@@ -1230,9 +1439,11 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
             return 16
         if s.phase == PH_COPY and (cfg.effect[s.ctx_card] != FX_COPY or s.ctx_card != s.ctx_played):
             return 16
-    # the seat to act has something to do
-    nm_legal_mask(cfg, s, s.cur, words)
-    for i in range(cfg.mask_words):
+    # the seat to act has something to do (legal_into writes the words of the phase only)
+    for i in range(cfg.word_lo[s.phase], cfg.word_hi[s.phase]):
+        words[i] = 0
+    legal_into(cfg, s, s.cur, words)
+    for i in range(cfg.word_lo[s.phase], cfg.word_hi[s.phase]):
         if words[i]:
             return 0
     return 17
@@ -1301,12 +1512,16 @@ _PHASE_FAMILIES = {
 
 cdef _move_tables(NMConfig* cfg, dict layout):
     """The tables move generation reads, derived from the content and the action layout."""
-    cdef int t, r, i, ph, p, pairs, n
+    cdef int t, r, i, ph, p, pairs, n, k, half
+    cdef uint32_t c
     if cfg.a_play != 0 or 3 * cfg.num_types > 64:
         raise RuntimeError("PLAY must be the first action family and fit one mask word")
     for i in range(NUM_EFFECTS):
         cfg.fx_types[i] = 0
+    for i in range(JOKER + 1):
+        cfg.prod_types[i] = 0
     for t in range(cfg.num_types):
+        cfg.prod_types[cfg.prod[t]] |= 1u << t
         cfg.prod_unit[t] = (<uint64_t>1) << (8 * cfg.prod[t])
         cfg.fx_types[cfg.effect[t]] |= 1u << t
         cfg.cost_cubes[t] = cfg.cost[t][1] | (<uint32_t>cfg.cost[t][2] << 8) | (<uint32_t>cfg.cost[t][3] << 16)
@@ -1347,10 +1562,51 @@ cdef _move_tables(NMConfig* cfg, dict layout):
             cfg.fx_cond_types[i] |= cfg.fx_types[FX_RETURN]
         if (i >> FX_COND_PILE) & 1:
             cfg.fx_cond_types[i] |= cfg.fx_types[FX_PROJECT]
+    # the main phase without jokers: the types a (clamped) stock pays for, per reduction profile, and the mask bits
+    # of repairing sets of slots with allocation 0
+    cfg.pay_clamped = 1
+    for t in range(cfg.num_types):
+        if cfg.cost[t][1] > 3 or cfg.cost[t][2] > 3 or cfg.cost[t][3] > 3:
+            cfg.pay_clamped = 0
+    for i in range(64):
+        for k in range(64):
+            cfg.payable[i][k] = 0
+            for t in range(cfg.num_types):
+                if bytes_cover((k & 3) | (((k >> 2) & 3) << 8) | ((k >> 4) << 16), cfg.cost_after[i][t]):
+                    cfg.payable[i][k] |= 1 << t
+    for i in range(64):
+        for t in range(MAX_TYPES):
+            c = cfg.cost_after[i][t]
+            cfg.cost6[i][t] = ((c & 3) | (((c >> 8) & 3) << 2) | (((c >> 16) & 3) << 4)) if cfg.pay_clamped else 0
+    if cfg.a_draw >= 4 * 64:
+        raise RuntimeError("the main phase's actions must lie in the first four mask words")
+    for half in range(2):
+        for k in range(32):
+            cfg.repair_words[half][k] = 0
+            for i in range(4):
+                cfg.repair_bits[half][k][i] = 0
+            for i in range(5):
+                if (k >> i) & 1:
+                    r = cfg.a_repair + (5 * half + i) * NUM_ALLOCS
+                    cfg.repair_bits[half][k][r >> 6] |= (<uint64_t>1) << (r & 63)
+                    cfg.repair_words[half][k] |= 1 << (r >> 6)
     for p in range(cfg.num_projects):
         cfg.proj_key[p] = 0
         for i in range(cfg.proj_size[p]):
             cfg.proj_key[p] += (<uint64_t>1) << (4 * cfg.proj_req[p][i])
+    # project_options' filter: the projects a workshop of i + 1 machines can fill, and those the repaired machine
+    # can count for (its attribute is one the project asks for; any machine for PK_IDENTICAL)
+    for i in range(WORKSHOP_MAX):
+        cfg.proj_fit[i] = 0
+        for p in range(cfg.num_projects):
+            if cfg.proj_size[p] - 1 <= i:
+                cfg.proj_fit[i] |= 1u << p
+    for t in range(MAX_TYPES):
+        cfg.proj_accepts[t] = 0
+        for p in range(cfg.num_projects):
+            if t >= cfg.num_types or cfg.proj_kind[p] == PK_IDENTICAL \
+                    or cfg.proj_key[p] & (cfg.attr_unit[cfg.proj_kind[p]][t] * 0xFu):
+                cfg.proj_accepts[t] |= 1u << p
     n = 0
     for i in range(MAX_CARDS):
         cfg.deck0[i] = 0

@@ -152,6 +152,7 @@ ctypedef struct NMConfig:
     uint8_t first_player               # 0, 1, or NO_CARD: drawn at random
     uint8_t end_score                  # 20
     uint8_t mask_words
+    uint8_t pay_clamped                # every cube cost is at most 3: ``payable`` answers for any stock
     # action layout (ids are dense; RULES.md "Actions")
     int16_t a_play
     int16_t a_repair
@@ -176,10 +177,20 @@ ctypedef struct NMConfig:
                                        # of machines sums to its multiset of attributes, one nibble per value
     uint64_t proj_key[MAX_PROJECTS]    # the multiset a project requires, summed the same way (not PK_IDENTICAL)
     uint32_t cost_after[64][MAX_TYPES] # cost_cubes less the reductions (wood + 4 copper + 16 crystal, 0..3 each)
+    uint64_t repair_bits[2][32][4]     # REPAIR with allocation 0 of the slots of a 5-bit set (slots 0-4, then 5-9),
+                                       # as bits of mask words 0..3 (the main phase's words)
+    uint8_t repair_words[2][32]        # ... and which of those words they touch (bit i: word i)
+    uint16_t payable[64][64]           # per reduction profile (as cost_after), the types the cubes pay for, the
+                                       # cubes clamped to 3 each (wood + 4 copper + 16 crystal); when pay_clamped
+    uint8_t cost6[64][MAX_TYPES]       # cost_after packed the same way (wood + 4 copper + 16 crystal); when
+                                       # pay_clamped
     uint32_t fx_types[NUM_EFFECTS]     # the types with each effect, as a bitset
+    uint32_t prod_types[5]             # the types with each production zone (JOKER included), as a bitset
     uint32_t fx_cond_types[128]        # the types whose effect test passes, per combination of the 7 facts the
                                        # tests read (engine.pyx, FX_COND_*); the exchange and the copy apart
     uint32_t cost_cubes[MAX_TYPES]     # the repair cost packed one byte per cube: wood, copper, crystal
+    uint32_t proj_fit[WORKSHOP_MAX]    # projects of at most i + 1 machines (a workshop of i + 1 can fill them)
+    uint32_t proj_accepts[MAX_TYPES]   # projects a machine of type t can count for (its attribute is asked for)
     uint8_t take1_bits[MAX_TYPES]      # PH_TAKE_COST1: the cubes (bit 0 wood .. bit 2 crystal) of the cost
     uint8_t take2_bits[MAX_TYPES]      # PH_TAKE_COST2: the pairs (bits 0..5, PAIR order) the cost holds ...
     uint8_t take2_single[MAX_TYPES]    # ... or, when it holds none, its single cubes (bits 0..2)
