@@ -34,10 +34,55 @@ static inline int rc_ctz64(uint64_t x) { int i = 0; while (!(x & 1)) { x >>= 1; 
 static inline int rc_msb64(uint64_t x) { int i = 0; while (x >>= 1) i++; return i; }
 #endif
 
+#include <string.h>
+
+/* Bytes p[0..3] (p[0..7]) as a word, byte i in bits 8i..8i+7 whatever the byte order: one unaligned load. */
+static inline uint32_t rc_load_le32(const uint8_t* p) {
+    uint32_t x;
+    memcpy(&x, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap32(x);
+#endif
+    return x;
+}
+static inline uint64_t rc_load_le64(const uint8_t* p) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    return x;
+}
+
+/* Zero n mask words: 8 to 24 words by straight-line 16-byte stores, 8 words at a time, the last 8 overlapping
+ * (a loop or a memset of a variable size is a libc call or ``rep stos``, an instruction per word); with a
+ * constant n, inlined, only the stores remain. */
+#if defined(__GNUC__) || defined(__clang__)
+typedef uint64_t rc_v2 __attribute__((vector_size(16), aligned(8), may_alias));
+static inline void rc_zero8(uint64_t* w) {
+    const rc_v2 z = {0, 0};
+    rc_v2* v = (rc_v2*)w;
+    v[0] = z; v[1] = z; v[2] = z; v[3] = z;
+}
+#else
+static inline void rc_zero8(uint64_t* w) { memset(w, 0, 8 * sizeof(uint64_t)); }
+#endif
+static inline void rc_zero_words(uint64_t* w, int n) {
+    if (n >= 8 && n <= 16) {
+        rc_zero8(w);
+        rc_zero8(w + n - 8);
+    } else if (n > 16 && n <= 24) {
+        rc_zero8(w);
+        rc_zero8(w + 8);
+        rc_zero8(w + n - 8);
+    } else {
+        memset(w, 0, (size_t)n * sizeof(uint64_t));
+    }
+}
+
 /* Bit i set exactly when p[i] != 0, for the 16 bytes p[0..15] (a byte array of counts as a set): SSE2 (every
  * x86-64) by one compare and a byte-sign mask; elsewhere two 8-byte words, each byte's "any bit set" carried
  * into its top bit and the eight top bits gathered by one multiply. */
-#include <string.h>
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 static inline uint32_t rc_nonzero16(const uint8_t* p) {
@@ -45,19 +90,12 @@ static inline uint32_t rc_nonzero16(const uint8_t* p) {
     return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xFFFFu;
 }
 #else
-static inline uint32_t rc_nonzero8(uint64_t x) {   /* x: bytes p[0..7] loaded as a little-endian word */
+static inline uint32_t rc_nonzero8(uint64_t x) {   /* x: bytes p[0..7] as rc_load_le64 loads them */
     uint64_t y = (((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x) >> 7;
     return (uint32_t)(((y & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
 }
 static inline uint32_t rc_nonzero16(const uint8_t* p) {
-    uint64_t lo, hi;
-    memcpy(&lo, p, 8);
-    memcpy(&hi, p + 8, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    lo = __builtin_bswap64(lo);
-    hi = __builtin_bswap64(hi);
-#endif
-    return rc_nonzero8(lo) | (rc_nonzero8(hi) << 8);
+    return rc_nonzero8(rc_load_le64(p)) | (rc_nonzero8(rc_load_le64(p + 8)) << 8);
 }
 #endif
 

@@ -8,6 +8,10 @@ cdef extern from "bits.h" nogil:
     int rc_ctz64(uint64_t x)      # index of the lowest set bit; x != 0
     int rc_msb64(uint64_t x)      # index of the highest set bit; x != 0
     uint32_t rc_nonzero16(const uint8_t* p)   # bit i set exactly when p[i] != 0, i < 16
+    # bytes p[0..3] (p[0..7]) as a word, byte i in bits 8i..8i+7 whatever the byte order
+    uint32_t load_le32 "rc_load_le32"(const uint8_t* p)
+    uint64_t load_le64 "rc_load_le64"(const uint8_t* p)
+    void zero_words "rc_zero_words"(uint64_t* w, int n)   # straight-line stores for 8..24 words
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:

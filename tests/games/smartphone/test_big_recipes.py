@@ -17,8 +17,7 @@ import robotcore
 from robotcore.games.smartphone import SmartphoneContent
 
 from ...rng_model import check_native_playouts
-from . import reference as ref
-from .test_reference import choose, fields
+from .test_reference import play_in_lockstep
 
 Recipe = tuple[int, int, int, int, int]
 
@@ -47,19 +46,6 @@ def test_big_recipes_match_reference_and_native_playouts(motherboard: Recipe, sc
     game = robotcore.load_game("smartphone", content=big_content(motherboard, screen), **params)
     assert (game.num_actions + 63) // 64 == words
     rng = random.Random(5)
-    builds = 0
-    for seed in range(3):
-        state = game.new_initial_state(seed=seed)
-        model = ref.Reference(game, fields(state))
-        while not state.is_terminal:
-            assert state.actors == model.actors()
-            for seat in range(game.num_players):
-                assert state.legal_actions(seat) == model.legal(seat), (seed, model.f["phase"])
-            seat = state.actors[0]
-            action = choose(game, state.legal_actions(seat), rng, True)
-            builds += game.action_to_dict(action)["type"] == "build"
-            state.apply(action, seat)
-            model.apply(seat, action)
-            assert fields(state) == model.fields(), (seed, game.action_to_str(action))
+    builds = sum(play_in_lockstep(game, seed, rng, True)["build"] for seed in range(3))
     assert builds >= 5
     check_native_playouts(game, np.arange(10, dtype=np.uint64), 11)

@@ -41,28 +41,35 @@ PARAMS = [{}, {"players": 2}, {"players": 3, "market_refresh": "first_player"}, 
           {"screen_precious_metal": True, "finish_round": False, "market_refresh": "off"}]
 
 
+def play_in_lockstep(game: robotcore.Game, seed: int, rng: random.Random, biased: bool) -> Counter[str]:
+    """One seeded game played by ``choose`` on the engine and the reference side by side, checking after every
+    action who acts, every seat's legal actions, every field and the scores; the action types played and the end."""
+    seen: Counter[str] = Counter()
+    state = game.new_initial_state(seed=seed)
+    model = ref.Reference(game, fields(state))
+    while not state.is_terminal:
+        assert state.actors == model.actors()
+        for seat in range(game.num_players):
+            assert state.legal_actions(seat) == model.legal(seat), (seed, model.f["phase"])
+        seat = state.actors[0]
+        action = choose(game, state.legal_actions(seat), rng, biased)
+        seen[game.action_to_dict(action)["type"]] += 1
+        state.apply(action, seat)
+        model.apply(seat, action)
+        assert fields(state) == model.fields(), (seed, game.action_to_str(action))
+        assert state.scores() == model.scores()
+    assert model.actors() == []
+    seen["end " + str(state.view(None)["end_reason"])] += 1
+    return seen
+
+
 @pytest.mark.parametrize("params", PARAMS, ids=[str(p) for p in PARAMS])
 def test_engine_matches_reference_move_by_move(params: dict[str, Any]) -> None:
     game = robotcore.load_game("smartphone", **params)
     rng = random.Random(17)
     seen: Counter[str] = Counter()
     for seed in range(20):
-        state = game.new_initial_state(seed=seed)
-        model = ref.Reference(game, fields(state))
-        biased = seed % 2 == 1
-        while not state.is_terminal:
-            assert state.actors == model.actors()
-            for seat in range(game.num_players):
-                assert state.legal_actions(seat) == model.legal(seat), (seed, model.f["phase"])
-            seat = state.actors[0]
-            action = choose(game, state.legal_actions(seat), rng, biased)
-            seen[game.action_to_dict(action)["type"]] += 1
-            state.apply(action, seat)
-            model.apply(seat, action)
-            assert fields(state) == model.fields(), (seed, game.action_to_str(action))
-            assert state.scores() == model.scores()
-        assert model.actors() == []
-        seen["end " + str(state.view(None)["end_reason"])] += 1
+        seen += play_in_lockstep(game, seed, rng, biased=seed % 2 == 1)
     assert {"supply", "take", "draw", "build", "depollute"} <= set(seen), seen
     if params.get("length") != "20":
         assert {"offer", "give", "ask", "send", "accept", "refuse", "cancel", "discard", "done", "tax_take",

@@ -375,17 +375,21 @@ cdef int nth_in_hand(const NMState* s, int seat, int k) noexcept nogil:
     return 0
 
 
+cdef inline void insert_sorted(NMState* s, int seat, int i) noexcept nogil:
+    """Move ws[seat][i] down into its place among ws[seat][0:i], already sorted by type."""
+    cdef uint8_t x = s.ws[seat][i]
+    cdef int j = i - 1
+    while j >= 0 and s.ws[seat][j] > x:
+        s.ws[seat][j + 1] = s.ws[seat][j]
+        j -= 1
+    s.ws[seat][j + 1] = x
+
+
 cdef void sort_workshop(NMState* s, int seat, int n) noexcept nogil:
     """Insertion sort of ws[seat][0:n] by type."""
-    cdef int i, j
-    cdef uint8_t x
+    cdef int i
     for i in range(1, n):
-        x = s.ws[seat][i]
-        j = i - 1
-        while j >= 0 and s.ws[seat][j] > x:
-            s.ws[seat][j + 1] = s.ws[seat][j]
-            j -= 1
-        s.ws[seat][j + 1] = x
+        insert_sorted(s, seat, i)
 
 
 cdef void remove_slot(NMState* s, int i) noexcept nogil:
@@ -650,16 +654,10 @@ cdef void end_projects(const NMConfig* cfg, NMState* s, int seat) noexcept nogil
     the one repaired this turn stays), and sort what remains."""
     cdef int n = s.ws_n[seat], i, k = 0, newest = n - 1
     cdef uint8_t keep[WORKSHOP_MAX]
-    cdef uint8_t x
     if s.proj_used == 0 and n < WORKSHOP_MAX:
         # no project completed and room in the workshop (most repairs): the repaired machine only takes its place
         # among the older ones, sorted by type
-        x = s.ws[seat][newest]
-        i = newest - 1
-        while i >= 0 and s.ws[seat][i] > x:
-            s.ws[seat][i + 1] = s.ws[seat][i]
-            i -= 1
-        s.ws[seat][i + 1] = x
+        insert_sorted(s, seat, newest)
         s.proj_count = 0
         return
     for i in range(n):

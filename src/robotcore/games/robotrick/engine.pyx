@@ -440,6 +440,7 @@ cdef extern from *:
     """
     void rt_store4(uint8_t* p, uint32_t v) nogil
     ctypedef void forced_inline_void "RT_FORCE_INLINE void"
+    ctypedef int forced_inline_int "RT_FORCE_INLINE int"
 
 
 cdef inline int draw_card(uint64_t cards, uint64_t* rng) noexcept nogil:
@@ -481,6 +482,21 @@ cdef inline void take_trick(const RTConfig* cfg, RTState* s, uint32_t cards, uin
             score[winner] -= cfg.vp[c]
 
 
+cdef inline forced_inline_int follow_at(const RTConfig* cfg, RTState* s, int p, bint droco, uint64_t trick, int led,
+                                       uint64_t led_mask, int at, int tc, uint64_t tmask, uint32_t* voids,
+                                       uint64_t* rng) noexcept nogil:
+    """The card player ``p`` follows with (Droco's choice when ``droco``, a constant where fast_trick is inlined;
+    else the seat's draw), taken from the hand and marked in played_at."""
+    cdef int c
+    if droco:
+        c = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
+    else:
+        c = follow_card(s, p, led_mask, led, voids, rng)
+    s.hand[p] &= ~bit(c)
+    s.played_at[c] = <uint8_t>(at + p)
+    return c
+
+
 cdef inline forced_inline_void fast_trick(const RTConfig* cfg, RTState* s, uint32_t order, int d, int at, int tc,
                                          uint64_t tmask, uint32_t* voids, int32_t* score, uint64_t* rng,
                                          int* winner_out) noexcept nogil:
@@ -499,26 +515,11 @@ cdef inline forced_inline_void fast_trick(const RTConfig* cfg, RTState* s, uint3
     led = CARD_COLOUR[c0]
     led_mask = SUIT_OF[c0]
     trick = bit(c0)
-    if d == 1:
-        c1 = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
-    else:
-        c1 = follow_card(s, p1, led_mask, led, voids, rng)
-    s.hand[p1] &= ~bit(c1)
-    s.played_at[c1] = <uint8_t>(at + p1)
+    c1 = follow_at(cfg, s, p1, d == 1, trick, led, led_mask, at, tc, tmask, voids, rng)
     trick |= bit(c1)
-    if d == 2:
-        c2 = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
-    else:
-        c2 = follow_card(s, p2, led_mask, led, voids, rng)
-    s.hand[p2] &= ~bit(c2)
-    s.played_at[c2] = <uint8_t>(at + p2)
+    c2 = follow_at(cfg, s, p2, d == 2, trick, led, led_mask, at, tc, tmask, voids, rng)
     trick |= bit(c2)
-    if d == 3:
-        c3 = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
-    else:
-        c3 = follow_card(s, p3, led_mask, led, voids, rng)
-    s.hand[p3] &= ~bit(c3)
-    s.played_at[c3] = <uint8_t>(at + p3)
+    c3 = follow_at(cfg, s, p3, d == 3, trick, led, led_mask, at, tc, tmask, voids, rng)
     trick |= bit(c3)
     s.played |= trick
     winner = (s.played_at[best_of(trick, led_mask, tmask)] - 1) & 3
@@ -575,7 +576,8 @@ cdef int slow_trick(const RTConfig* cfg, RTState* s, uint64_t* rng, int64_t* n, 
 cdef inline bint hands_fit(const RTState* s) noexcept nogil:
     """Every player holds one card for each trick left (``rt_validate`` checks it of a state from outside; the
     play loop relies on it and never draws from an empty hand)."""
-    cdef int p, i, left = TRICKS_PER_ROUND - s.trick_no, n[4]
+    cdef int p, i, left = TRICKS_PER_ROUND - s.trick_no
+    cdef int n[4]
     for p in range(4):
         n[p] = left
     for i in range(s.trick_len):

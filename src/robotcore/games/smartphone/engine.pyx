@@ -23,7 +23,7 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
-from robotcore.core.bits cimport lowest_bit, nonzero16, popcount
+from robotcore.core.bits cimport load_le32, load_le64, lowest_bit, nonzero16, popcount, zero_words
 from robotcore.core.playout cimport random_playout_loop, random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, take_native_hooks
@@ -65,57 +65,6 @@ cdef inline void set_field_w(uint64_t* w, uint64_t* written, int base, uint64_t 
 cdef inline void set_one_w(uint64_t* w, uint64_t* written, int a) noexcept nogil:
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
     written[0] |= (<uint64_t>1) << ((a >> 6) & 63)
-
-
-cdef extern from *:
-    """
-    #include <string.h>
-    /* Bytes p[0..3] (p[0..7]) as a word, byte i in bits 8i..8i+7 whatever the byte order: one load. */
-    static inline uint32_t sm_load4(const uint8_t* p) {
-        uint32_t x;
-        memcpy(&x, p, 4);
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        x = __builtin_bswap32(x);
-    #endif
-        return x;
-    }
-    static inline uint64_t sm_load8(const uint8_t* p) {
-        uint64_t x;
-        memcpy(&x, p, 8);
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        x = __builtin_bswap64(x);
-    #endif
-        return x;
-    }
-    /* Zero n mask words: 8 to 24 words (every default layout) by straight-line 16-byte stores, 8 words at a
-       time, the last 8 overlapping; a loop or a memset of a variable size is a libc call or ``rep stos``
-       (an instruction per word). */
-    #if defined(__GNUC__)
-    typedef uint64_t sm_v2 __attribute__((vector_size(16), aligned(8), may_alias));
-    static inline void sm_zero8(uint64_t* w) {
-        const sm_v2 z = {0, 0};
-        sm_v2* v = (sm_v2*)w;
-        v[0] = z; v[1] = z; v[2] = z; v[3] = z;
-    }
-    #else
-    static inline void sm_zero8(uint64_t* w) { memset(w, 0, 8 * sizeof(uint64_t)); }
-    #endif
-    static inline void sm_zero_words(uint64_t* w, int n) {
-        if (n >= 8 && n <= 16) {
-            sm_zero8(w);
-            sm_zero8(w + n - 8);
-        } else if (n > 16 && n <= 24) {
-            sm_zero8(w);
-            sm_zero8(w + 8);
-            sm_zero8(w + n - 8);
-        } else {
-            memset(w, 0, (size_t)n * sizeof(uint64_t));
-        }
-    }
-    """
-    uint32_t load_le32 "sm_load4"(const uint8_t* p) noexcept nogil
-    uint64_t load_le64 "sm_load8"(const uint8_t* p) noexcept nogil
-    void zero_words "sm_zero_words"(uint64_t* w, int n) noexcept nogil
 
 
 cdef inline int byte_sum(uint64_t x) noexcept nogil:

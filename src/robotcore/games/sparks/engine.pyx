@@ -23,7 +23,8 @@ cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport highest_bit, lowest_bit, nonzero16, nth_set_bit, popcount
+from robotcore.core.bits cimport (highest_bit, load_le64, lowest_bit, nonzero16, nth_set_bit, popcount,
+                                   zero_words)
 from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
@@ -124,36 +125,6 @@ cdef inline void setb(uint64_t* w, int a) noexcept nogil:
     """Action a is legal (w: a move-generation buffer of SP_MASK_BUF words)."""
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
     w[SP_WRITTEN] |= (<uint64_t>1) << (a >> 6)
-
-
-cdef extern from *:
-    """
-    #include <string.h>
-    /* Bytes p[0..7] as a word, byte i in bits 8i..8i+7 whatever the byte order. */
-    static inline uint64_t sp_load8(const uint8_t* p) {
-        uint64_t x;
-        memcpy(&x, p, 8);
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        x = __builtin_bswap64(x);
-    #endif
-        return x;
-    }
-    /* Zero a move-generation buffer (the 22 mask words, the set of words written, padding: 24 words) with
-       straight-line 16-byte stores: a loop or memset becomes ``rep stos``, which costs an instruction per word. */
-    #if defined(__GNUC__)
-    typedef uint64_t sp_v2 __attribute__((vector_size(16), aligned(8)));
-    static inline void sp_zero_mask(uint64_t* w) {
-        const sp_v2 z = {0, 0};
-        sp_v2* v = (sp_v2*)w;
-        v[0] = z; v[1] = z; v[2] = z; v[3] = z; v[4] = z; v[5] = z;
-        v[6] = z; v[7] = z; v[8] = z; v[9] = z; v[10] = z; v[11] = z;
-    }
-    #else
-    static inline void sp_zero_mask(uint64_t* w) { memset(w, 0, 24 * sizeof(uint64_t)); }
-    #endif
-    """
-    uint64_t sp_load8(const uint8_t* p) noexcept nogil
-    void sp_zero_mask(uint64_t* w) noexcept nogil      # SP_MASK_BUF (24) words
 
 
 cdef inline uint64_t nonzero_bytes(uint64_t x) noexcept nogil:
@@ -571,7 +542,7 @@ cdef bint can_recruit(const SPConfig* cfg, const SPState* s, const Player* P, in
 
 cdef bint any_dice(const Player* P) noexcept nogil:
     """Whether the seat has an available die."""
-    return (sp_load8(&P.avail[0]) | sp_load8(&P.avail[8]) | sp_load8(&P.avail[16])) != 0
+    return (load_le64(&P.avail[0]) | load_le64(&P.avail[8]) | load_le64(&P.avail[16])) != 0
 
 
 cdef int dice_count(const Player* P) noexcept nogil:
@@ -1016,7 +987,7 @@ cdef void legal_for(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w
 
 cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t* w) noexcept nogil:
     """The legal actions of an acting seat into the move-generation buffer ``w`` (SP_MASK_BUF words)."""
-    sp_zero_mask(w)
+    zero_words(w, SP_MASK_BUF)      # 24 words: straight-line stores
     if s.phase == PH_ACTION:
         action_options(cfg, s, seat, w)
     elif s.phase == PH_TAKE:
@@ -1129,7 +1100,7 @@ cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
         P = &s.pl[p]
         price = sell_price(cfg, P)
         for word in range(NTYPES // 8):         # the held die types only, in order
-            held = nonzero_bytes(sp_load8(&P.avail[8 * word]))
+            held = nonzero_bytes(load_le64(&P.avail[8 * word]))
             while held:
                 t = 8 * word + (lowest_bit(held) >> 3)
                 held &= held - 1
