@@ -302,12 +302,67 @@ cdef void rt_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
 
 # -- round flow -------------------------------------------------------------------------------------------------
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* The four bytes p[0..3] from a word whose lowest byte is p[0]: one store on little-endian targets. */
+    static inline void rt_store4(uint8_t* p, uint32_t v) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+    #else
+        memcpy(p, &v, 4);
+    #endif
+    }
+    /* fast_trick is written once and must be inlined at each of its four call sites, where Droco's position is a
+       constant (and deal_step at each of the shuffle's steps): the compilers' size heuristics would keep one shared
+       copy. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define RT_FORCE_INLINE __attribute__((always_inline))
+    #elif defined(_MSC_VER)
+    #define RT_FORCE_INLINE __forceinline
+    #else
+    #define RT_FORCE_INLINE
+    #endif
+    """
+    void rt_store4(uint8_t* p, uint32_t v) nogil
+    ctypedef void forced_inline_void "RT_FORCE_INLINE void"
+    ctypedef int forced_inline_int "RT_FORCE_INLINE int"
+    ctypedef uint64_t forced_inline_u64 "RT_FORCE_INLINE uint64_t"
+
+
+cdef inline forced_inline_u64 deal_step(uint64_t* rng, uint8_t* deck, int i) noexcept nogil:
+    """Step ``i`` of rng_shuffle_u8's Fisher-Yates (the same draw): the card it puts into place ``i`` for good, as a
+    set. Inlined with ``i`` a constant, a step keeps only its draw and its swap."""
+    cdef int j = <int>rng_below(rng, <uint32_t>(i + 1))
+    cdef uint8_t t = deck[j]
+    deck[j] = deck[i]
+    return bit(t)
+
+
+cdef inline forced_inline_u64 deal_hand(uint64_t* rng, uint8_t* deck, int top) noexcept nogil:
+    """The twelve steps ``top`` down to ``top - 11``, in that order (one statement each: C does not order the
+    operands of ``|``): the hand they deal."""
+    cdef uint64_t h = deal_step(rng, deck, top)
+    h |= deal_step(rng, deck, top - 1)
+    h |= deal_step(rng, deck, top - 2)
+    h |= deal_step(rng, deck, top - 3)
+    h |= deal_step(rng, deck, top - 4)
+    h |= deal_step(rng, deck, top - 5)
+    h |= deal_step(rng, deck, top - 6)
+    h |= deal_step(rng, deck, top - 7)
+    h |= deal_step(rng, deck, top - 8)
+    h |= deal_step(rng, deck, top - 9)
+    h |= deal_step(rng, deck, top - 10)
+    h |= deal_step(rng, deck, top - 11)
+    return h
+
+
+
 cdef void setup_round(const RTConfig* cfg, RTState* s) noexcept nogil:
     """Steps 1-4 of the round set-up: reveal an AI card, shuffle, reveal the trump, set 3 aside, deal 12 each."""
     cdef uint8_t deck[NUM_CARDS]
-    cdef int i = 0, p, k, j
+    cdef int i = 0, p, k
     cdef uint64_t rng, h
-    cdef uint8_t t
     if not (cfg.same_ai and s.round > 0):
         k = <int>rng_below(&s.rng, <uint32_t>(cfg.num_ai - popcount(s.ai_used)))
         for i in range(cfg.num_ai):
@@ -318,26 +373,16 @@ cdef void setup_round(const RTConfig* cfg, RTState* s) noexcept nogil:
         s.ai_used |= <uint16_t>(1 << i)
         s.ai_card = <uint8_t>i
     # rng_shuffle_u8's Fisher-Yates (the same draws), with the counter in a register and each card dealt as its
-    # place becomes final: place i is never read again once step i has swapped into it
+    # place becomes final (place i is never read again once step i has swapped into it), written out step by step
     memcpy(deck, DECK_ORDER, NUM_CARDS)
     rng = s.rng
-    i = NUM_CARDS - 1
-    for p in range(3, -1, -1):          # places 40..51 are Droco's hand, 28..39 seat 2's, ... 4..15 seat 0's
-        h = 0
-        while i >= 1 + SET_ASIDE + HAND_SIZE * p:
-            j = <int>rng_below(&rng, <uint32_t>(i + 1))
-            t = deck[j]
-            deck[j] = deck[i]
-            h |= bit(t)
-            i -= 1
-        s.hand[p] = h
-    h = 0
-    while i >= 1:                       # places 1..3: set aside
-        j = <int>rng_below(&rng, <uint32_t>(i + 1))
-        t = deck[j]
-        deck[j] = deck[i]
-        h |= bit(t)
-        i -= 1
+    s.hand[DROCO] = deal_hand(&rng, deck, 51)        # places 40..51 are Droco's hand, 28..39 seat 2's, ...
+    s.hand[2] = deal_hand(&rng, deck, 39)
+    s.hand[1] = deal_hand(&rng, deck, 27)
+    s.hand[0] = deal_hand(&rng, deck, 15)
+    h = deal_step(&rng, deck, 3)                     # places 1..3: set aside
+    h |= deal_step(&rng, deck, 2)
+    h |= deal_step(&rng, deck, 1)
     s.aside = h
     s.trump = deck[0]
     s.rng = rng
@@ -436,30 +481,6 @@ cdef inline void end_round_scored(const RTConfig* cfg, RTState* s, const int32_t
         setup_round(cfg, s)
 
 
-cdef extern from *:
-    """
-    #include <string.h>
-    /* The four bytes p[0..3] from a word whose lowest byte is p[0]: one store on little-endian targets. */
-    static inline void rt_store4(uint8_t* p, uint32_t v) {
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-    #else
-        memcpy(p, &v, 4);
-    #endif
-    }
-    /* fast_trick is written once and must be inlined at each of its four call sites, where Droco's position is a
-       constant: the compilers' size heuristics would keep one shared copy. */
-    #if defined(__GNUC__) || defined(__clang__)
-    #define RT_FORCE_INLINE __attribute__((always_inline))
-    #elif defined(_MSC_VER)
-    #define RT_FORCE_INLINE __forceinline
-    #else
-    #define RT_FORCE_INLINE
-    #endif
-    """
-    void rt_store4(uint8_t* p, uint32_t v) nogil
-    ctypedef void forced_inline_void "RT_FORCE_INLINE void"
-    ctypedef int forced_inline_int "RT_FORCE_INLINE int"
 
 
 cdef inline int draw_card(uint64_t cards, uint64_t* rng) noexcept nogil:
