@@ -139,14 +139,19 @@ cdef inline uint64_t trick_set(const RTState* s) noexcept nogil:
     return t
 
 
-cdef int pick_extreme(uint64_t cards, int trump_colour, bint highest) noexcept nogil:
+cdef inline int pick_extreme(uint64_t cards, int trump_colour, bint highest) noexcept nogil:
     """Strongest (or weakest) card of a non-empty set; equal strengths: a non-trump colour first, then the colour
     order Red, Green, Orange, Blue."""
+    return pick_extreme_t(cards, (<uint64_t>1) << (NUM_STRENGTHS * trump_colour), highest)
+
+
+cdef inline int pick_extreme_t(uint64_t cards, uint64_t trump_low, bint highest) noexcept nogil:
+    """``pick_extreme`` with the trump colour given as its weakest card's bit (``trump_low``: 1 << 13 * colour)."""
     cdef uint64_t ranks = (cards | (cards >> 13) | (cards >> 26) | (cards >> 39)) & 0x1FFF
     cdef int rank = highest_bit(ranks) if highest else lowest_bit(ranks)
     # bit 13 * c set when colour c holds that rank; a non-trump colour first, then the colour order
     cdef uint64_t at = (cards >> rank) & <uint64_t>0x0000008004002001ULL
-    cdef uint64_t other = at & ~((<uint64_t>1) << (NUM_STRENGTHS * trump_colour))
+    cdef uint64_t other = at & ~trump_low
     return lowest_bit(other if other else at) + rank
 
 
@@ -172,8 +177,13 @@ cdef int colour_by_length(uint64_t cards, bint longest) noexcept nogil:
 
 cdef inline int droco_lead(const RTConfig* cfg, int ai_card, uint64_t hand, int tc, uint64_t tmask) noexcept nogil:
     """The card Droco leads from ``hand`` (trump colour ``tc``, its cards ``tmask``), by its AI card."""
+    return droco_lead_by(cfg.ai_lead[ai_card], hand, tc, tmask)
+
+
+cdef inline int droco_lead_by(int rule, uint64_t hand, int tc, uint64_t tmask) noexcept nogil:
+    """``droco_lead`` with the AI card's lead criterion ``rule`` read beforehand (the playout reads it once a
+    round)."""
     cdef uint64_t trumps = hand & tmask, others = hand & ~tmask
-    cdef int rule = cfg.ai_lead[ai_card]
     if rule == LEAD_HIGHEST:
         return pick_extreme(hand, tc, True)
     if rule == LEAD_LOWEST:
@@ -195,12 +205,21 @@ cdef inline int droco_follow(const RTConfig* cfg, int ai_card, uint64_t hand, ui
                              uint64_t led_mask, int tc, uint64_t tmask) noexcept nogil:
     """The card Droco plays from ``hand`` after the lead: ``trick`` holds the cards played so far, the first of
     colour ``led`` (its cards ``led_mask``); trump colour ``tc`` (``tmask``)."""
+    return droco_follow_by(cfg.ai_follow[ai_card], cfg.ai_discard[ai_card], hand, trick, led_mask, tmask)
+
+
+cdef int droco_follow_by(int follow_rule, int discard_rule, uint64_t hand, uint64_t trick, uint64_t led_mask,
+                         uint64_t tmask) noexcept nogil:
+    """``droco_follow`` with the AI card's criteria read beforehand (the playout reads them once a round) and the
+    colours given by their cards only (six arguments: all of them in registers on the common calling
+    conventions)."""
     cdef uint64_t trumps = hand & tmask, others = hand & ~tmask, follow = hand & led_mask, win
+    cdef uint64_t tlow = tmask & (~tmask + 1)          # the trump colour's weakest card
     cdef int best = best_of(trick, led_mask, tmask), rule
     if follow:
         # the led-colour cards that beat the best so far: none once a trump leads (unless trumps were led)
-        win = follow & above(best) if (led == tc or not (tmask >> best) & 1) else 0
-        rule = cfg.ai_follow[ai_card]
+        win = follow & above(best) if (led_mask == tmask or not (tmask >> best) & 1) else 0
+        rule = follow_rule
         if rule == FOLLOW_HIGHEST:
             return highest_bit(follow)
         if rule == FOLLOW_LOWEST:
@@ -213,22 +232,22 @@ cdef inline int droco_follow(const RTConfig* cfg, int ai_card, uint64_t hand, ui
         if follow & ~win:
             return highest_bit(follow & ~win)
         return lowest_bit(follow)
-    rule = cfg.ai_discard[ai_card]
+    rule = discard_rule
     if rule == DISCARD_LOWEST:
-        return pick_extreme(hand, tc, False)
+        return pick_extreme_t(hand, tlow, False)
     if rule == DISCARD_HIGHEST:
-        return pick_extreme(hand, tc, True)
+        return pick_extreme_t(hand, tlow, True)
     if rule == DISCARD_CHEAPEST_TRUMP_WIN:
         # any trump beats a led-colour best; a trump best only a higher trump
         win = trumps & above(best) if (tmask >> best) & 1 else trumps
         if win:
             return lowest_bit(win)
-        return pick_extreme(others, tc, False) if others else lowest_bit(trumps)
+        return pick_extreme_t(others, tlow, False) if others else lowest_bit(trumps)
     if rule == DISCARD_HIGHEST_TRUMP:
-        return highest_bit(trumps) if trumps else pick_extreme(hand, tc, False)
+        return highest_bit(trumps) if trumps else pick_extreme_t(hand, tlow, False)
     if rule == DISCARD_LOWEST_NON_TRUMP:
-        return pick_extreme(others, tc, False) if others else lowest_bit(trumps)
-    return pick_extreme(others, tc, True) if others else lowest_bit(trumps)    # DISCARD_HIGHEST_NON_TRUMP
+        return pick_extreme_t(others, tlow, False) if others else lowest_bit(trumps)
+    return pick_extreme_t(others, tlow, True) if others else lowest_bit(trumps)    # DISCARD_HIGHEST_NON_TRUMP
 
 
 cdef int droco_pick(const RTConfig* cfg, int ai_card, uint64_t hand, uint64_t trick, int led, int tc) noexcept nogil:
@@ -283,12 +302,67 @@ cdef void rt_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
 
 # -- round flow -------------------------------------------------------------------------------------------------
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* The four bytes p[0..3] from a word whose lowest byte is p[0]: one store on little-endian targets. */
+    static inline void rt_store4(uint8_t* p, uint32_t v) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+    #else
+        memcpy(p, &v, 4);
+    #endif
+    }
+    /* fast_trick is written once and must be inlined at each of its four call sites, where Droco's position is a
+       constant (and deal_step at each of the shuffle's steps): the compilers' size heuristics would keep one shared
+       copy. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define RT_FORCE_INLINE __attribute__((always_inline))
+    #elif defined(_MSC_VER)
+    #define RT_FORCE_INLINE __forceinline
+    #else
+    #define RT_FORCE_INLINE
+    #endif
+    """
+    void rt_store4(uint8_t* p, uint32_t v) nogil
+    ctypedef void forced_inline_void "RT_FORCE_INLINE void"
+    ctypedef int forced_inline_int "RT_FORCE_INLINE int"
+    ctypedef uint64_t forced_inline_u64 "RT_FORCE_INLINE uint64_t"
+
+
+cdef inline forced_inline_u64 deal_step(uint64_t* rng, uint8_t* deck, int i) noexcept nogil:
+    """Step ``i`` of rng_shuffle_u8's Fisher-Yates (the same draw): the card it puts into place ``i`` for good, as a
+    set. Inlined with ``i`` a constant, a step keeps only its draw and its swap."""
+    cdef int j = <int>rng_below(rng, <uint32_t>(i + 1))
+    cdef uint8_t t = deck[j]
+    deck[j] = deck[i]
+    return bit(t)
+
+
+cdef inline forced_inline_u64 deal_hand(uint64_t* rng, uint8_t* deck, int top) noexcept nogil:
+    """The twelve steps ``top`` down to ``top - 11``, in that order (one statement each: C does not order the
+    operands of ``|``): the hand they deal."""
+    cdef uint64_t h = deal_step(rng, deck, top)
+    h |= deal_step(rng, deck, top - 1)
+    h |= deal_step(rng, deck, top - 2)
+    h |= deal_step(rng, deck, top - 3)
+    h |= deal_step(rng, deck, top - 4)
+    h |= deal_step(rng, deck, top - 5)
+    h |= deal_step(rng, deck, top - 6)
+    h |= deal_step(rng, deck, top - 7)
+    h |= deal_step(rng, deck, top - 8)
+    h |= deal_step(rng, deck, top - 9)
+    h |= deal_step(rng, deck, top - 10)
+    h |= deal_step(rng, deck, top - 11)
+    return h
+
+
+
 cdef void setup_round(const RTConfig* cfg, RTState* s) noexcept nogil:
     """Steps 1-4 of the round set-up: reveal an AI card, shuffle, reveal the trump, set 3 aside, deal 12 each."""
     cdef uint8_t deck[NUM_CARDS]
-    cdef int i = 0, p, k, j
+    cdef int i = 0, p, k
     cdef uint64_t rng, h
-    cdef uint8_t t
     if not (cfg.same_ai and s.round > 0):
         k = <int>rng_below(&s.rng, <uint32_t>(cfg.num_ai - popcount(s.ai_used)))
         for i in range(cfg.num_ai):
@@ -299,26 +373,16 @@ cdef void setup_round(const RTConfig* cfg, RTState* s) noexcept nogil:
         s.ai_used |= <uint16_t>(1 << i)
         s.ai_card = <uint8_t>i
     # rng_shuffle_u8's Fisher-Yates (the same draws), with the counter in a register and each card dealt as its
-    # place becomes final: place i is never read again once step i has swapped into it
+    # place becomes final (place i is never read again once step i has swapped into it), written out step by step
     memcpy(deck, DECK_ORDER, NUM_CARDS)
     rng = s.rng
-    i = NUM_CARDS - 1
-    for p in range(3, -1, -1):          # places 40..51 are Droco's hand, 28..39 seat 2's, ... 4..15 seat 0's
-        h = 0
-        while i >= 1 + SET_ASIDE + HAND_SIZE * p:
-            j = <int>rng_below(&rng, <uint32_t>(i + 1))
-            t = deck[j]
-            deck[j] = deck[i]
-            h |= bit(t)
-            i -= 1
-        s.hand[p] = h
-    h = 0
-    while i >= 1:                       # places 1..3: set aside
-        j = <int>rng_below(&rng, <uint32_t>(i + 1))
-        t = deck[j]
-        deck[j] = deck[i]
-        h |= bit(t)
-        i -= 1
+    s.hand[DROCO] = deal_hand(&rng, deck, 51)        # places 40..51 are Droco's hand, 28..39 seat 2's, ...
+    s.hand[2] = deal_hand(&rng, deck, 39)
+    s.hand[1] = deal_hand(&rng, deck, 27)
+    s.hand[0] = deal_hand(&rng, deck, 15)
+    h = deal_step(&rng, deck, 3)                     # places 1..3: set aside
+    h |= deal_step(&rng, deck, 2)
+    h |= deal_step(&rng, deck, 1)
     s.aside = h
     s.trump = deck[0]
     s.rng = rng
@@ -417,30 +481,6 @@ cdef inline void end_round_scored(const RTConfig* cfg, RTState* s, const int32_t
         setup_round(cfg, s)
 
 
-cdef extern from *:
-    """
-    #include <string.h>
-    /* The four bytes p[0..3] from a word whose lowest byte is p[0]: one store on little-endian targets. */
-    static inline void rt_store4(uint8_t* p, uint32_t v) {
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-    #else
-        memcpy(p, &v, 4);
-    #endif
-    }
-    /* fast_trick is written once and must be inlined at each of its four call sites, where Droco's position is a
-       constant: the compilers' size heuristics would keep one shared copy. */
-    #if defined(__GNUC__) || defined(__clang__)
-    #define RT_FORCE_INLINE __attribute__((always_inline))
-    #elif defined(_MSC_VER)
-    #define RT_FORCE_INLINE __forceinline
-    #else
-    #define RT_FORCE_INLINE
-    #endif
-    """
-    void rt_store4(uint8_t* p, uint32_t v) nogil
-    ctypedef void forced_inline_void "RT_FORCE_INLINE void"
-    ctypedef int forced_inline_int "RT_FORCE_INLINE int"
 
 
 cdef inline int draw_card(uint64_t cards, uint64_t* rng) noexcept nogil:
@@ -482,50 +522,87 @@ cdef inline void take_trick(const RTConfig* cfg, RTState* s, uint32_t cards, uin
             score[winner] -= cfg.vp[c]
 
 
-cdef inline forced_inline_int follow_at(const RTConfig* cfg, RTState* s, int p, bint droco, uint64_t trick, int led,
-                                       uint64_t led_mask, int at, int tc, uint64_t tmask, uint32_t* voids,
+cdef inline forced_inline_int follow_at(uint64_t* h, int p, bint droco, uint64_t trick, int led, uint64_t led_mask,
+                                       int tc, uint64_t tmask, int follow_rule, int discard_rule, uint32_t* voids,
                                        uint64_t* rng) noexcept nogil:
     """The card player ``p`` follows with (Droco's choice when ``droco``, a constant where fast_trick is inlined;
-    else the seat's draw), taken from the hand and marked in played_at."""
+    else the seat's draw among its legal cards, without a branch), taken from its hand ``h[p]``."""
     cdef int c
+    cdef uint64_t hand, follow
+    cdef uint32_t none
     if droco:
-        c = droco_follow(cfg, s.ai_card, s.hand[DROCO], trick, led, led_mask, tc, tmask)
+        c = droco_follow_by(follow_rule, discard_rule, h[DROCO], trick, led_mask, tmask)
+        h[DROCO] ^= bit(c)
     else:
-        c = follow_card(s, p, led_mask, led, voids, rng)
-    s.hand[p] &= ~bit(c)
-    s.played_at[c] = <uint8_t>(at + p)
+        hand = h[p]
+        follow = hand & led_mask
+        none = follow == 0
+        voids[0] |= none << (p * 4 + led)
+        c = draw_card(hand if none else follow, rng)
+        h[p] = hand ^ bit(c)
     return c
 
 
-cdef inline forced_inline_void fast_trick(const RTConfig* cfg, RTState* s, uint32_t order, int d, int at, int tc,
-                                         uint64_t tmask, uint32_t* voids, int32_t* score, uint64_t* rng,
-                                         int* winner_out) noexcept nogil:
+cdef inline forced_inline_int fast_trick(const RTConfig* cfg, RTState* s, uint64_t* h, uint32_t order, int d,
+                                        int at, int tc, uint64_t tmask, const int* rules, uint32_t* voids,
+                                        int32_t* score, uint64_t* up, uint64_t* down, uint64_t* played,
+                                        uint32_t* cards, uint64_t* rng) noexcept nogil:
     """A whole trick from its lead, Droco at position ``d`` of ``order`` (a constant where it is inlined, so
-    every position's code knows whether Droco or a seat plays); the winner. The seats' draws are those of
-    ``random_playout_loop``; ``at`` is played_at's mark of the trick's player 0. The winner goes to ``winner_out``."""
-    cdef int c0, c1, c2, c3, led, winner
+    every position's code knows whether Droco or a seat plays); returns the winner. The seats' draws are those of
+    ``random_playout_loop``; ``at`` is played_at's mark of the trick's player 0. Everything but played_at lives
+    in the caller's locals for the whole round: the hands ``h``, the captures ``up``/``down``, the scores, the
+    voids, the played set and the trick's cards (one byte each in ``cards``, play order), written back to the
+    struct once, when the fast tricks end. ``rules``: the AI card's lead, follow and discard criteria, and the
+    hangars."""
+    cdef int c0, c1, c2, c3, cd, led, winner, hangars = rules[3]
     cdef int p0 = order & 0xFF, p1 = (order >> 8) & 0xFF, p2 = (order >> 16) & 0xFF, p3 = order >> 24
     cdef uint64_t led_mask, trick
     if d == 0:
-        c0 = droco_lead(cfg, s.ai_card, s.hand[DROCO], tc, tmask)
+        c0 = droco_lead_by(rules[0], h[DROCO], tc, tmask)
+        h[DROCO] ^= bit(c0)
     else:
-        c0 = draw_card(s.hand[p0], rng)
-    s.hand[p0] &= ~bit(c0)
-    s.played_at[c0] = <uint8_t>(at + p0)
+        c0 = draw_card(h[p0], rng)
+        h[p0] ^= bit(c0)
     led = CARD_COLOUR[c0]
     led_mask = SUIT_OF[c0]
     trick = bit(c0)
-    c1 = follow_at(cfg, s, p1, d == 1, trick, led, led_mask, at, tc, tmask, voids, rng)
+    c1 = follow_at(h, p1, d == 1, trick, led, led_mask, tc, tmask, rules[1], rules[2], voids, rng)
     trick |= bit(c1)
-    c2 = follow_at(cfg, s, p2, d == 2, trick, led, led_mask, at, tc, tmask, voids, rng)
+    c2 = follow_at(h, p2, d == 2, trick, led, led_mask, tc, tmask, rules[1], rules[2], voids, rng)
     trick |= bit(c2)
-    c3 = follow_at(cfg, s, p3, d == 3, trick, led, led_mask, at, tc, tmask, voids, rng)
+    c3 = follow_at(h, p3, d == 3, trick, led, led_mask, tc, tmask, rules[1], rules[2], voids, rng)
     trick |= bit(c3)
-    s.played |= trick
-    winner = (s.played_at[best_of(trick, led_mask, tmask)] - 1) & 3
-    take_trick(cfg, s, <uint32_t>c0 | (<uint32_t>c1 << 8) | (<uint32_t>c2 << 16) | (<uint32_t>c3 << 24), order, d,
-               winner, score)
-    winner_out[0] = winner
+    s.played_at[c0] = <uint8_t>(at + p0)
+    s.played_at[c1] = <uint8_t>(at + p1)
+    s.played_at[c2] = <uint8_t>(at + p2)
+    s.played_at[c3] = <uint8_t>(at + p3)
+    played[0] |= trick
+    cards[0] = <uint32_t>c0 | (<uint32_t>c1 << 8) | (<uint32_t>c2 << 16) | (<uint32_t>c3 << 24)
+    winner = s.played_at[best_of(trick, led_mask, tmask)] - at
+    # the captures (``capture``): Droco wins -> each seat keeps its own card face down; a seat wins -> Droco's
+    # card goes face up while it has a free hangar, else face down
+    if winner == DROCO:
+        if d != 0:
+            down[p0] |= bit(c0)
+            score[p0] -= cfg.vp[c0]
+        if d != 1:
+            down[p1] |= bit(c1)
+            score[p1] -= cfg.vp[c1]
+        if d != 2:
+            down[p2] |= bit(c2)
+            score[p2] -= cfg.vp[c2]
+        if d != 3:
+            down[p3] |= bit(c3)
+            score[p3] -= cfg.vp[c3]
+    else:
+        cd = c0 if d == 0 else (c1 if d == 1 else (c2 if d == 2 else c3))
+        if popcount(up[winner]) < hangars:
+            up[winner] |= bit(cd)
+            score[winner] += cfg.vp[cd]
+        else:
+            down[winner] |= bit(cd)
+            score[winner] -= cfg.vp[cd]
+    return winner
 
 
 cdef int slow_trick(const RTConfig* cfg, RTState* s, uint64_t* rng, int64_t* n, int64_t max_len, uint32_t* voids,
@@ -595,50 +672,93 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
     that exceeded the bound, exactly as ``rt_apply`` leaves it).
 
     What ``play_card`` and ``capture`` do card by card is done here a trick at a time: a whole trick is one
-    ``fast_trick``, specialised by Droco's position in it, with the cards in registers (the trick's cards and its
-    players, the table's order from its leader, are written as two 4-byte words), the round's scores summed as
-    cards are captured (no pass over the captures at the round's end), and a seat's legal cards taken without a
-    branch. A trick begun before the playout, or one that may reach the length bound, goes card by card
-    (``slow_trick``)."""
+    ``fast_trick``, specialised by Droco's position in it, and the round's hands, captures, scores, voids and
+    played set stay in locals from the first fast trick to the last (only played_at, which says who won, is
+    written as the cards are played; the AI card's criteria are read once), so the compiler keeps them in
+    registers or on its own stack instead of reloading the struct after every byte stored into it. A trick begun
+    before the playout goes card by card first (``slow_trick``), and so do the tricks in which the length bound
+    may be reached."""
     cdef uint64_t rng = rng_io[0]
-    cdef int rnd = s.round, tc = colour_of(s.trump), p, winner, trick_no = s.trick_no, leader = s.leader, at
-    cdef uint64_t tmask = colour_mask(tc)
-    cdef uint32_t voids = s.voids, order
+    cdef int rnd = s.round, tc = colour_of(s.trump), p, winner, trick_no, leader, at
+    cdef uint64_t tmask = colour_mask(tc), played
+    cdef uint32_t voids = s.voids, fvoids, order, cards = 0, last_order = 0
     cdef int32_t score[NUM_SEATS]
-    cdef bint partial
+    cdef int32_t fscore[NUM_SEATS]      # the fast tricks' own copies: nothing of theirs escapes to slow_trick
+    cdef uint64_t h[4]
+    cdef uint64_t up[NUM_SEATS]
+    cdef uint64_t down[NUM_SEATS]
+    cdef int rules[4]
     if not hands_fit(s):
         return PLAYOUT_TOO_LONG
     for p in range(NUM_SEATS):
         score[p] = live_round_score(cfg, s, p)
-    partial = s.trick_len != 0
-    while trick_no < TRICKS_PER_ROUND:
-        if partial or n + NUM_SEATS > max_len:
-            s.leader = <uint8_t>leader
-            s.trick_no = <uint8_t>trick_no
-            s.voids = <uint16_t>voids
-            winner = slow_trick(cfg, s, &rng, &n, max_len, &voids, score)
-            if winner < 0:
-                s.voids = <uint16_t>voids
-                rng_io[0] = rng
-                return PLAYOUT_TOO_LONG
-            s.trick_len = 0
-            partial = False
-        else:
+    if s.trick_len != 0:
+        winner = slow_trick(cfg, s, &rng, &n, max_len, &voids, score)
+        s.voids = <uint16_t>voids
+        if winner < 0:
+            rng_io[0] = rng
+            return PLAYOUT_TOO_LONG
+        s.trick_len = 0
+        s.leader = <uint8_t>winner
+        s.trick_no += 1
+    trick_no = s.trick_no
+    leader = s.leader
+    if trick_no < TRICKS_PER_ROUND and n + NUM_SEATS <= max_len:
+        rules[0] = cfg.ai_lead[s.ai_card]
+        rules[1] = cfg.ai_follow[s.ai_card]
+        rules[2] = cfg.ai_discard[s.ai_card]
+        rules[3] = cfg.hangars
+        for p in range(4):
+            h[p] = s.hand[p]
+        for p in range(NUM_SEATS):
+            up[p] = s.face_up[p]
+            down[p] = s.face_down[p]
+            fscore[p] = score[p]
+        played = s.played
+        fvoids = voids
+        while trick_no < TRICKS_PER_ROUND and n + NUM_SEATS <= max_len:
             order = ORDER[rnd][leader]
             at = 1 + trick_no * 4
             p = DROCO_AT[rnd][leader]
             if p == 0:
-                fast_trick(cfg, s, order, 0, at, tc, tmask, &voids, score, &rng, &winner)
+                winner = fast_trick(cfg, s, h, order, 0, at, tc, tmask, rules, &fvoids, fscore, up, down, &played,
+                                    &cards, &rng)
             elif p == 1:
-                fast_trick(cfg, s, order, 1, at, tc, tmask, &voids, score, &rng, &winner)
+                winner = fast_trick(cfg, s, h, order, 1, at, tc, tmask, rules, &fvoids, fscore, up, down, &played,
+                                    &cards, &rng)
             elif p == 2:
-                fast_trick(cfg, s, order, 2, at, tc, tmask, &voids, score, &rng, &winner)
+                winner = fast_trick(cfg, s, h, order, 2, at, tc, tmask, rules, &fvoids, fscore, up, down, &played,
+                                    &cards, &rng)
             else:
-                fast_trick(cfg, s, order, 3, at, tc, tmask, &voids, score, &rng, &winner)
+                winner = fast_trick(cfg, s, h, order, 3, at, tc, tmask, rules, &fvoids, fscore, up, down, &played,
+                                    &cards, &rng)
+            last_order = order
             n += NUM_SEATS
+            leader = winner
+            trick_no += 1
+        for p in range(4):
+            s.hand[p] = h[p]
+        for p in range(NUM_SEATS):
+            s.face_up[p] = up[p]
+            s.face_down[p] = down[p]
+            score[p] = fscore[p]
+        s.played = played
+        voids = fvoids
+        rt_store4(s.trick_card, cards)          # the last trick's cards and players stay in the struct
+        rt_store4(s.trick_player, last_order)
+    while trick_no < TRICKS_PER_ROUND:          # the length bound may be reached: card by card
+        s.leader = <uint8_t>leader
+        s.trick_no = <uint8_t>trick_no
+        s.voids = <uint16_t>voids
+        winner = slow_trick(cfg, s, &rng, &n, max_len, &voids, score)
+        if winner < 0:
+            s.voids = <uint16_t>voids
+            rng_io[0] = rng
+            return PLAYOUT_TOO_LONG
+        s.trick_len = 0
         leader = winner
         trick_no += 1
-    s.leader = <uint8_t>leader             # the leader, trick count and voids live in registers until here
+    s.leader = <uint8_t>leader
     s.trick_no = <uint8_t>trick_no
     s.voids = <uint16_t>voids
     end_round_scored(cfg, s, score)       # the next round is dealt, or the game over
