@@ -1200,6 +1200,15 @@ cdef void auto_resolve(const NMConfig* cfg, NMState* s) noexcept nogil:
 
 # -- set-up -----------------------------------------------------------------------------------------------------
 
+cdef inline void shuffle_bytes(uint64_t* rng, uint8_t* a, int n) noexcept nogil:
+    """``rng_shuffle_u8`` (the same draws, the same order) with the counter in a local: the swaps store bytes,
+    which as far as the compiler knows could change the counter in the state, so it would be loaded and stored
+    again at every draw."""
+    cdef uint64_t r = rng[0]
+    rng_shuffle_u8(&r, a, n)
+    rng[0] = r
+
+
 cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     cdef const NMConfig* cfg = <const NMConfig*>c
     cdef NMState* s = <NMState*>st
@@ -1208,7 +1217,7 @@ cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     s.rng = rng_seed(seed)
     memcpy(s.deck, cfg.deck0, MAX_CARDS)      # every copy of every type, by type, before the shuffle
     n = cfg.num_cards
-    rng_shuffle_u8(&s.rng, s.deck, n)
+    shuffle_bytes(&s.rng, s.deck, n)
     s.deck_n = <uint8_t>n
     # one machine face up on the first slot, five to each player
     s.deck_n -= 1
@@ -1220,7 +1229,7 @@ cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     # the projects: shuffled face down, the top ones revealed
     for p in range(cfg.num_projects):
         s.pile[p] = <uint8_t>p
-    rng_shuffle_u8(&s.rng, s.pile, cfg.num_projects)
+    shuffle_bytes(&s.rng, s.pile, cfg.num_projects)
     s.pile_n = cfg.num_projects
     for p in range(cfg.public_projects):
         s.pile_n -= 1
@@ -1307,24 +1316,30 @@ cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
     cdef int count = 0, a
     cdef bint have_mask = False
     cdef int64_t n = 0
+    cdef uint64_t r = rng[0]    # the playout's counter in a local (stores into the state cannot touch it)
+    if s.phase == PH_OVER:
+        return 0
     while True:
-        if s.phase == PH_OVER:
-            return n
-        if n >= max_len:
-            return PLAYOUT_TOO_LONG
+        # the phase asks the current player (not PH_OVER); the mask is in ``words`` when have_mask
         if not have_mask:
             count = phase_mask(cfg, s, words, nonzero)
-        if count == 0:
+        if n >= max_len or count == 0:
+            rng[0] = r
             return PLAYOUT_TOO_LONG
-        a = draw_listed_action(words, nonzero, count, rng)
+        a = draw_listed_action(words, nonzero, count, &r)
         if a < cfg.a_repair:
             play_step(cfg, s, a)
         else:
             step(cfg, s, a)
         n += 1
-        # auto_resolve
+        # auto_resolve (most plays end the turn: the next phase is the main one at once)
         have_mask = False
-        while s.phase != PH_MAIN and s.phase != PH_OVER and answer_is_public(s):
+        while s.phase != PH_MAIN:
+            if s.phase == PH_OVER:
+                rng[0] = r
+                return n
+            if not answer_is_public(s):
+                break
             count = phase_mask(cfg, s, words, nonzero)
             if count != 1:
                 have_mask = True
