@@ -61,8 +61,9 @@ cdef uint32_t ALLOC_COST6[64][4]
 cdef uint8_t SUB6[64][64]
 # SPREAD3[x]: bit k of x moved to bit 3k (the PLAY family's three uses per type).
 cdef uint64_t SPREAD3[256]
-# CLAMP3[x] = min(x, 3): a stock of cubes as the payable table indexes it.
-cdef uint32_t CLAMP3[256]
+# CLAMP3[r][x] = min(x, 3) << (2 * (r - 1)) for r = 1..3: a stock of cubes as the payable table indexes it (wood +
+# 4 copper + 16 crystal), each cube's part by one lookup.
+cdef uint32_t CLAMP3[4][256]
 # PLAY_TYPE[a], PLAY_USE[a]: the machine type and the use of play action a (a // 3, a % 3).
 cdef uint8_t PLAY_TYPE[3 * MAX_TYPES]
 cdef uint8_t PLAY_USE[3 * MAX_TYPES]
@@ -114,7 +115,8 @@ cdef void _init_tables() noexcept:
                 if ALLOC[a][r] <= k:
                     ALLOC_MAX[r][k] |= 1u << a
     for k in range(256):
-        CLAMP3[k] = k if k < 3 else 3
+        for a in range(4):
+            CLAMP3[a][k] = (k if k < 3 else 3) << (2 * (a - 1)) if a else 0
     for k in range(64):
         ALLOC_LACK6[k] = ALLOC_MIN[1][k & 3] & ALLOC_MIN[2][(k >> 2) & 3] & ALLOC_MIN[3][k >> 4]
         for a in range(4):
@@ -328,7 +330,7 @@ cdef extern from *:
         uint32_t slots = 0;
         int i;
         if (nm_ssse3)
-            return nm_slots_in_ssse3(table, types) & ((1u << n) - (1u << lo));
+            return nm_slots_in_ssse3(table, types) & (0xFFFFu >> (16 - n)) & (0xFFFFu << lo);
         for (i = lo; i < n; i++)
             slots |= ((types >> table[i]) & 1u) << i;
         return slots;
@@ -819,13 +821,10 @@ cdef void start_effect(const NMConfig* cfg, NMState* s, int card) noexcept nogil
     """Resolve the effect of ``card`` (the played machine, or the one a copier copies) for the current player:
     at once when it needs no decision, else by entering the phase that asks for it."""
     cdef int seat = s.cur, o = 1 - seat, fx = cfg.effect[card], n, i, t
-    cdef uint32_t m
     s.ctx_card = <uint8_t>card
     if fx == FX_PRODUCE:
-        n = 0
-        m = cfg.prod_types[cfg.prod[card]]     # the types with this production (no branch per machine)
-        for i in range(s.table_n):
-            n += (m >> s.table[i]) & 1
+        # the bric-a-brac machines of a type with this production (nm_slots_in: no branch per machine)
+        n = popcount(nm_slots_in(s.table, cfg.prod_types[cfg.prod[card]], 0, s.table_n))
         if cfg.prod[card] == JOKER:
             s.ctx_qty = <uint8_t>n
             s.phase = PH_CHOOSE_RES
@@ -940,7 +939,7 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
     # the stock of cubes, clamped to 3 of each for the tables (pay_clamped), else packed one byte per cube
     profile = ((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)
     if cfg.pay_clamped:
-        h6 = CLAMP3[s.res[seat][WOOD]] | (CLAMP3[s.res[seat][COPPER]] << 2) | (CLAMP3[s.res[seat][CRYSTAL]] << 4)
+        h6 = CLAMP3[WOOD][s.res[seat][WOOD]] | CLAMP3[COPPER][s.res[seat][COPPER]] | CLAMP3[CRYSTAL][s.res[seat][CRYSTAL]]
     else:
         row = cfg.cost_after[profile]
         have = s.res[seat][WOOD] | (<uint32_t>s.res[seat][COPPER] << 8) | (<uint32_t>s.res[seat][CRYSTAL] << 16)
