@@ -22,7 +22,7 @@ cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport lowest_bit, nonzero16, popcount
+from robotcore.core.bits cimport load_le32, lowest_bit, nonzero16, popcount
 from robotcore.core.playout cimport (
     PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words, list_nonzero_words_in,
 )
@@ -509,11 +509,12 @@ cdef enum:
     FX_COND_PILE = 6          # a project tile is left face down
 
 
-# The two facts of the opponent's hand size h, indexed by min(h, 3): a machine, more than 2 machines.
-cdef uint32_t OPP_HAND_FACTS[4]
+# The two facts of the opponent's hand size h (at most 5, nm_validate: indexed by h & 7): a machine, more than 2.
+cdef uint32_t OPP_HAND_FACTS[8]
 OPP_HAND_FACTS[0] = 0
 OPP_HAND_FACTS[1] = OPP_HAND_FACTS[2] = 1u << FX_COND_OPP_HAND
-OPP_HAND_FACTS[3] = (1u << FX_COND_OPP_HAND) | (1u << FX_COND_OPP_HAND_3)
+for _h in range(3, 8):
+    OPP_HAND_FACTS[_h] = (1u << FX_COND_OPP_HAND) | (1u << FX_COND_OPP_HAND_3)
 
 
 cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, int n_after,
@@ -524,14 +525,15 @@ cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int
     them. Every effect's test depends on the effect only, so each is made once (``cfg.fx_types``)."""
     cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0]), i, t
     cdef uint32_t ok, exch = cfg.fx_types[FX_EXCHANGE], copy = cfg.fx_types[FX_COPY]
+    cdef uint32_t stock = load_le32(s.res[o])     # the opponent's charcoalium (byte 0) and cubes (bytes 1..3)
     cdef bint exch_open = True          # the exchange test not made yet
     # the seven facts the other effects' tests read (FX_COND_*), then the types whose test passes: one lookup
     ok = cfg.fx_cond_types[
         (<uint32_t>(hand_after >= 1) << FX_COND_HAND_AFTER)
         | (<uint32_t>(n_after >= 2) << FX_COND_TWO_SLOTS)
-        | (<uint32_t>(s.res[o][COAL] > 0) << FX_COND_OPP_COAL)
-        | OPP_HAND_FACTS[ho if ho < 3 else 3]
-        | (<uint32_t>((s.res[o][WOOD] | s.res[o][COPPER] | s.res[o][CRYSTAL]) != 0) << FX_COND_OPP_CUBES)
+        | (<uint32_t>((stock & 0xFFu) != 0) << FX_COND_OPP_COAL)
+        | OPP_HAND_FACTS[ho & 7]
+        | (<uint32_t>(stock > 0xFFu) << FX_COND_OPP_CUBES)
         | (<uint32_t>(s.pile_n > 0) << FX_COND_PILE)]
     if want & exch:
         exch_open = False
