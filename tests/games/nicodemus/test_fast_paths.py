@@ -63,3 +63,29 @@ def test_native_playouts_are_the_documented_draws_on_other_content(params: dict[
         params = {**params, "content": joker_content()}
     game = robotcore.load_game("nicodemus", **params)
     check_native_playouts(game, np.arange(200, 216, dtype=np.uint64), seed=3)
+
+
+def test_the_ssse3_slot_lookup_and_the_loop_give_the_same_moves() -> None:
+    """The main phase finds the payable repair slots by one SSSE3 lookup where the CPU has it, else by a loop over
+    the slots: both, on the default content and on costlier joker-heavy content, at every state of random games."""
+    if not engine._simd():
+        pytest.skip("this CPU has no SSSE3: only the loop runs here")
+    rng = random.Random(11)
+    checked = 0
+    try:
+        for game in (robotcore.load_game("nicodemus"), robotcore.load_game("nicodemus", content=joker_content())):
+            for seed in range(30):
+                state = game.new_initial_state(seed=seed)
+                while not state.is_terminal:
+                    seat = state.actors[0]
+                    raw = state.to_bytes()
+                    fast = game.from_bytes(raw).legal_actions(seat)     # fresh states: a State keeps its moves
+                    engine._simd(0)
+                    slow = game.from_bytes(raw).legal_actions(seat)
+                    assert engine._simd(1)
+                    assert fast == slow, (seed, checked)
+                    checked += 1
+                    state.apply(rng.choice(fast), seat)
+    finally:
+        engine._simd(1)
+    assert checked > 3000

@@ -22,7 +22,7 @@ cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport lowest_bit, nonzero16, popcount
+from robotcore.core.bits cimport load_le32, lowest_bit, nonzero16, popcount
 from robotcore.core.playout cimport (
     PLAYOUT_TOO_LONG, draw_listed_action, list_nonzero_words, list_nonzero_words_in,
 )
@@ -61,8 +61,9 @@ cdef uint32_t ALLOC_COST6[64][4]
 cdef uint8_t SUB6[64][64]
 # SPREAD3[x]: bit k of x moved to bit 3k (the PLAY family's three uses per type).
 cdef uint64_t SPREAD3[256]
-# CLAMP3[x] = min(x, 3): a stock of cubes as the payable table indexes it.
-cdef uint32_t CLAMP3[256]
+# CLAMP3[r][x] = min(x, 3) << (2 * (r - 1)) for r = 1..3: a stock of cubes as the payable table indexes it (wood +
+# 4 copper + 16 crystal), each cube's part by one lookup.
+cdef uint32_t CLAMP3[4][256]
 # PLAY_TYPE[a], PLAY_USE[a]: the machine type and the use of play action a (a // 3, a % 3).
 cdef uint8_t PLAY_TYPE[3 * MAX_TYPES]
 cdef uint8_t PLAY_USE[3 * MAX_TYPES]
@@ -114,7 +115,8 @@ cdef void _init_tables() noexcept:
                 if ALLOC[a][r] <= k:
                     ALLOC_MAX[r][k] |= 1u << a
     for k in range(256):
-        CLAMP3[k] = k if k < 3 else 3
+        for a in range(4):
+            CLAMP3[a][k] = (k if k < 3 else 3) << (2 * (a - 1)) if a else 0
     for k in range(64):
         ALLOC_LACK6[k] = ALLOC_MIN[1][k & 3] & ALLOC_MIN[2][(k >> 2) & 3] & ALLOC_MIN[3][k >> 4]
         for a in range(4):
@@ -291,6 +293,65 @@ cdef extern from *:
     void nm_drop_byte(uint8_t* p, int i) noexcept nogil
 
 
+# The bric-a-brac slots whose machine type is in a set of types (the main phase's payable repairs): where SSSE3 is
+# there (every x86-64-v2 CPU, which NumPy 2.4 requires; checked at import, since builds target the baseline), a
+# 16-byte lookup of the 10 slot types in the set spread to bytes (``pshufb``): about 8 instructions for every slot at
+# once; elsewhere a loop over the slots. Bits 10..15 of the lookup read the charcoalium counts after the types:
+# callers keep only bits lo..n-1 (n <= 10).
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #include <tmmintrin.h>
+    #define NM_HAVE_SSSE3_PATH 1
+    __attribute__((target("ssse3"))) static uint32_t nm_slots_in_ssse3(const uint8_t* table, uint32_t types) {
+        const __m128i spread = _mm_set_epi8(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+        const __m128i bit = _mm_set_epi8((char)0x80, 0x40, 0x20, 0x10, 8, 4, 2, 1,
+                                         (char)0x80, 0x40, 0x20, 0x10, 8, 4, 2, 1);
+        /* byte t of lut: 0xFF when type t is in the set */
+        __m128i lut = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)types), spread);
+        lut = _mm_cmpeq_epi8(_mm_and_si128(lut, bit), bit);
+        return (uint32_t)_mm_movemask_epi8(_mm_shuffle_epi8(lut, _mm_loadu_si128((const __m128i*)table)));
+    }
+    static int nm_ssse3 = 0;
+    /* on: use the SSSE3 path when this CPU has it; returns whether it is used */
+    static int nm_use_ssse3(int on) {
+        __builtin_cpu_init();
+        nm_ssse3 = on && __builtin_cpu_supports("ssse3") ? 1 : 0;
+        return nm_ssse3;
+    }
+    #else
+    #define NM_HAVE_SSSE3_PATH 0
+    static uint32_t nm_slots_in_ssse3(const uint8_t* table, uint32_t types) { (void)table; (void)types; return 0; }
+    static int nm_ssse3 = 0;
+    static int nm_use_ssse3(int on) { (void)on; return 0; }
+    #endif
+    static CYTHON_INLINE uint32_t nm_slots_in(const uint8_t* table, uint32_t types, int lo, int n) {
+        uint32_t slots = 0;
+        int i;
+        if (nm_ssse3)
+            return nm_slots_in_ssse3(table, types) & (0xFFFFu >> (16 - n)) & (0xFFFFu << lo);
+        for (i = lo; i < n; i++)
+            slots |= ((types >> table[i]) & 1u) << i;
+        return slots;
+    }
+    """
+    uint32_t nm_slots_in(const uint8_t* table, uint32_t types, int lo, int n) noexcept nogil
+    int nm_use_ssse3(int on) noexcept nogil
+    int nm_ssse3
+
+
+nm_use_ssse3(1)
+
+
+def _simd(int on=-1) -> bool:
+    """Whether move generation uses its SSSE3 path; ``on`` 0 or 1 switches it off or on (on only where the CPU has
+    it: tests compare both paths)."""
+    if on >= 0:
+        nm_use_ssse3(on)
+    return nm_ssse3 != 0
+
+
 cdef inline uint32_t hand_types_count(const NMState* s, int seat, int* count) noexcept nogil:
     """The machine types present in a hand, as a bitset; its size in ``count``."""
     return nm_hand_types_count(&s.hand[seat][0], count)
@@ -448,11 +509,12 @@ cdef enum:
     FX_COND_PILE = 6          # a project tile is left face down
 
 
-# The two facts of the opponent's hand size h, indexed by min(h, 3): a machine, more than 2 machines.
-cdef uint32_t OPP_HAND_FACTS[4]
+# The two facts of the opponent's hand size h (at most 5, nm_validate: indexed by h & 7): a machine, more than 2.
+cdef uint32_t OPP_HAND_FACTS[8]
 OPP_HAND_FACTS[0] = 0
 OPP_HAND_FACTS[1] = OPP_HAND_FACTS[2] = 1u << FX_COND_OPP_HAND
-OPP_HAND_FACTS[3] = (1u << FX_COND_OPP_HAND) | (1u << FX_COND_OPP_HAND_3)
+for _h in range(3, 8):
+    OPP_HAND_FACTS[_h] = (1u << FX_COND_OPP_HAND) | (1u << FX_COND_OPP_HAND_3)
 
 
 cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int seat, int n_after,
@@ -463,14 +525,15 @@ cdef inline uint32_t applicable_types(const NMConfig* cfg, const NMState* s, int
     them. Every effect's test depends on the effect only, so each is made once (``cfg.fx_types``)."""
     cdef int o = 1 - seat, ho = nm_hand_size(&s.hand[o][0]), i, t
     cdef uint32_t ok, exch = cfg.fx_types[FX_EXCHANGE], copy = cfg.fx_types[FX_COPY]
+    cdef uint32_t stock = load_le32(s.res[o])     # the opponent's charcoalium (byte 0) and cubes (bytes 1..3)
     cdef bint exch_open = True          # the exchange test not made yet
     # the seven facts the other effects' tests read (FX_COND_*), then the types whose test passes: one lookup
     ok = cfg.fx_cond_types[
         (<uint32_t>(hand_after >= 1) << FX_COND_HAND_AFTER)
         | (<uint32_t>(n_after >= 2) << FX_COND_TWO_SLOTS)
-        | (<uint32_t>(s.res[o][COAL] > 0) << FX_COND_OPP_COAL)
-        | OPP_HAND_FACTS[ho if ho < 3 else 3]
-        | (<uint32_t>((s.res[o][WOOD] | s.res[o][COPPER] | s.res[o][CRYSTAL]) != 0) << FX_COND_OPP_CUBES)
+        | (<uint32_t>((stock & 0xFFu) != 0) << FX_COND_OPP_COAL)
+        | OPP_HAND_FACTS[ho & 7]
+        | (<uint32_t>(stock > 0xFFu) << FX_COND_OPP_CUBES)
         | (<uint32_t>(s.pile_n > 0) << FX_COND_PILE)]
     if want & exch:
         exch_open = False
@@ -691,12 +754,16 @@ cdef void clear_context(NMState* s) noexcept nogil:
     s.proj_count = 0
 
 
-cdef void draw_cards(NMState* s, int seat, int k) noexcept nogil:
-    cdef int i
+cdef inline void draw_cards(NMState* s, int seat, int k) noexcept nogil:
+    """The top k machines of the deck to a hand (the deck's size kept in a local: a byte store through the state
+    could change it, as far as the compiler knows, so it would be read again after every card)."""
+    cdef int i, n = s.deck_n, t
     for i in range(k):
-        s.deck_n -= 1
-        s.hand[seat][s.deck[s.deck_n]] += 1
-        s.deck[s.deck_n] = 0
+        n -= 1
+        t = s.deck[n]
+        s.deck[n] = 0
+        s.hand[seat][t] += 1
+    s.deck_n = <uint8_t>n
 
 
 cdef inline void refill(NMState* s, int seat) noexcept nogil:
@@ -756,13 +823,10 @@ cdef void start_effect(const NMConfig* cfg, NMState* s, int card) noexcept nogil
     """Resolve the effect of ``card`` (the played machine, or the one a copier copies) for the current player:
     at once when it needs no decision, else by entering the phase that asks for it."""
     cdef int seat = s.cur, o = 1 - seat, fx = cfg.effect[card], n, i, t
-    cdef uint32_t m
     s.ctx_card = <uint8_t>card
     if fx == FX_PRODUCE:
-        n = 0
-        m = cfg.prod_types[cfg.prod[card]]     # the types with this production (no branch per machine)
-        for i in range(s.table_n):
-            n += (m >> s.table[i]) & 1
+        # the bric-a-brac machines of a type with this production (nm_slots_in: no branch per machine)
+        n = popcount(nm_slots_in(s.table, cfg.prod_types[cfg.prod[card]], 0, s.table_n))
         if cfg.prod[card] == JOKER:
             s.ctx_qty = <uint8_t>n
             s.phase = PH_CHOOSE_RES
@@ -877,7 +941,7 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
     # the stock of cubes, clamped to 3 of each for the tables (pay_clamped), else packed one byte per cube
     profile = ((red >> 8) & 0x3u) | ((red >> 14) & 0xCu) | ((red >> 20) & 0x30u)
     if cfg.pay_clamped:
-        h6 = CLAMP3[s.res[seat][WOOD]] | (CLAMP3[s.res[seat][COPPER]] << 2) | (CLAMP3[s.res[seat][CRYSTAL]] << 4)
+        h6 = CLAMP3[WOOD][s.res[seat][WOOD]] | CLAMP3[COPPER][s.res[seat][COPPER]] | CLAMP3[CRYSTAL][s.res[seat][CRYSTAL]]
     else:
         row = cfg.cost_after[profile]
         have = s.res[seat][WOOD] | (<uint32_t>s.res[seat][COPPER] << 8) | (<uint32_t>s.res[seat][CRYSTAL] << 16)
@@ -890,9 +954,7 @@ cdef uint64_t main_options(const NMConfig* cfg, const NMState* s, int seat, uint
         # without jokers a repair is allocation 0 or nothing: the payable slots as a bitset first (from the types
         # this stock pays for, one lookup, when no cost needs more than 3 cubes of a kind)
         if cfg.pay_clamped:
-            pay = cfg.payable[profile][h6]
-            for i in range(lo, n):
-                slots |= ((pay >> s.table[i]) & 1u) << i
+            slots = nm_slots_in(s.table, cfg.payable[profile][h6], lo, n)
         else:
             for i in range(lo, n):
                 slots |= (<uint32_t>bytes_cover(have, row[s.table[i]])) << i
@@ -985,7 +1047,7 @@ cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words
 
 # -- stepping ---------------------------------------------------------------------------------------------------
 
-cdef void play_step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
+cdef inline void play_step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
     """``step`` for a PLAY action (most decisions: a function of its own keeps its frame small)."""
     cdef int seat = s.cur, t = PLAY_TYPE[action], use = PLAY_USE[action]      # PLAY is first: make_core
     s.hand[seat][t] -= 1
@@ -1139,6 +1201,15 @@ cdef void auto_resolve(const NMConfig* cfg, NMState* s) noexcept nogil:
 
 # -- set-up -----------------------------------------------------------------------------------------------------
 
+cdef inline void shuffle_bytes(uint64_t* rng, uint8_t* a, int n) noexcept nogil:
+    """``rng_shuffle_u8`` (the same draws, the same order) with the counter in a local: the swaps store bytes,
+    which as far as the compiler knows could change the counter in the state, so it would be loaded and stored
+    again at every draw."""
+    cdef uint64_t r = rng[0]
+    rng_shuffle_u8(&r, a, n)
+    rng[0] = r
+
+
 cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     cdef const NMConfig* cfg = <const NMConfig*>c
     cdef NMState* s = <NMState*>st
@@ -1147,7 +1218,7 @@ cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     s.rng = rng_seed(seed)
     memcpy(s.deck, cfg.deck0, MAX_CARDS)      # every copy of every type, by type, before the shuffle
     n = cfg.num_cards
-    rng_shuffle_u8(&s.rng, s.deck, n)
+    shuffle_bytes(&s.rng, s.deck, n)
     s.deck_n = <uint8_t>n
     # one machine face up on the first slot, five to each player
     s.deck_n -= 1
@@ -1159,7 +1230,7 @@ cdef void nm_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     # the projects: shuffled face down, the top ones revealed
     for p in range(cfg.num_projects):
         s.pile[p] = <uint8_t>p
-    rng_shuffle_u8(&s.rng, s.pile, cfg.num_projects)
+    shuffle_bytes(&s.rng, s.pile, cfg.num_projects)
     s.pile_n = cfg.num_projects
     for p in range(cfg.public_projects):
         s.pile_n -= 1
@@ -1246,24 +1317,30 @@ cdef int64_t nm_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
     cdef int count = 0, a
     cdef bint have_mask = False
     cdef int64_t n = 0
+    cdef uint64_t r = rng[0]    # the playout's counter in a local (stores into the state cannot touch it)
+    if s.phase == PH_OVER:
+        return 0
     while True:
-        if s.phase == PH_OVER:
-            return n
-        if n >= max_len:
-            return PLAYOUT_TOO_LONG
+        # the phase asks the current player (not PH_OVER); the mask is in ``words`` when have_mask
         if not have_mask:
             count = phase_mask(cfg, s, words, nonzero)
-        if count == 0:
+        if n >= max_len or count == 0:
+            rng[0] = r
             return PLAYOUT_TOO_LONG
-        a = draw_listed_action(words, nonzero, count, rng)
+        a = draw_listed_action(words, nonzero, count, &r)
         if a < cfg.a_repair:
             play_step(cfg, s, a)
         else:
             step(cfg, s, a)
         n += 1
-        # auto_resolve
+        # auto_resolve (most plays end the turn: the next phase is the main one at once)
         have_mask = False
-        while s.phase != PH_MAIN and s.phase != PH_OVER and answer_is_public(s):
+        while s.phase != PH_MAIN:
+            if s.phase == PH_OVER:
+                rng[0] = r
+                return n
+            if not answer_is_public(s):
+                break
             count = phase_mask(cfg, s, words, nonzero)
             if count != 1:
                 have_mask = True
