@@ -175,8 +175,42 @@ cdef extern from *:
         rc_keep_list(lst);
         return lst;
     }
+
+    /* rc_mask_list over the words of the set ``which`` only (bit i for word i; nw <= 64): the words an engine's
+       ``legal_mask_words`` names, most often one to three of a wide mask. A set without a legal action in it
+       means "not known": every word is scanned, as rc_mask_list does. */
+    static PyObject* rc_mask_list_in(PyObject* const* id_items, const uint64_t* words, uint64_t which, int nw) {
+        uint64_t b;
+        Py_ssize_t n = 0, k = 0;
+        PyObject* lst;
+        PyObject** items;
+        which &= nw >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << nw) - 1);
+        for (b = which; b; b &= b - 1)
+            n += rc_popcount64(words[rc_ctz64(b)]);
+        if (n == 0)
+            return rc_mask_list(id_items, words, nw);
+        lst = rc_take_list(n);
+        if (lst == NULL)
+            return NULL;
+        items = ((PyListObject*)lst)->ob_item;
+        for (b = which; b; b &= b - 1) {
+            int i = rc_ctz64(b);
+            uint64_t w = words[i];
+            PyObject* const* base = id_items + ((Py_ssize_t)i << 6);
+            while (w) {
+                PyObject* a = base[rc_ctz64(w)];
+                Py_INCREF(a);
+                items[k++] = a;
+                w &= w - 1;
+            }
+        }
+        Py_SET_SIZE(lst, n);
+        rc_keep_list(lst);
+        return lst;
+    }
     """
     object rc_mask_list(PyObject** id_items, const uint64_t* words, int nw)
+    object rc_mask_list_in(PyObject** id_items, const uint64_t* words, uint64_t which, int nw)
 
 
 cdef PyObject** _ID_ITEMS = PySequence_Fast_ITEMS(_ACTION_IDS)
@@ -208,6 +242,10 @@ cdef class GameCore:
                                                             and spec.resample_draw == NULL):
             raise ValueError("engine spec: a native resampler needs resample_draw and at most "
                              "MAX_RESAMPLE_SCRATCH bytes of scratch")
+        if spec.legal_mask_words != NULL and (spec.num_actions > 64 * 64
+                                              or spec.mask_scratch > MAX_MASK_WORDS - 64):
+            raise ValueError("engine spec: legal_mask_words serves masks of at most 64 words, with at most "
+                             "MAX_MASK_WORDS - 64 words of scratch")
         self.cfg_mem = PyMem_Malloc(cfg_size if cfg_size else 1)
         if self.cfg_mem == NULL:
             raise MemoryError()
@@ -215,6 +253,8 @@ cdef class GameCore:
         self.cfg = self.cfg_mem
         self.spec = spec[0]
         self.spec.mask_words = (self.spec.num_actions + 63) >> 6
+        if self.spec.legal_mask_words == NULL:
+            self.spec.mask_scratch = 0
         return 0
 
     def set_header(self, bytes header not None) -> None:
@@ -278,7 +318,10 @@ cdef inline const uint64_t* _mask_of(State st, int s, uint32_t bits) noexcept:
     """The legal mask of acting seat ``s`` (``bits``: the actors now), computed once per state and seat: until the
     state changes, every call that needs it (legal_actions, legal_mask, is_legal, apply) reads the cached words."""
     if st.mask_seat != s:
-        st.core.spec.legal_mask(st.core.cfg, st.data, s, st.mask_words)
+        if st.core.spec.legal_mask_words != NULL:
+            st.mask_which = st.core.spec.legal_mask_words(st.core.cfg, st.data, s, st.mask_words)
+        else:
+            st.core.spec.legal_mask(st.core.cfg, st.data, s, st.mask_words)
         st.mask_seat = s
         st.mask_actors = bits
     return st.mask_words
@@ -312,7 +355,8 @@ cdef class State:
 
     cdef int _reserve(self, Py_ssize_t cap) except -1:
         cdef Py_ssize_t struct_size = _aligned(self.core.spec.state_size)
-        cdef Py_ssize_t size = struct_size + self.core.spec.mask_words * sizeof(uint64_t)
+        cdef Py_ssize_t mask_size = (self.core.spec.mask_words + self.core.spec.mask_scratch) * sizeof(uint64_t)
+        cdef Py_ssize_t size = struct_size + mask_size
         cdef uint8_t* block
         if cap <= self.hist_cap and self.data != NULL:
             return 0
@@ -387,6 +431,7 @@ cdef class State:
     def legal_actions(self, seat=None) -> list:
         """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
         cdef uint32_t bits = _current_actors(self)
+        cdef const uint64_t* words
         cdef int s
         if seat is None:
             if bits == 0:
@@ -396,7 +441,10 @@ cdef class State:
             s = self._seat(seat)
             if not (bits >> s) & 1:
                 return []
-        return rc_mask_list(_ID_ITEMS, _mask_of(self, s, bits), self.core.spec.mask_words)
+        words = _mask_of(self, s, bits)
+        if self.core.spec.legal_mask_words != NULL:
+            return rc_mask_list_in(_ID_ITEMS, words, self.mask_which, self.core.spec.mask_words)
+        return rc_mask_list(_ID_ITEMS, words, self.core.spec.mask_words)
 
     def legal_mask(self, seat=None) -> cnp.ndarray:
         """Boolean array of length ``num_actions``: True where the action is legal for ``seat``."""
