@@ -70,7 +70,7 @@ cdef extern from *:
     static PyObject* rc_spare_lists[2] = {NULL, NULL};
 
     /* A list with room for n items (a new reference, its size 0), recycled when one is free; NULL on failure. */
-    static PyObject* rc_take_list(Py_ssize_t n) {
+    static inline PyObject* rc_take_list(Py_ssize_t n) {
         PyObject* lst;
     #if RC_RECYCLE_LISTS
         int s;
@@ -178,39 +178,71 @@ cdef extern from *:
 
     /* rc_mask_list over the words of the set ``which`` only (bit i for word i; nw <= 64): the words an engine's
        ``legal_mask_words`` names, most often one to three of a wide mask. A set without a legal action in it
-       means "not known": every word is scanned, as rc_mask_list does. */
+       means "not known": every word is scanned, as rc_mask_list does. A decision's actions spread over its words
+       differently every time, and a loop over each word's bits mispredicts its exit about once a word: so the
+       words holding an action are listed first (without a branch), then one loop decodes all the actions,
+       moving on to the next listed word by a conditional move when a word is spent. */
     static PyObject* rc_mask_list_in(PyObject* const* id_items, const uint64_t* words, uint64_t which, int nw) {
-        uint64_t b;
-        Py_ssize_t n = 0, k = 0;
+        uint64_t wv[65];                        /* the words holding an action, in order, then a 0 */
+        PyObject* const* base[65];              /* where each one's action ids start */
+        uint64_t b, w, z;
+        Py_ssize_t n = 0, k;
+        int m = 0, j = 0;
         PyObject* lst;
         PyObject** items;
         which &= nw >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << nw) - 1);
-        for (b = which; b; b &= b - 1)
-            n += rc_popcount64(words[rc_ctz64(b)]);
+        for (b = which; b; b &= b - 1) {
+            int i = rc_ctz64(b);
+            w = words[i];
+            wv[m] = w;
+            base[m] = id_items + ((Py_ssize_t)i << 6);
+            m += w != 0;
+            n += rc_popcount64(w);
+        }
         if (n == 0)
             return rc_mask_list(id_items, words, nw);
+        wv[m] = 0;
         lst = rc_take_list(n);
         if (lst == NULL)
             return NULL;
         items = ((PyListObject*)lst)->ob_item;
-        for (b = which; b; b &= b - 1) {
-            int i = rc_ctz64(b);
-            uint64_t w = words[i];
-            PyObject* const* base = id_items + ((Py_ssize_t)i << 6);
-            while (w) {
-                PyObject* a = base[rc_ctz64(w)];
-                Py_INCREF(a);
-                items[k++] = a;
-                w &= w - 1;
-            }
+        w = wv[0];
+        for (k = 0; k < n; k++) {               /* w != 0 here: the words listed hold the n actions */
+            PyObject* a = base[j][rc_ctz64(w)];
+            Py_INCREF(a);
+            items[k] = a;
+            w &= w - 1;
+            z = (uint64_t)0 - (uint64_t)(w == 0);     /* all ones when the word is spent: take the next */
+            j += (int)(z & 1);
+            w |= wv[j] & z;
         }
         Py_SET_SIZE(lst, n);
         rc_keep_list(lst);
         return lst;
     }
+
+    /* An exact int's value when it is small and non-negative (every action id), read from the object itself;
+       else -1, and the caller takes PyLong_AsLongAndOverflow's general path (big, negative, subclasses). */
+    static inline long rc_small_index(PyObject* o) {
+        if (!PyLong_CheckExact(o))
+            return -1;
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject*)o)) {
+            Py_ssize_t v = PyUnstable_Long_CompactValue((PyLongObject*)o);
+            return v >= 0 ? (long)v : -1;
+        }
+        return -1;
+    #else
+        {
+            Py_ssize_t size = Py_SIZE(o);
+            return size == 0 ? 0 : size == 1 ? (long)((PyLongObject*)o)->ob_digit[0] : -1;
+        }
+    #endif
+    }
     """
     object rc_mask_list(PyObject** id_items, const uint64_t* words, int nw)
     object rc_mask_list_in(PyObject** id_items, const uint64_t* words, uint64_t which, int nw)
+    long rc_small_index(object o)
 
 
 cdef PyObject** _ID_ITEMS = PySequence_Fast_ITEMS(_ACTION_IDS)
@@ -280,6 +312,12 @@ cdef class GameCore:
     def native_resample(self) -> bool:
         """Whether the engine provides a native determinisation (``resample_draw``) for search."""
         return self.spec.resample_draw != NULL
+
+    @property
+    def native_mask_words(self) -> bool:
+        """Whether the engine names the mask words its move generation wrote (``legal_mask_words``), so that
+        ``legal_actions`` lists only those."""
+        return self.spec.legal_mask_words != NULL
 
     def validate_bytes(self, const uint8_t[::1] raw) -> int:
         """Run the engine's invariant check on raw struct bytes: 0 when valid, else the engine's error code."""
@@ -509,7 +547,9 @@ cdef class State:
                 action = _coerce_int(action, "action")
             except TypeError as exc:
                 raise InvalidActionError(str(exc)) from None
-        a = PyLong_AsLongAndOverflow(action, &overflow)
+        a = rc_small_index(action)
+        if a < 0:
+            a = PyLong_AsLongAndOverflow(action, &overflow)
         if overflow or a < 0 or a >= self.core.spec.num_actions:
             raise InvalidActionError(f"action ids are in [0, {self.core.spec.num_actions}), got {action}")
         if not (_mask_of(self, s, bits)[a >> 6] >> (a & 63)) & 1:

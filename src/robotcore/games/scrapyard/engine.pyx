@@ -36,7 +36,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport random_playout_loop_range
+from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State, take_native_hooks
 from robotcore.games.scrapyard.state cimport (
@@ -1554,34 +1554,11 @@ def evaluate(State state, int seat) -> float:
     return heuristic(cfg, <const SYState*>state.data, seat)
 
 
-cdef inline void legal_words(const SYConfig* cfg, const SYState* s, int p, int* lo, int* hi) noexcept nogil:
-    """The mask words ``legal_for`` can write for seat p now: each phase fills one block of the action layout
-    (the draft keep..break, the purchase buy..nobuy, an overflow its codes, the workshop place..done)."""
-    if s.phase == PH_DRAFT:
-        lo[0], hi[0] = cfg.a_keep >> 6, (cfg.a_break >> 6) + 1
-    elif s.phase == PH_PURCHASE:
-        lo[0], hi[0] = cfg.a_buy >> 6, (cfg.a_nobuy >> 6) + 1
-    elif over_capacity(&s.pl[p]):
-        lo[0], hi[0] = cfg.a_overflow >> 6, (cfg.num_actions + 63) >> 6
-    else:
-        lo[0], hi[0] = cfg.a_place >> 6, (cfg.a_done >> 6) + 1
-
-
-cdef inline void sy_mask_range(const void* c, const void* st, int seat, uint64_t* words, int* lo,
-                               int* hi) noexcept nogil:
-    """``sy_legal_mask`` for the acting seat of a playout, and the words of its phase's block (``legal_words``)."""
-    cdef const SYConfig* cfg = <const SYConfig*>c
-    cdef const SYState* s = <const SYState*>st
-    memset(words, 0, ((cfg.num_actions + 63) >> 6) * sizeof(uint64_t))
-    legal_for(cfg, s, seat, words)
-    legal_words(cfg, s, seat, lo, hi)
-
-
 cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    """``random_playout_loop`` for Scrapyard: the kernel's loop that scans only the words of the phase's block of
-    actions (Scrapyard has up to 41 mask words; a phase uses 1 to 21 of them), with the same draws; should the
-    block hold no action, every word is scanned, as the generic loop does."""
-    return random_playout_loop_range(sy_actors, sy_mask_range, sy_apply,
+    """``random_playout_loop`` for Scrapyard: the kernel's loop that scans only the mask words move generation
+    wrote (``sy_legal_mask_words``; Scrapyard has up to 41 mask words, a decision's actions mostly lie in one to
+    three), with the same draws; should those hold no action, every word is scanned, as the generic loop does."""
+    return random_playout_loop_words(sy_actors, sy_legal_mask_words, sy_apply,
                                      ((<const SYConfig*>c).num_actions + 63) >> 6, c, st, rng, max_len)
 
 
