@@ -126,3 +126,47 @@ def test_answers_follow_every_change(default_game: robotcore.Game) -> None:
         for s in state.actors:
             assert state.legal_actions(s) == _reference(state, s)
     assert state.legal_actions() == [] and not state.legal_mask(0).any()
+
+
+def test_lists_from_the_named_words_are_the_full_masks(game: robotcore.Game) -> None:
+    """An engine that names the mask words it wrote (``EngineSpec.legal_mask_words``: Scrapyard, Sparks) gets the
+    same lists as a scan of every word of its ``legal_mask`` (what ``batch.legal_masks`` reads), in every variant
+    (Scrapyard's mask is 37 to 41 words wide depending on the deck and the workbenches)."""
+    from robotcore.core import batch
+
+    if game.name in ("scrapyard", "sparks"):
+        assert game.core.native_mask_words
+    rng = random.Random(13)
+    steps = 0
+    for g in range(3):
+        state = game.new_initial_state(500 + g)
+        while not state.is_terminal and steps < 600:
+            row = np.frombuffer(state.state_bytes(), dtype=np.uint8)[None, :].copy()
+            full = [int(a) for a in np.flatnonzero(batch.legal_masks(game, row)[0])]
+            assert state.legal_actions() == full
+            state.apply(rng.choice(full))
+            steps += 1
+
+
+def test_apply_reads_any_integer_action_as_before(default_game: robotcore.Game) -> None:
+    """``apply`` reads small exact ints straight from the object; every other integer takes the general path."""
+
+    class Sub(int):
+        pass
+
+    state = default_game.new_initial_state(4)
+    a = state.legal_actions()[0]
+    before = state.to_bytes()
+    for bad in (-1, -(2**70), 2**31, 2**64, 2**100, default_game.num_actions):
+        with pytest.raises(InvalidActionError):
+            state.apply(bad)
+        assert state.to_bytes() == before
+    for bad_type in (True, 1.0, "1"):
+        with pytest.raises(InvalidActionError):
+            state.apply(bad_type)
+    for same in (np.int64(a), np.uint16(a), Sub(a)):
+        c = state.clone()
+        c.apply(same)
+        d = state.clone()
+        d.apply(a)
+        assert c == d and c.history == d.history == [(state.current_player, a)]

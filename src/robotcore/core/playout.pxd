@@ -18,7 +18,7 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
 from robotcore.core.bits cimport lowest_bit, nth_set_bit, popcount
 from robotcore.core.rng cimport rng_below
-from robotcore.core.state cimport MAX_MASK_WORDS, actors_fn, apply_fn, legal_mask_fn
+from robotcore.core.state cimport MAX_MASK_WORDS, actors_fn, apply_fn, legal_mask_fn, legal_mask_words_fn
 
 cdef enum:
     PLAYOUT_TOO_LONG = -2     # length bound exceeded, or an acting seat without a legal action (engine bug)
@@ -28,9 +28,9 @@ cdef enum:
 # it (a phase's block of actions, or the span of the words the move generation wrote).
 ctypedef void (*legal_mask_range_fn)(const void* cfg, const void* st, int seat, uint64_t* words, int* lo,
                                      int* hi) noexcept nogil
-# The same with a set of words: returns bit i set for every word i that may hold a legal action (masks of at most
-# 64 words). ``words`` has MAX_MASK_WORDS words: those past the mask's may serve the function as scratch.
-ctypedef uint64_t (*legal_mask_words_fn)(const void* cfg, const void* st, int seat, uint64_t* words) noexcept nogil
+# The same with a set of words (``legal_mask_words_fn``, core/state.pxd: also an optional entry of the engine
+# contract, ``EngineSpec.legal_mask_words``): returns bit i set for every word i that may hold a legal action (masks
+# of at most 64 words). Here ``words`` has MAX_MASK_WORDS words: those past the mask's may serve as scratch.
 
 
 cdef inline int list_nonzero_words(const uint64_t* words, int lo, int hi, uint8_t* nonzero) noexcept nogil:

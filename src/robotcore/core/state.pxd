@@ -31,6 +31,15 @@ ctypedef void (*rank_keys_fn)(const void* cfg, const void* st, int64_t* out) noe
 # 0 when every invariant the engine relies on holds (so no function can index out of bounds), else an error
 # code > 0. Called on every state that enters from outside (bytes, arrays).
 ctypedef int (*validate_fn)(const void* cfg, const void* st) noexcept nogil
+# Optional (NULL, the default of a zeroed spec: the kernel calls ``legal_mask`` and scans every word): the legal
+# mask of ``seat``, which the caller knows is acting now, written as ``legal_mask`` writes it (every word of the
+# mask; zero where no action is legal), returning the set of the mask words that may hold a legal action: bit i
+# for word i, only for masks of at most 64 words; every legal action must lie in a word of the set (the words the
+# move generation wrote, or its phase's block). ``legal_actions`` then lists those words only, not all of a wide
+# mask (Scrapyard 37, Sparks 22, mostly holding a few actions in one to three of them). The function may also use
+# ``mask_scratch`` words past the mask as scratch (0 in a zeroed spec); a set with no legal action in it is read
+# as "not known": every word is scanned, so the lists are the same either way.
+ctypedef uint64_t (*legal_mask_words_fn)(const void* cfg, const void* st, int seat, uint64_t* words) noexcept nogil
 # Optional: the game's own instance of core/playout.pxd's loop (same draws, faster); NULL to use the generic one.
 ctypedef int64_t (*playout_fn)(const void* cfg, void* st, uint64_t* rng, int64_t max_len) noexcept nogil
 # Optional native determinisation for search (NULL, the default of a zeroed spec: search falls back to the game's
@@ -66,6 +75,8 @@ ctypedef struct EngineSpec:
     resample_draw_fn resample_draw
     uint32_t resample_scratch
     evaluate_fn evaluate
+    legal_mask_words_fn legal_mask_words
+    uint32_t mask_scratch
 
 
 @cython.final
@@ -90,9 +101,11 @@ cdef class State:
     cdef readonly uint64_t seed
     # legal_actions() is usually followed by apply() on the same state: the actors and the mask computed for the
     # first are kept for the second. mask_seat < 0 means no valid cache; whatever writes to data resets it. The
-    # mask lives in the same allocation as the struct and the history (mask_words words after the struct).
+    # mask lives in the same allocation as the struct and the history (mask_words + mask_scratch words after the
+    # struct).
     cdef int mask_seat
     cdef uint32_t mask_actors
+    cdef uint64_t mask_which       # with spec.legal_mask_words: the set of the cached mask's words it returned
     cdef uint64_t* mask_words
 
     cdef int _reserve(self, Py_ssize_t cap) except -1

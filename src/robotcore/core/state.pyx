@@ -70,7 +70,7 @@ cdef extern from *:
     static PyObject* rc_spare_lists[2] = {NULL, NULL};
 
     /* A list with room for n items (a new reference, its size 0), recycled when one is free; NULL on failure. */
-    static PyObject* rc_take_list(Py_ssize_t n) {
+    static inline PyObject* rc_take_list(Py_ssize_t n) {
         PyObject* lst;
     #if RC_RECYCLE_LISTS
         int s;
@@ -175,8 +175,74 @@ cdef extern from *:
         rc_keep_list(lst);
         return lst;
     }
+
+    /* rc_mask_list over the words of the set ``which`` only (bit i for word i; nw <= 64): the words an engine's
+       ``legal_mask_words`` names, most often one to three of a wide mask. A set without a legal action in it
+       means "not known": every word is scanned, as rc_mask_list does. A decision's actions spread over its words
+       differently every time, and a loop over each word's bits mispredicts its exit about once a word: so the
+       words holding an action are listed first (without a branch), then one loop decodes all the actions,
+       moving on to the next listed word by a conditional move when a word is spent. */
+    static PyObject* rc_mask_list_in(PyObject* const* id_items, const uint64_t* words, uint64_t which, int nw) {
+        uint64_t wv[65];                        /* the words holding an action, in order, then a 0 */
+        PyObject* const* base[65];              /* where each one's action ids start */
+        uint64_t b, w, z;
+        Py_ssize_t n = 0, k;
+        int m = 0, j = 0;
+        PyObject* lst;
+        PyObject** items;
+        which &= nw >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << nw) - 1);
+        for (b = which; b; b &= b - 1) {
+            int i = rc_ctz64(b);
+            w = words[i];
+            wv[m] = w;
+            base[m] = id_items + ((Py_ssize_t)i << 6);
+            m += w != 0;
+            n += rc_popcount64(w);
+        }
+        if (n == 0)
+            return rc_mask_list(id_items, words, nw);
+        wv[m] = 0;
+        lst = rc_take_list(n);
+        if (lst == NULL)
+            return NULL;
+        items = ((PyListObject*)lst)->ob_item;
+        w = wv[0];
+        for (k = 0; k < n; k++) {               /* w != 0 here: the words listed hold the n actions */
+            PyObject* a = base[j][rc_ctz64(w)];
+            Py_INCREF(a);
+            items[k] = a;
+            w &= w - 1;
+            z = (uint64_t)0 - (uint64_t)(w == 0);     /* all ones when the word is spent: take the next */
+            j += (int)(z & 1);
+            w |= wv[j] & z;
+        }
+        Py_SET_SIZE(lst, n);
+        rc_keep_list(lst);
+        return lst;
+    }
+
+    /* An exact int's value when it is small and non-negative (every action id), read from the object itself;
+       else -1, and the caller takes PyLong_AsLongAndOverflow's general path (big, negative, subclasses). */
+    static inline long rc_small_index(PyObject* o) {
+        if (!PyLong_CheckExact(o))
+            return -1;
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject*)o)) {
+            Py_ssize_t v = PyUnstable_Long_CompactValue((PyLongObject*)o);
+            return v >= 0 ? (long)v : -1;
+        }
+        return -1;
+    #else
+        {
+            Py_ssize_t size = Py_SIZE(o);
+            return size == 0 ? 0 : size == 1 ? (long)((PyLongObject*)o)->ob_digit[0] : -1;
+        }
+    #endif
+    }
     """
     object rc_mask_list(PyObject** id_items, const uint64_t* words, int nw)
+    object rc_mask_list_in(PyObject** id_items, const uint64_t* words, uint64_t which, int nw)
+    long rc_small_index(object o)
 
 
 cdef PyObject** _ID_ITEMS = PySequence_Fast_ITEMS(_ACTION_IDS)
@@ -208,6 +274,10 @@ cdef class GameCore:
                                                             and spec.resample_draw == NULL):
             raise ValueError("engine spec: a native resampler needs resample_draw and at most "
                              "MAX_RESAMPLE_SCRATCH bytes of scratch")
+        if spec.legal_mask_words != NULL and (spec.num_actions > 64 * 64
+                                              or spec.mask_scratch > MAX_MASK_WORDS - 64):
+            raise ValueError("engine spec: legal_mask_words serves masks of at most 64 words, with at most "
+                             "MAX_MASK_WORDS - 64 words of scratch")
         self.cfg_mem = PyMem_Malloc(cfg_size if cfg_size else 1)
         if self.cfg_mem == NULL:
             raise MemoryError()
@@ -215,6 +285,8 @@ cdef class GameCore:
         self.cfg = self.cfg_mem
         self.spec = spec[0]
         self.spec.mask_words = (self.spec.num_actions + 63) >> 6
+        if self.spec.legal_mask_words == NULL:
+            self.spec.mask_scratch = 0
         return 0
 
     def set_header(self, bytes header not None) -> None:
@@ -240,6 +312,12 @@ cdef class GameCore:
     def native_resample(self) -> bool:
         """Whether the engine provides a native determinisation (``resample_draw``) for search."""
         return self.spec.resample_draw != NULL
+
+    @property
+    def native_mask_words(self) -> bool:
+        """Whether the engine names the mask words its move generation wrote (``legal_mask_words``), so that
+        ``legal_actions`` lists only those."""
+        return self.spec.legal_mask_words != NULL
 
     def validate_bytes(self, const uint8_t[::1] raw) -> int:
         """Run the engine's invariant check on raw struct bytes: 0 when valid, else the engine's error code."""
@@ -278,7 +356,10 @@ cdef inline const uint64_t* _mask_of(State st, int s, uint32_t bits) noexcept:
     """The legal mask of acting seat ``s`` (``bits``: the actors now), computed once per state and seat: until the
     state changes, every call that needs it (legal_actions, legal_mask, is_legal, apply) reads the cached words."""
     if st.mask_seat != s:
-        st.core.spec.legal_mask(st.core.cfg, st.data, s, st.mask_words)
+        if st.core.spec.legal_mask_words != NULL:
+            st.mask_which = st.core.spec.legal_mask_words(st.core.cfg, st.data, s, st.mask_words)
+        else:
+            st.core.spec.legal_mask(st.core.cfg, st.data, s, st.mask_words)
         st.mask_seat = s
         st.mask_actors = bits
     return st.mask_words
@@ -312,7 +393,8 @@ cdef class State:
 
     cdef int _reserve(self, Py_ssize_t cap) except -1:
         cdef Py_ssize_t struct_size = _aligned(self.core.spec.state_size)
-        cdef Py_ssize_t size = struct_size + self.core.spec.mask_words * sizeof(uint64_t)
+        cdef Py_ssize_t mask_size = (self.core.spec.mask_words + self.core.spec.mask_scratch) * sizeof(uint64_t)
+        cdef Py_ssize_t size = struct_size + mask_size
         cdef uint8_t* block
         if cap <= self.hist_cap and self.data != NULL:
             return 0
@@ -387,6 +469,7 @@ cdef class State:
     def legal_actions(self, seat=None) -> list:
         """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
         cdef uint32_t bits = _current_actors(self)
+        cdef const uint64_t* words
         cdef int s
         if seat is None:
             if bits == 0:
@@ -396,7 +479,10 @@ cdef class State:
             s = self._seat(seat)
             if not (bits >> s) & 1:
                 return []
-        return rc_mask_list(_ID_ITEMS, _mask_of(self, s, bits), self.core.spec.mask_words)
+        words = _mask_of(self, s, bits)
+        if self.core.spec.legal_mask_words != NULL:
+            return rc_mask_list_in(_ID_ITEMS, words, self.mask_which, self.core.spec.mask_words)
+        return rc_mask_list(_ID_ITEMS, words, self.core.spec.mask_words)
 
     def legal_mask(self, seat=None) -> cnp.ndarray:
         """Boolean array of length ``num_actions``: True where the action is legal for ``seat``."""
@@ -461,7 +547,9 @@ cdef class State:
                 action = _coerce_int(action, "action")
             except TypeError as exc:
                 raise InvalidActionError(str(exc)) from None
-        a = PyLong_AsLongAndOverflow(action, &overflow)
+        a = rc_small_index(action)
+        if a < 0:
+            a = PyLong_AsLongAndOverflow(action, &overflow)
         if overflow or a < 0 or a >= self.core.spec.num_actions:
             raise InvalidActionError(f"action ids are in [0, {self.core.spec.num_actions}), got {action}")
         if not (_mask_of(self, s, bits)[a >> 6] >> (a & 63)) & 1:

@@ -22,7 +22,7 @@ cdef const Player* public_player(const SYConfig* cfg, const SYState* s, int p) n
 cdef bint robot_complete(const Player* P) noexcept nogil
 cdef int32_t player_score(const SYConfig* cfg, const Player* P) noexcept nogil
 cdef void player_cards(const SYConfig* cfg, const Player* P, uint64_t* out) noexcept nogil
-cdef void legal_for(const SYConfig* cfg, const SYState* s, int seat, uint64_t* words) noexcept nogil
+cdef uint64_t legal_for(const SYConfig* cfg, const SYState* s, int seat, uint64_t* words) noexcept nogil
 cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil
 cdef int sy_validate(const void* c, const void* st) noexcept nogil
 cdef int pair_a(int idx) noexcept nogil

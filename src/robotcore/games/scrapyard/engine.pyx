@@ -36,7 +36,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
 from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
-from robotcore.core.playout cimport random_playout_loop_range
+from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State, take_native_hooks
 from robotcore.games.scrapyard.state cimport (
@@ -802,17 +802,23 @@ cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
     return bits
 
 
-cdef inline void setbit(uint64_t* words, int a) noexcept nogil:
+# Move generation ORs the legal actions into the mask and gathers in ``wr`` the set of the words it wrote (bit i
+# for word i; Scrapyard's masks have at most 41 words): what ``sy_legal_mask_words`` returns to the kernel.
+
+cdef inline void setbit(uint64_t* words, uint64_t* wr, int a) noexcept nogil:
     words[a >> 6] |= (<uint64_t>1) << (a & 63)
+    wr[0] |= (<uint64_t>1) << (a >> 6)
 
 
-cdef inline void or_word_at(uint64_t* words, int a, uint64_t v) noexcept nogil:
+cdef inline void or_word_at(uint64_t* words, uint64_t* wr, int a, uint64_t v) noexcept nogil:
     """Sets actions a + i for every bit i of v. A word is written only when it gains a bit, so nothing past the
     last legal action is touched."""
     cdef int sh = a & 63
     words[a >> 6] |= v << sh
+    wr[0] |= (<uint64_t>1) << (a >> 6)
     if sh and v >> (64 - sh):
         words[(a >> 6) + 1] |= v >> (64 - sh)
+        wr[0] |= (<uint64_t>2) << (a >> 6)
 
 
 # Repair codes of one workbench: code - 1 = m + 4o + 16e + 64n, so the codes with m <= lm, o <= lo, e <= le are
@@ -843,34 +849,35 @@ cdef inline uint32_t bytes4(const uint8_t* b) noexcept nogil:
     return <uint32_t>b[0] | (<uint32_t>b[1] << 8) | (<uint32_t>b[2] << 16) | (<uint32_t>b[3] << 24)
 
 
-cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* words) noexcept nogil:
+cdef uint64_t legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* words) noexcept nogil:
     """Move generation for an acting seat (``words`` already zeroed). Card sets and patterns are ORed into the
-    mask a word at a time (``or_word_at``)."""
+    mask a word at a time (``or_word_at``); returns the set of the words written."""
     cdef const Player* P = &s.pl[p]
     cdef int codes[64]
     cdef int i, n, b, c, t, y, base
     cdef uint32_t stock, placed, need, lim, low
     cdef uint64_t row
     cdef bint free_bench = False
+    cdef uint64_t wr = 0
     if s.phase == PH_DRAFT:
-        setbit(words, cfg.a_break)
-        or_word_at(words, cfg.a_keep, P.hand[0])
-        or_word_at(words, cfg.a_keep + 64, P.hand[1])
-        return
+        setbit(words, &wr, cfg.a_break)
+        or_word_at(words, &wr, cfg.a_keep, P.hand[0])
+        or_word_at(words, &wr, cfg.a_keep + 64, P.hand[1])
+        return wr
     if s.phase == PH_PURCHASE:
-        setbit(words, cfg.a_nobuy)
+        setbit(words, &wr, cfg.a_nobuy)
         for t in range(NUM_TYPES):
             if P.structure[t] == NO_CARD:
-                setbit(words, cfg.a_buy + t)
-        return
+                setbit(words, &wr, cfg.a_buy + t)
+        return wr
     if over_cap(P):
         n = overflow_choices(P, codes)
         for i in range(n):
-            setbit(words, cfg.a_overflow + codes[i] - 1)
-        return
+            setbit(words, &wr, cfg.a_overflow + codes[i] - 1)
+        return wr
     if s.phase != PH_WORKSHOP:
-        return
-    setbit(words, cfg.a_done)
+        return 0
+    setbit(words, &wr, cfg.a_done)
     # per workbench, the four resources a byte each (``bytes4``): cubes placed <= REP <= 3 and a stock <= 17 in a
     # valid state, so byte-wise differences never borrow across bytes and 0x80 marks "this byte >= that one"
     stock = bytes4(P.res)
@@ -879,20 +886,20 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
         if c == NO_CARD:
             free_bench = True
             continue
-        setbit(words, cfg.a_discard + b)
+        setbit(words, &wr, cfg.a_discard + b)
         if P.hours:
-            setbit(words, cfg.a_dismantle + b)
+            setbit(words, &wr, cfg.a_dismantle + b)
         placed = bytes4(P.bench_rep[b])
         need = bytes4(cfg.rep[c])
         if ((placed | 0x80808080u) - need) & 0x80808080u == 0x80808080u:     # bench_repaired
             if cfg.kind[c] == KIND_STRUCTURE:
                 if P.structure[cfg.stype[c]] == NO_CARD:
-                    setbit(words, cfg.a_assemble + b * NUM_TYPES + cfg.stype[c])
+                    setbit(words, &wr, cfg.a_assemble + b * NUM_TYPES + cfg.stype[c])
             else:
                 for t in range(NUM_TYPES):
                     if (cfg.fits[c] >> t) & 1 and P.structure[t] != NO_CARD:
                         if P.nup[t] < (cfg.std_slots if P.structure[t] == STANDARD else cfg.slots[P.structure[t]]):
-                            setbit(words, cfg.a_assemble + b * NUM_TYPES + t)
+                            setbit(words, &wr, cfg.a_assemble + b * NUM_TYPES + t)
         elif P.hours:
             lim = need - placed                 # what each resource still lacks, then at most the stock
             low = (((lim | 0x80808080u) - stock) & 0x80808080u) >> 7            # 1 in the bytes where lim >= stock
@@ -900,20 +907,21 @@ cdef void legal_for(const SYConfig* cfg, const SYState* s, int p, uint64_t* word
             lim = (stock & low) | (lim & ~low)
             base = cfg.a_repair + b * REPAIR_CODES - 1
             row = REPAIR_ROW[(lim & 3) | ((lim >> 6) & 0xC) | ((lim >> 12) & 0x30)]
-            or_word_at(words, base, row & ~(<uint64_t>1))
+            or_word_at(words, &wr, base, row & ~(<uint64_t>1))
             for y in range(1, (lim >> 24) + 1):
-                or_word_at(words, base + 64 * y, row)
+                or_word_at(words, &wr, base + 64 * y, row)
     if free_bench:
-        or_word_at(words, cfg.a_place, P.hand[0])
-        or_word_at(words, cfg.a_place + 64, P.hand[1])
+        or_word_at(words, &wr, cfg.a_place, P.hand[0])
+        or_word_at(words, &wr, cfg.a_place + 64, P.hand[1])
     if P.waste >= EXCHANGE_COST:
-        or_word_at(words, cfg.a_exchange, 0xF)
+        or_word_at(words, &wr, cfg.a_exchange, 0xF)
     if P.waste >= SUBCONTRACT_COST and P.hours < HOURS_MAX:
-        setbit(words, cfg.a_subcontract)
+        setbit(words, &wr, cfg.a_subcontract)
     if P.hours:
-        setbit(words, cfg.a_clean)
+        setbit(words, &wr, cfg.a_clean)
         if P.waste >= EXPAND_COST:
-            or_word_at(words, cfg.a_expand, ~P.ext & 3)
+            or_word_at(words, &wr, cfg.a_expand, ~P.ext & 3)
+    return wr
 
 
 cdef void sy_legal_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
@@ -922,6 +930,15 @@ cdef void sy_legal_mask(const void* c, const void* st, int seat, uint64_t* words
     memset(words, 0, ((cfg.num_actions + 63) >> 6) * sizeof(uint64_t))
     if s.phase != PH_OVER and 0 <= seat < cfg.nseats and seat_acts(cfg, s, seat):
         legal_for(cfg, s, seat, words)
+
+
+cdef uint64_t sy_legal_mask_words(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    """``EngineSpec.legal_mask_words``: ``sy_legal_mask`` for a seat the kernel knows is acting, and the set of
+    the words move generation wrote (one to three of the 37-41 in most decisions), which are all that
+    ``State.legal_actions`` then lists."""
+    cdef const SYConfig* cfg = <const SYConfig*>c
+    memset(words, 0, ((cfg.num_actions + 63) >> 6) * sizeof(uint64_t))
+    return legal_for(cfg, <const SYState*>st, seat, words)
 
 
 cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil:
@@ -1537,34 +1554,11 @@ def evaluate(State state, int seat) -> float:
     return heuristic(cfg, <const SYState*>state.data, seat)
 
 
-cdef inline void legal_words(const SYConfig* cfg, const SYState* s, int p, int* lo, int* hi) noexcept nogil:
-    """The mask words ``legal_for`` can write for seat p now: each phase fills one block of the action layout
-    (the draft keep..break, the purchase buy..nobuy, an overflow its codes, the workshop place..done)."""
-    if s.phase == PH_DRAFT:
-        lo[0], hi[0] = cfg.a_keep >> 6, (cfg.a_break >> 6) + 1
-    elif s.phase == PH_PURCHASE:
-        lo[0], hi[0] = cfg.a_buy >> 6, (cfg.a_nobuy >> 6) + 1
-    elif over_capacity(&s.pl[p]):
-        lo[0], hi[0] = cfg.a_overflow >> 6, (cfg.num_actions + 63) >> 6
-    else:
-        lo[0], hi[0] = cfg.a_place >> 6, (cfg.a_done >> 6) + 1
-
-
-cdef inline void sy_mask_range(const void* c, const void* st, int seat, uint64_t* words, int* lo,
-                               int* hi) noexcept nogil:
-    """``sy_legal_mask`` for the acting seat of a playout, and the words of its phase's block (``legal_words``)."""
-    cdef const SYConfig* cfg = <const SYConfig*>c
-    cdef const SYState* s = <const SYState*>st
-    memset(words, 0, ((cfg.num_actions + 63) >> 6) * sizeof(uint64_t))
-    legal_for(cfg, s, seat, words)
-    legal_words(cfg, s, seat, lo, hi)
-
-
 cdef int64_t sy_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    """``random_playout_loop`` for Scrapyard: the kernel's loop that scans only the words of the phase's block of
-    actions (Scrapyard has up to 41 mask words; a phase uses 1 to 21 of them), with the same draws; should the
-    block hold no action, every word is scanned, as the generic loop does."""
-    return random_playout_loop_range(sy_actors, sy_mask_range, sy_apply,
+    """``random_playout_loop`` for Scrapyard: the kernel's loop that scans only the mask words move generation
+    wrote (``sy_legal_mask_words``; Scrapyard has up to 41 mask words, a decision's actions mostly lie in one to
+    three), with the same draws; should those hold no action, every word is scanned, as the generic loop does."""
+    return random_playout_loop_words(sy_actors, sy_legal_mask_words, sy_apply,
                                      ((<const SYConfig*>c).num_actions + 63) >> 6, c, st, rng, max_len)
 
 
@@ -1575,6 +1569,7 @@ SPEC.num_seats = 1
 SPEC.init = sy_init
 SPEC.actors = sy_actors
 SPEC.legal_mask = sy_legal_mask
+SPEC.legal_mask_words = sy_legal_mask_words
 SPEC.apply = sy_apply
 SPEC.scores = sy_scores
 SPEC.rank_keys = sy_rank_keys

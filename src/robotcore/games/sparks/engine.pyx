@@ -1008,6 +1008,14 @@ cdef void sp_legal_mask(const void* c, const void* st, int seat, uint64_t* words
     legal_for(<const SPConfig*>c, <const SPState*>st, seat, words)
 
 
+cdef uint64_t sp_legal_mask_words(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    # EngineSpec.legal_mask_words: sp_legal_mask for a seat the kernel knows is acting, straight into its buffer
+    # (SP_MASK_BUF words: SPEC.mask_scratch covers the two past the mask), and the set of the mask words written,
+    # so that State.legal_actions lists those instead of scanning all 22
+    actor_legal(<const SPConfig*>c, <const SPState*>st, seat, words)
+    return words[SP_WRITTEN]
+
+
 # -- the flow of a turn ----------------------------------------------------------------------------------------
 
 cdef void start_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
@@ -2025,6 +2033,8 @@ SPEC.num_seats = 1
 SPEC.init = sp_init
 SPEC.actors = sp_actors
 SPEC.legal_mask = sp_legal_mask
+SPEC.legal_mask_words = sp_legal_mask_words
+SPEC.mask_scratch = SP_MASK_BUF - SP_MASK_WORDS
 SPEC.apply = sp_apply
 SPEC.scores = sp_scores
 SPEC.rank_keys = sp_rank_keys
