@@ -137,10 +137,20 @@ class ServiceFlask(Flask):
     def ensure_sync(self, func: Any) -> Any:
         return func
 
+    #: URLs matched lately, (method, path, subdomain, websocket) -> (rule, arguments): werkzeug's matcher
+    #: walks its state machine again for every request of a match's moves (the rules never change once the
+    #: app serves: Flask refuses new ones); only matches that succeed are kept
+    _matched: dict[tuple[str, str, str | None, bool], tuple[Any, dict[str, Any]]]
+    MATCHED_URLS = 4096
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._matched = {}
+
     def request_context(self, environ: Any) -> RequestContext:
         if type(self.session_interface) is SecureCookieSessionInterface and not self.config["SECRET_KEY"]:
-            return RequestContext(self, environ, session=_NO_SESSION)
-        return super().request_context(environ)
+            return _ServiceRequestContext(self, environ, session=_NO_SESSION)
+        return _ServiceRequestContext(self, environ)
 
     def full_dispatch_request(self) -> FlaskResponse:
         self._got_first_request = True
@@ -196,6 +206,28 @@ class ServiceFlask(Flask):
 
     def app_context(self) -> AppContext:
         return _ServiceAppContext(self)
+
+
+class _ServiceRequestContext(RequestContext):
+    """Flask's request context, matching a URL it matched lately from ``ServiceFlask._matched``."""
+
+    app: ServiceFlask
+
+    def match_request(self) -> None:
+        adapter = self.url_adapter
+        assert adapter is not None
+        key = (adapter.default_method, adapter.path_info, adapter.subdomain, adapter.websocket)
+        matched = self.app._matched
+        known = matched.get(key)
+        if known is not None:
+            self.request.url_rule, view_args = known
+            self.request.view_args = dict(view_args)
+            return
+        super().match_request()
+        if self.request.routing_exception is None and self.request.view_args is not None:
+            if len(matched) >= self.app.MATCHED_URLS:
+                matched.clear()
+            matched[key] = (self.request.url_rule, dict(self.request.view_args))
 
 
 class _ServiceAppContext(AppContext):
