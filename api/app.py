@@ -11,10 +11,15 @@ import http
 import io
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request, send_from_directory
+from flask import Flask, request, send_from_directory, signals
+from flask.ctx import AppContext, RequestContext
+from flask.globals import _cv_app, request_ctx
+from flask.sessions import NullSession, SecureCookieSessionInterface
+from flask.wrappers import Response as FlaskResponse
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from sqlalchemy.exc import OperationalError
@@ -117,11 +122,139 @@ class BoundedChunkedBody:
 
 
 class ServiceFlask(Flask):
-    """Flask, for an app with no async view: each view and hook is called as it is (Flask's ``ensure_sync``
-    otherwise inspects every one on every request for being a coroutine function)."""
+    """Flask, with less of its request cycle for what this app does not use (every route alike; anything the
+    shortcuts skip is still done when it is set up, by Flask's own code):
+
+    - each view and hook is called as it is: no view or hook is a coroutine (Flask's ``ensure_sync`` otherwise
+      inspects every one on every request);
+    - no session is opened: without a secret key Flask's cookie sessions make the same empty read-only
+      ``NullSession`` on every request, here one shared (writing to it raises, as Flask's would);
+    - the before-request, after-request and teardown functions are the app's own (none per blueprint), called
+      without Flask's walk over the request's blueprint names; the request and app signals are sent only
+      when something listens to them.
+    """
 
     def ensure_sync(self, func: Any) -> Any:
         return func
+
+    #: URLs matched lately, (method, path, subdomain, websocket) -> (rule, arguments): werkzeug's matcher
+    #: walks its state machine again for every request of a match's moves (the rules never change once the
+    #: app serves: Flask refuses new ones); only matches that succeed are kept
+    _matched: dict[tuple[str, str, str | None, bool], tuple[Any, dict[str, Any]]]
+    MATCHED_URLS = 4096
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._matched = {}
+
+    def request_context(self, environ: Any) -> RequestContext:
+        if type(self.session_interface) is SecureCookieSessionInterface and not self.config["SECRET_KEY"]:
+            return _ServiceRequestContext(self, environ, session=_NO_SESSION)
+        return _ServiceRequestContext(self, environ)
+
+    def full_dispatch_request(self) -> FlaskResponse:
+        self._got_first_request = True
+        try:
+            if signals.request_started.receivers:
+                signals.request_started.send(self, _async_wrapper=self.ensure_sync)
+            rv = self.preprocess_request()
+            if rv is None:
+                rv = self.dispatch_request()
+        except Exception as e:
+            rv = self.handle_user_exception(e)
+        return self.finalize_request(rv)
+
+    def finalize_request(self, rv: Any, from_error_handler: bool = False) -> FlaskResponse:
+        if signals.request_finished.receivers:
+            return super().finalize_request(rv, from_error_handler)
+        response = self.make_response(rv)
+        try:
+            response = self.process_response(response)
+        except Exception:
+            if not from_error_handler:
+                raise
+            self.logger.exception("Request finalizing failed with an error while handling an error")
+        return response
+
+    def preprocess_request(self) -> Any:
+        funcs = self.before_request_funcs
+        if self.url_value_preprocessors or any(name is not None for name in funcs):
+            return super().preprocess_request()
+        for func in funcs.get(None, ()):
+            rv = func()
+            if rv is not None:
+                return rv
+        return None
+
+    def process_response(self, response: FlaskResponse) -> FlaskResponse:
+        funcs = self.after_request_funcs
+        ctx = request_ctx._get_current_object()  # type: ignore[attr-defined]
+        if ctx._after_request_functions or ctx._session is not _NO_SESSION or any(
+                name is not None for name in funcs):
+            return super().process_response(response)
+        for func in reversed(funcs.get(None, ())):
+            response = func(response)
+        return response
+
+    def do_teardown_request(self, *exc: Any) -> None:
+        if self.teardown_request_funcs or signals.request_tearing_down.receivers:
+            super().do_teardown_request(*exc)
+
+    def do_teardown_appcontext(self, *exc: Any) -> None:
+        if self.teardown_appcontext_funcs or signals.appcontext_tearing_down.receivers:
+            super().do_teardown_appcontext(*exc)
+
+    def app_context(self) -> AppContext:
+        return _ServiceAppContext(self)
+
+
+class _ServiceRequestContext(RequestContext):
+    """Flask's request context, matching a URL it matched lately from ``ServiceFlask._matched``."""
+
+    app: ServiceFlask
+
+    def match_request(self) -> None:
+        adapter = self.url_adapter
+        assert adapter is not None
+        key = (adapter.default_method, adapter.path_info, adapter.subdomain, adapter.websocket)
+        matched = self.app._matched
+        known = matched.get(key)
+        if known is not None:
+            self.request.url_rule, view_args = known
+            self.request.view_args = dict(view_args)
+            return
+        super().match_request()
+        if self.request.routing_exception is None and self.request.view_args is not None:
+            if len(matched) >= self.app.MATCHED_URLS:
+                matched.clear()
+            matched[key] = (self.request.url_rule, dict(self.request.view_args))
+
+
+class _ServiceAppContext(AppContext):
+    """Flask's app context, sending its pushed and popped signals only when something listens to them."""
+
+    def push(self) -> None:
+        if signals.appcontext_pushed.receivers:
+            super().push()
+        else:
+            self._cv_tokens.append(_cv_app.set(self))
+
+    def pop(self, *exc: Any) -> None:
+        if signals.appcontext_popped.receivers:
+            super().pop(*exc)
+            return
+        try:
+            if len(self._cv_tokens) == 1:
+                self.app.do_teardown_appcontext(*(exc or (sys.exc_info()[1],)))
+        finally:
+            ctx = _cv_app.get()
+            _cv_app.reset(self._cv_tokens.pop())
+        if ctx is not self:
+            raise AssertionError(f"Popped wrong app context. ({ctx!r} instead of {self!r})")
+
+
+#: The session of every request (see ``ServiceFlask``): empty, read-only, never saved.
+_NO_SESSION = NullSession()
 
 
 def _swagger_ui_assets() -> str | None:

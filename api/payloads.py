@@ -49,10 +49,27 @@ def _unfragment(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
+class BodyResponse(Response):
+    """Flask's response, handed to the server as it is when it is one encoded body (every answer of ``send``):
+    werkzeug would copy its headers to look for a location to fix and a length to set (none here: its length
+    is set with its body) and wrap the body in an iterator that closes it (a list has nothing to close)."""
+
+    def get_wsgi_response(self, environ: Any) -> tuple[Any, str, list[tuple[str, str]]]:
+        body = self.response
+        status = self.status_code
+        if (type(body) is list and len(body) == 1 and type(body[0]) is bytes and not self._on_close
+                and 200 <= status and status not in (204, 304) and environ["REQUEST_METHOD"] != "HEAD"):
+            headers = self.headers.to_wsgi_list()
+            names = {name.lower() for name, _ in headers}
+            if "content-length" in names and "location" not in names and "content-location" not in names:
+                return body, self.status, headers
+        return super().get_wsgi_response(environ)
+
+
 def send(payload: Any, status: int = 200, headers: dict[str, str] | None = None,
          mimetype: str = JSON) -> Response:
     """Serialise an outbound body (built by the functions of this module, or a Problem)."""
-    resp = Response(encode(payload), status=status, mimetype=mimetype)
+    resp = BodyResponse(encode(payload), status=status, content_type=mimetype)
     if headers:
         resp.headers.update(headers)
     return resp

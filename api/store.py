@@ -11,6 +11,9 @@ on both. What the service relies on:
 - **Append-only log.** ``actions`` has the primary key (match_id, version): one action per version, never two.
   Triggers refuse every UPDATE and DELETE on it. Replaying the seed and the log gives the stored state bytes
   (``verify_replay``).
+- **The log's tables are clustered by their keys** on SQLite (``WITHOUT ROWID``): an action or an
+  Idempotency-Key row is one B-tree entry, not a row plus an index entry, so a commit writes two pages fewer.
+  (Stores created before keep their tables: the statements are the same on both.)
 - **Workers share nothing but the database.** The engine is created lazily per process (after gunicorn's
   fork); SQLite runs in WAL mode with a busy timeout so several processes can read while one writes.
 """
@@ -61,6 +64,7 @@ actions = sa.Table(
     sa.Column("action", sa.Integer, nullable=False),
     sa.Column("by_bot", sa.Boolean, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    sqlite_with_rowid=False,
 )
 
 idempotency = sa.Table(
@@ -73,6 +77,7 @@ idempotency = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),      # the version the move produced
     sa.Column("end_version", sa.Integer, nullable=False),  # the version its answer showed (after bot moves)
     sa.Column("created_at", sa.Float, nullable=False),
+    sqlite_with_rowid=False,
 )
 
 #: Matches listed in the lobby (created with ``listed: true``): a table of its own, so that a store made before
@@ -567,6 +572,8 @@ class Store:
         on, or if one of the rows already exists (an action version, an Idempotency-Key)."""
         now = time.time()
         end = expected_version + len(new.entries)
+        if self._sqlite:
+            return self._commit_sqlite(match_id, expected_version, new, idempotency_key, fingerprint, now, end)
         dbapi = self.engine.dialect.loaded_dbapi
         with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
             cur = conn.cursor()
@@ -594,6 +601,56 @@ class Store:
             finally:
                 cur.close()
         return True
+
+    def _commit_sqlite(self, match_id: str, expected_version: int, new: NewActions, key: str | None,
+                       fingerprint: str | None, now: float, end: int) -> bool:
+        """``commit`` on SQLite: the same statements in the same transaction, on this process's connection,
+        under the write lock, as ``_dbapi`` would run them, without its generator and the engine's lookups
+        (a move's commit is the service's hottest write): a driver error rolls back and is raised as
+        SQLAlchemy's, the connection goes back to the idle ones with no transaction open."""
+        entry = self._take()
+        conn = entry[1]
+        lock = self._write_lock
+        assert lock is not None
+        keep = True
+        lock.acquire()
+        try:
+            # (the module opens the transaction before the UPDATE; SQLite has no round trips to save)
+            cur = conn.execute(self._sql["cas_update"], (end, new.state, new.finished, new.bots_due, now, match_id,
+                                                         expected_version))
+            if cur.rowcount != 1:
+                conn.rollback()
+                return False
+            conn.execute(self._insert_actions(len(new.entries)), [
+                x for i, (seat, action, by_bot) in enumerate(new.entries)
+                for x in (match_id, expected_version + 1 + i, seat, action, by_bot, now)])
+            if key is not None:
+                conn.execute(self._sql["insert_idempotency"], (
+                    match_id, new.entries[0][0], key, fingerprint or "", expected_version + 1, end, now))
+            conn.commit()
+            return True
+        except sqlite3.IntegrityError:
+            # the same version written by someone else (cannot happen past the CAS, but never apply twice), or
+            # an Idempotency-Key reused concurrently: rolled back, nothing changed
+            conn.rollback()
+            return False
+        except sqlite3.Error as exc:
+            try:
+                conn.rollback()
+            except sqlite3.Error:
+                keep = False
+            raise sa.exc.DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
+        finally:
+            if keep and conn.in_transaction:
+                try:
+                    conn.rollback()
+                except sqlite3.Error:
+                    keep = False
+            lock.release()
+            if keep:
+                self._give(entry)
+            else:
+                self._closed(conn)
 
     # -- log -------------------------------------------------------------------------------------------------
 

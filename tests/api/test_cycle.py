@@ -1,0 +1,179 @@
+"""The service's shortened request cycle (``app.ServiceFlask``, ``payloads.BodyResponse``) and its SQLite tables:
+each shortcut gives what Flask, werkzeug and the old tables gave, and steps aside when what it skips is in use."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Blueprint, Flask, session, signals
+
+from robotcore_api.app import create_app
+from robotcore_api.store import MatchRecord, NewActions, Store
+
+from .conftest import GAMES
+from .test_store import new_record, step
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app(f"sqlite:///{tmp_path / 'robotcore.db'}")
+
+
+def _human_match(app: Flask) -> tuple[str, str]:
+    client = app.test_client()
+    doc = client.post("/v1/matches", json={"game": GAMES[0]}).get_json()
+    return doc["match_id"], doc["seats"][0]["token"]
+
+
+def test_signals_are_sent_when_listened_to(app: Flask) -> None:
+    heard: list[str] = []
+    names = ["request_started", "request_finished", "request_tearing_down", "appcontext_pushed",
+             "appcontext_popped", "appcontext_tearing_down"]
+    receivers = {n: (lambda sender, n=n, **kw: heard.append(n)) for n in names}
+    for n in names:
+        getattr(signals, n).connect(receivers[n], app)
+    try:
+        assert app.test_client().get("/v1/health").status_code == 200
+    finally:
+        for n in names:
+            getattr(signals, n).disconnect(receivers[n], app)
+    assert sorted(heard) == sorted(names)
+    heard.clear()
+    app.test_client().get("/v1/health")
+    assert heard == []
+
+
+def test_blueprint_hooks_and_teardown_are_called(app: Flask) -> None:
+    called: list[str] = []
+    extra = Blueprint("extra", __name__, url_prefix="/extra")
+
+    @extra.before_request
+    def _before() -> None:
+        called.append("before")
+
+    @extra.after_request
+    def _after(resp: Any) -> Any:
+        called.append("after")
+        resp.headers["X-Extra"] = "1"
+        return resp
+
+    @extra.get("/ping")
+    def ping() -> dict[str, str]:
+        return {"ok": "yes"}
+
+    app.register_blueprint(extra)
+    app.teardown_request(lambda exc: called.append("teardown"))
+    app.teardown_appcontext(lambda exc: called.append("appcontext"))
+    resp = app.test_client().get("/extra/ping")
+    assert resp.status_code == 200 and resp.headers["X-Extra"] == "1"
+    assert called == ["before", "after", "teardown", "appcontext"]
+
+
+def test_no_session_without_a_secret_key(app: Flask) -> None:
+    @app.get("/v1/_session")
+    def write() -> dict[str, str]:
+        session["x"] = "1"
+        return {}
+
+    resp = app.test_client().get("/v1/_session")
+    assert resp.status_code == 500                      # Flask's NullSession refuses writes, as before
+    assert "Set-Cookie" not in resp.headers
+
+
+def test_sessions_work_with_a_secret_key(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'robotcore.db'}")
+    app.config["SECRET_KEY"] = "test"
+
+    @app.get("/v1/_session")
+    def write() -> dict[str, str]:
+        session["x"] = session.get("x", "") + "1"
+        return {"x": session["x"]}
+
+    client = app.test_client()
+    assert client.get("/v1/_session").get_json() == {"x": "1"}
+    assert client.get("/v1/_session").get_json() == {"x": "11"}
+
+
+def test_urls_matched_again_route_as_the_first_time(app: Flask) -> None:
+    first, token = _human_match(app)
+    second, _ = _human_match(app)
+    client = app.test_client()
+    for _ in range(2):
+        assert client.get(f"/v1/matches/{first}").get_json()["match_id"] == first
+        assert client.get(f"/v1/matches/{second}").get_json()["match_id"] == second
+        assert client.delete(f"/v1/matches/{first}").status_code == 405          # never kept
+        assert client.get(f"/v1/matches/{first}/nothing").status_code == 404
+    assert ("GET", f"/v1/matches/{first}", "", False) in app._matched         # type: ignore[attr-defined]
+    assert not any(k[0] == "DELETE" for k in app._matched)                     # type: ignore[attr-defined]
+    app.MATCHED_URLS = 2                                                       # type: ignore[attr-defined]
+    for _ in range(3):
+        assert client.get(f"/v1/matches/{first}").status_code == 200
+        assert client.get(f"/v1/matches/{second}/log").status_code == 200
+        assert client.get("/v1/health").status_code == 200
+    assert len(app._matched) <= 2                                              # type: ignore[attr-defined]
+
+
+def test_body_answers_as_werkzeug_would(app: Flask) -> None:
+    client = app.test_client()
+    got = client.get("/v1/health")
+    assert got.data == b'{"status":"ok"}' and got.headers["Content-Length"] == str(len(got.data))
+    assert got.headers["Content-Type"] == "application/json"
+    head = client.head("/v1/health")
+    assert head.status_code == 200 and head.data == b"" and head.headers["Content-Length"] == str(len(got.data))
+    created = client.post("/v1/matches", json={"game": GAMES[0]})
+    assert created.status_code == 201 and created.headers["Location"].endswith(
+        "/v1/matches/" + created.get_json()["match_id"])
+    missing = client.get("/v1/matches/nope")
+    assert missing.status_code == 404 and missing.headers["Content-Type"] == "application/problem+json"
+    assert int(missing.headers["Content-Length"]) == len(missing.data)
+
+
+def test_log_tables_are_clustered_on_sqlite(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'robotcore.db'}")
+    store.create_schema()
+    rec, state = new_record()
+    store.insert_match(rec)
+    new, _ = step(state, random.Random(1), 2)
+    assert store.commit(rec.id, 0, new, "key-1", "f" * 64)
+    store.dispose()
+    with sqlite3.connect(tmp_path / "robotcore.db") as conn:
+        ddl = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
+    assert "WITHOUT ROWID" in ddl["actions"] and "WITHOUT ROWID" in ddl["idempotency"]
+    assert "WITHOUT ROWID" not in ddl["matches"]          # its rows hold the state bytes: a rowid table
+
+
+def test_a_store_made_before_keeps_working(tmp_path: Path) -> None:
+    """A SQLite store whose log tables were made with rowids (before) is served by the same statements."""
+    path = tmp_path / "old.db"
+    store = Store(f"sqlite:///{path}")
+    store.create_schema()
+    store.dispose()
+    with sqlite3.connect(path) as conn:                 # the tables as they were made before
+        for table in ("actions", "idempotency"):
+            sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+            conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+            conn.execute(sql.replace("WITHOUT ROWID", ""))
+            conn.execute(f"DROP TABLE old_{table}")
+    store = Store(f"sqlite:///{path}")
+    store.create_schema()
+    rec, state = new_record()
+    store.insert_match(rec)
+    rng = random.Random(2)
+    version = 0
+    for i in range(3):
+        new, state = step(state, rng, 2)
+        assert store.commit(rec.id, version, new, f"key-{i}", "f" * 64)
+        assert not store.commit(rec.id, version, new, f"key-{i}b", "f" * 64)      # compare-and-set lost
+        version += 2
+    again: MatchRecord | None = store.get_match(rec.id, "key-0")
+    assert again is not None and again.version == 6 and again.idempotent and again.idempotent[0].version == 1
+    assert [r.version for r in store.actions(rec.id)] == list(range(1, 7))
+    seat = next(iter(again.idempotent))
+    dup = NewActions([(seat, 0, False)], state.to_bytes(), False, False)
+    assert not store.commit(rec.id, 6, dup, "key-0", "f" * 64)                  # the key's row exists
+    assert store.get_version(rec.id) == 6 and len(store.actions(rec.id)) == 6      # rolled back whole
+    store.dispose()
