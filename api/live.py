@@ -442,38 +442,64 @@ class ChangeFeed:
         conninfo = url.render_as_string(hide_password=False)
         idle_since = time.monotonic()
         failures = 0
+        prefix = self.store.channel("")
+        woken: dict[str, None] = {}                  # the matches heard of since their watchers were woken
+
+        def heard(note: Any) -> None:                # psycopg's notify handler: each notification, in order
+            match_id = note.channel[len(prefix):]
+            self.hear(match_id, Change.parse(note.payload))
+            woken[match_id] = None
+
         while True:
             try:
                 with psycopg.connect(conninfo, autocommit=True) as conn:
+                    # every notification goes to the handler: those that come while a LISTEN is executed, and
+                    # those this loop reads (``_ReadySocket``: one event-loop watcher of the connection's socket
+                    # for its life under gevent, where psycopg's own wait made and closed a poll object, its
+                    # watchers and a timer at each wait)
+                    conn.add_notify_handler(heard)
+                    pgconn = conn.pgconn
+                    handler = pgconn.notify_handler
+                    assert handler is not None, "psycopg's connection sets its notify handler"
+                    ready = _ReadySocket(pgconn.socket)
                     listened: dict[str, float] = {}           # match id -> when it last had a watcher here
-                    prefix = self.store.channel("")
                     self.listening = True
                     failures = 0
-                    while True:
-                        now = time.monotonic()
-                        watched = list(self._subs)
-                        fresh = [m for m in watched if m not in listened]
-                        for match_id in fresh:
-                            conn.execute(f'LISTEN "{self.store.channel(match_id)}"')
-                        for match_id in watched:
-                            listened[match_id] = now
-                        for match_id in [m for m, t in listened.items() if now - t > 10.0]:
-                            conn.execute(f'UNLISTEN "{self.store.channel(match_id)}"')
-                            del listened[match_id]
-                        if fresh:
-                            self._wake_behind(self.store.versions(fresh))
-                        # a batch of notifications, then each match's watchers woken once for all of it
-                        woken: set[str] = set()
-                        for note in conn.notifies(timeout=0.25, stop_after=64):
-                            match_id = note.channel[len(prefix):]
-                            self.hear(match_id, Change.parse(note.payload))
-                            woken.add(match_id)
-                        for match_id in woken:
-                            self._wake(match_id)
-                        if watched:
-                            idle_since = now
-                        elif self._idle_for(idle_since):
-                            return
+                    kept = 0.0
+                    try:
+                        while True:
+                            now = time.monotonic()
+                            watched: list[str] = []
+                            if now - kept >= 0.25 or self._wakeup.is_set():     # LISTENs, at most 4 times a second
+                                kept = now                                        # (or at once for a new watcher)
+                                self._wakeup.clear()
+                                watched = list(self._subs)
+                                fresh = [m for m in watched if m not in listened]
+                                for match_id in fresh:
+                                    conn.execute(f'LISTEN "{self.store.channel(match_id)}"')
+                                for match_id in watched:
+                                    listened[match_id] = now
+                                for match_id in [m for m, t in listened.items() if now - t > 10.0]:
+                                    conn.execute(f'UNLISTEN "{self.store.channel(match_id)}"')
+                                    del listened[match_id]
+                                if fresh:
+                                    self._wake_behind(self.store.versions(fresh))
+                                if watched:
+                                    idle_since = now
+                                elif self._idle_for(idle_since):
+                                    return
+                            if not woken:
+                                ready.wait(0.25)
+                                pgconn.consume_input()                # (raises when the connection is lost)
+                                while (note := pgconn.notifies()) is not None:
+                                    handler(note)                   # psycopg's: decoded, then to ``heard``
+                            # each match's watchers woken once for what came together
+                            while woken:
+                                match_id = next(iter(woken))
+                                del woken[match_id]
+                                self._wake(match_id)
+                    finally:
+                        ready.close()
             except psycopg.Error as exc:
                 self.listening = False
                 self._wake_all()
@@ -482,6 +508,37 @@ class ChangeFeed:
                 time.sleep(min(5.0, 0.2 * 2 ** failures))
                 if self._idle_for(idle_since):
                     return
+
+
+class _ReadySocket:
+    """Waits for a socket to turn readable, up to a timeout: under gevent one event-loop watcher of the socket
+    for its whole life (set an event; a wait is one event wait), else ``select``."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._io: Any = None
+        self._event: Any = None
+        if gevent_patched():
+            import gevent
+
+            self._event = threading.Event()
+            self._io = gevent.get_hub().loop.io(fd, 1)
+            self._io.start(self._event.set)
+
+    def wait(self, timeout: float) -> None:
+        if self._io is not None:
+            self._event.wait(timeout)
+            self._event.clear()
+        else:
+            import select
+
+            select.select([self.fd], [], [], timeout)
+
+    def close(self) -> None:
+        if self._io is not None:
+            self._io.stop()
+            self._io.close()
+            self._io = None
 
 
 class Slots:
