@@ -443,20 +443,22 @@ class ChangeFeed:
         idle_since = time.monotonic()
         failures = 0
         prefix = self.store.channel("")
-        woken: dict[str, None] = {}                  # the matches heard of since their watchers were woken
+        woken: dict[str, None] = {}                  # the matches heard of in this batch
+        notes = [0]                                  # the notifications of this batch
 
         def heard(note: Any) -> None:                # psycopg's notify handler: each notification, in order
             match_id = note.channel[len(prefix):]
             self.hear(match_id, Change.parse(note.payload))
             woken[match_id] = None
+            notes[0] += 1
 
         while True:
             try:
                 with psycopg.connect(conninfo, autocommit=True) as conn:
                     # every notification goes to the handler: those that come while a LISTEN is executed, and
                     # those this loop reads (``_ReadySocket``: one event-loop watcher of the connection's socket
-                    # for its life under gevent, where psycopg's own wait made and closed a poll object, its
-                    # watchers and a timer at each wait)
+                    # for its life under gevent, where psycopg's ``notifies()`` made and closed a poll object,
+                    # its watchers and a timer at each wait)
                     conn.add_notify_handler(heard)
                     pgconn = conn.pgconn
                     handler = pgconn.notify_handler
@@ -465,39 +467,37 @@ class ChangeFeed:
                     listened: dict[str, float] = {}           # match id -> when it last had a watcher here
                     self.listening = True
                     failures = 0
-                    kept = 0.0
                     try:
                         while True:
                             now = time.monotonic()
-                            watched: list[str] = []
-                            if now - kept >= 0.25 or self._wakeup.is_set():     # LISTENs, at most 4 times a second
-                                kept = now                                        # (or at once for a new watcher)
-                                self._wakeup.clear()
-                                watched = list(self._subs)
-                                fresh = [m for m in watched if m not in listened]
-                                for match_id in fresh:
-                                    conn.execute(f'LISTEN "{self.store.channel(match_id)}"')
-                                for match_id in watched:
-                                    listened[match_id] = now
-                                for match_id in [m for m, t in listened.items() if now - t > 10.0]:
-                                    conn.execute(f'UNLISTEN "{self.store.channel(match_id)}"')
-                                    del listened[match_id]
-                                if fresh:
-                                    self._wake_behind(self.store.versions(fresh))
-                                if watched:
-                                    idle_since = now
-                                elif self._idle_for(idle_since):
-                                    return
-                            if not woken:
-                                ready.wait(0.25)
-                                pgconn.consume_input()                # (raises when the connection is lost)
+                            watched = list(self._subs)
+                            fresh = [m for m in watched if m not in listened]
+                            for match_id in fresh:
+                                conn.execute(f'LISTEN "{self.store.channel(match_id)}"')
+                            for match_id in watched:
+                                listened[match_id] = now
+                            for match_id in [m for m, t in listened.items() if now - t > 10.0]:
+                                conn.execute(f'UNLISTEN "{self.store.channel(match_id)}"')
+                                del listened[match_id]
+                            if fresh:
+                                self._wake_behind(self.store.versions(fresh))
+                            # a batch of notifications (0.25 s, or 64 of them), then each match's watchers
+                            # woken once for all of it, as with psycopg's notifies(timeout=0.25, stop_after=64)
+                            deadline = now + 0.25
+                            notes[0] = 0
+                            while notes[0] < 64 and (left := deadline - time.monotonic()) > 0:
+                                ready.wait(left)
+                                pgconn.consume_input()            # (raises when the connection is lost)
                                 while (note := pgconn.notifies()) is not None:
-                                    handler(note)                   # psycopg's: decoded, then to ``heard``
-                            # each match's watchers woken once for what came together
+                                    handler(note)               # psycopg's: decoded, then to ``heard``
                             while woken:
                                 match_id = next(iter(woken))
                                 del woken[match_id]
                                 self._wake(match_id)
+                            if watched:
+                                idle_since = now
+                            elif self._idle_for(idle_since):
+                                return
                     finally:
                         ready.close()
             except psycopg.Error as exc:
