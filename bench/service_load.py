@@ -508,6 +508,8 @@ def watchers_process(url: str, match_ids: list[Any], n: int, stop: Any, results:
         out["seconds"] = round(time.time() - started, 2)
 
     asyncio.run(run())
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["cpu_s"] = usage.ru_utime + usage.ru_stime             # the watchers' own CPU (they share the cores)
     del out["open"]
     if mode == "stream":
         out["per_watcher"] = [(targets[i % len(targets)][0], targets[i % len(targets)][1] is not None,
@@ -816,6 +818,7 @@ def main(argv: list[str] | None = None) -> int:
             watcher_max_open=max(c["max_open"] for c in watcher_counts),
             watcher_unreported_rounds=sum(c.get("unreported", 0) for c in watcher_counts),
             watcher_open_after_s=max((c.get("open_after_s", float("nan")) for c in watcher_counts), default=0.0),
+            watcher_cpu_s=round(sum(c.get("cpu_s", 0.0) for c in watcher_counts), 2),
             throughput_ratio=round(watching["per_second"] / moves["per_second"], 3),
             p99_ratio=round(watching["p99_ms"] / moves["p99_ms"], 3))
         per_watcher = [w for c in watcher_counts for w in c.get("per_watcher", [])] if live else []
@@ -837,7 +840,9 @@ def main(argv: list[str] | None = None) -> int:
               f"({watching['watcher_requests_per_second']}/s), {watching['watcher_events']} stream events, "
               f"{watching['watcher_answered_at_once']} polls answered at once, {watching['watcher_errors']} errors, "
               f"at most {watching['watcher_max_open']} connections open, all open "
-              f"{watching['watcher_open_after_s']} s after they started connecting")
+              f"{watching['watcher_open_after_s']} s after they started connecting; the watchers' process used "
+              f"{watching['watcher_cpu_s']} s of CPU (on the same cores: "
+              f"{watching['watcher_cpu_s'] * 1e6 / max(1, watching['watcher_events']):.0f} us per event)")
         if live:
             e = watching["events_per_watcher"]
             print(f"live watching: {watching['watcher_streams']} watchers on the {watching['watched_matches']} "
