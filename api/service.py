@@ -938,8 +938,8 @@ class _Stream:
 
 def _direct_socket(gone: Callable[[], bool] | None) -> Direct | None:
     """The client's socket for its match's tick to write a spectator's events to (``live.Direct``): under
-    gevent, on a response the server frames as HTTP/1.1 chunks (or not at all) that it lets the app write
-    beside it (``routes.ClientGone.direct``); None otherwise."""
+    gevent, on a response the server frames as HTTP/1.1 chunks that the app may write beside it
+    (``routes.ClientGone.direct``); None otherwise."""
     framing = getattr(gone, "direct", None)
     native = getattr(gone, "native", None)
     if framing is None or native is None or not gevent_patched():
