@@ -157,18 +157,58 @@ class Waiter:
         self._io = self._beat = None
 
 
+class Direct:
+    """A spectator stream's socket, written by its match's spectator tick itself (``ChangeFeed.on_tick``) while
+    the stream's greenlet is parked (``parked``): the event encoded once for the match's spectators goes to each
+    socket in one non-blocking send, in the HTTP/1.1 chunk the server would have framed it in, without waking
+    a greenlet per spectator, each going through the WSGI iterator and the server's write path. What a full
+    socket does not take waits in ``backlog``, written by the stream's greenlet (woken for it) before anything
+    else; a socket that failed (the client left) is ``failed`` and its greenlet is woken to end the stream.
+    Only under gevent (one thread: the tick and the greenlet never run at once) on a gunicorn HTTP/1.1
+    response, after the stream's first write (the headers are out)."""
+
+    __slots__ = ("sock", "chunked", "parked", "backlog", "failed")
+
+    def __init__(self, sock: Any, chunked: bool) -> None:
+        self.sock = sock                     # the native socket beneath gevent's (non-blocking)
+        self.chunked = chunked
+        self.parked = False
+        self.backlog = b""
+        self.failed = False
+
+    def write(self, frame: bytes) -> str:
+        """Send ``frame`` without waiting: "sent", "partial" (the rest in ``backlog``: wake the greenlet) or
+        "no" (nothing written: the greenlet sends it itself; "failed" is set when the socket is broken)."""
+        if not self.parked or self.backlog or self.failed:
+            return "no"
+        data = b"%X\r\n%s\r\n" % (len(frame), frame) if self.chunked else frame
+        try:
+            n = self.sock.send(data)
+        except (BlockingIOError, InterruptedError):
+            return "no"
+        except OSError:
+            self.failed = True
+            return "no"
+        if n < len(data):
+            self.backlog = data[n:]
+            return "partial"
+        return "sent"
+
+
 class Subscription:
     """A watcher's registration on one match: ``event`` is set when the match may have moved past ``version``
     (the version the watcher last sent; it updates it). A ``spectator``'s is set at the match's next spectator
-    tick (``ChangeFeed.tick``) rather than at once."""
+    tick (``ChangeFeed.tick``) rather than at once; a spectator stream's ``direct`` (``Direct``), when it has
+    one, lets the tick write the event to its socket instead of waking it."""
 
-    __slots__ = ("match_id", "version", "event", "spectator")
+    __slots__ = ("match_id", "version", "event", "spectator", "direct")
 
     def __init__(self, match_id: str, version: int, spectator: bool = False) -> None:
         self.match_id = match_id
         self.version = version
         self.event = threading.Event()
         self.spectator = spectator
+        self.direct: Direct | None = None
 
 
 @dataclass(frozen=True)
@@ -223,9 +263,10 @@ class ChangeFeed:
         #: called (in the listener, before the match's watchers are woken) with each change a notification
         #: announced: the service brings its snapshot of the match up to date from it, without a query
         self.on_change = on_change
-        #: called at a match's spectator tick, before its spectators wake, with the version heard: the service
-        #: brings its snapshot there (one read, in the timer), so that the spectators woken together find it
-        self.on_tick: Callable[[str, int], Any] | None = None
+        #: called at a match's spectator tick with the version heard and the spectators behind it; returns
+        #: those to wake: the service brings its snapshot there (one read, in the timer), so that the spectators
+        #: woken together find it, and writes the event itself to the streams it can (``Direct``)
+        self.on_tick: Callable[[str, int, list[Subscription]], list[Subscription]] | None = None
         self._lock = threading.Lock()
         self._subs: dict[str, set[Subscription]] = {}
         self._source_pid = -1
@@ -316,14 +357,15 @@ class ChangeFeed:
     def _tick(self, match_id: str) -> None:
         self._due.discard(match_id)
         heard = self._heard.get(match_id)
-        if self.on_tick is not None and heard is not None:
+        behind = [sub for sub in list(self._subs.get(match_id, ()))
+                  if sub.spectator and (heard is None or sub.version != heard)]
+        if self.on_tick is not None and heard is not None and behind:
             try:                    # the match at that version made ready once, before its spectators wake
-                self.on_tick(match_id, heard)
+                behind = self.on_tick(match_id, heard, behind)
             except Exception:                       # noqa: BLE001 - the spectators then read it themselves
                 log.exception("change feed: preparing %s for its spectators", match_id)
-        for sub in list(self._subs.get(match_id, ())):
-            if sub.spectator and (heard is None or sub.version != heard):
-                sub.event.set()
+        for sub in behind:
+            sub.event.set()
 
     def _wake_behind(self, versions: dict[str, int]) -> None:
         for match_id, version in versions.items():
@@ -400,38 +442,64 @@ class ChangeFeed:
         conninfo = url.render_as_string(hide_password=False)
         idle_since = time.monotonic()
         failures = 0
+        prefix = self.store.channel("")
+        woken: dict[str, None] = {}                  # the matches heard of in this batch
+        notes = [0]                                  # the notifications of this batch
+
+        def heard(note: Any) -> None:                # psycopg's notify handler: each notification, in order
+            match_id = note.channel[len(prefix):]
+            self.hear(match_id, Change.parse(note.payload))
+            woken[match_id] = None
+            notes[0] += 1
+
         while True:
             try:
                 with psycopg.connect(conninfo, autocommit=True) as conn:
+                    # every notification goes to the handler: those that come while a LISTEN is executed, and
+                    # those this loop reads (``_ReadySocket``: one event-loop watcher of the connection's socket
+                    # for its life under gevent, where psycopg's ``notifies()`` made and closed a poll object,
+                    # its watchers and a timer at each wait)
+                    conn.add_notify_handler(heard)
+                    pgconn = conn.pgconn
+                    handler = pgconn.notify_handler
+                    assert handler is not None, "psycopg's connection sets its notify handler"
+                    ready = _ReadySocket(pgconn.socket)
                     listened: dict[str, float] = {}           # match id -> when it last had a watcher here
-                    prefix = self.store.channel("")
                     self.listening = True
                     failures = 0
-                    while True:
-                        now = time.monotonic()
-                        watched = list(self._subs)
-                        fresh = [m for m in watched if m not in listened]
-                        for match_id in fresh:
-                            conn.execute(f'LISTEN "{self.store.channel(match_id)}"')
-                        for match_id in watched:
-                            listened[match_id] = now
-                        for match_id in [m for m, t in listened.items() if now - t > 10.0]:
-                            conn.execute(f'UNLISTEN "{self.store.channel(match_id)}"')
-                            del listened[match_id]
-                        if fresh:
-                            self._wake_behind(self.store.versions(fresh))
-                        # a batch of notifications, then each match's watchers woken once for all of it
-                        woken: set[str] = set()
-                        for note in conn.notifies(timeout=0.25, stop_after=64):
-                            match_id = note.channel[len(prefix):]
-                            self.hear(match_id, Change.parse(note.payload))
-                            woken.add(match_id)
-                        for match_id in woken:
-                            self._wake(match_id)
-                        if watched:
-                            idle_since = now
-                        elif self._idle_for(idle_since):
-                            return
+                    try:
+                        while True:
+                            now = time.monotonic()
+                            watched = list(self._subs)
+                            fresh = [m for m in watched if m not in listened]
+                            for match_id in fresh:
+                                conn.execute(f'LISTEN "{self.store.channel(match_id)}"')
+                            for match_id in watched:
+                                listened[match_id] = now
+                            for match_id in [m for m, t in listened.items() if now - t > 10.0]:
+                                conn.execute(f'UNLISTEN "{self.store.channel(match_id)}"')
+                                del listened[match_id]
+                            if fresh:
+                                self._wake_behind(self.store.versions(fresh))
+                            # a batch of notifications (0.25 s, or 64 of them), then each match's watchers
+                            # woken once for all of it, as with psycopg's notifies(timeout=0.25, stop_after=64)
+                            deadline = now + 0.25
+                            notes[0] = 0
+                            while notes[0] < 64 and (left := deadline - time.monotonic()) > 0:
+                                ready.wait(left)
+                                pgconn.consume_input()            # (raises when the connection is lost)
+                                while (note := pgconn.notifies()) is not None:
+                                    handler(note)               # psycopg's: decoded, then to ``heard``
+                            while woken:
+                                match_id = next(iter(woken))
+                                del woken[match_id]
+                                self._wake(match_id)
+                            if watched:
+                                idle_since = now
+                            elif self._idle_for(idle_since):
+                                return
+                    finally:
+                        ready.close()
             except psycopg.Error as exc:
                 self.listening = False
                 self._wake_all()
@@ -440,6 +508,37 @@ class ChangeFeed:
                 time.sleep(min(5.0, 0.2 * 2 ** failures))
                 if self._idle_for(idle_since):
                     return
+
+
+class _ReadySocket:
+    """Waits for a socket to turn readable, up to a timeout: under gevent one event-loop watcher of the socket
+    for its whole life (set an event; a wait is one event wait), else ``select``."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._io: Any = None
+        self._event: Any = None
+        if gevent_patched():
+            import gevent
+
+            self._event = threading.Event()
+            self._io = gevent.get_hub().loop.io(fd, 1)
+            self._io.start(self._event.set)
+
+    def wait(self, timeout: float) -> None:
+        if self._io is not None:
+            self._event.wait(timeout)
+            self._event.clear()
+        else:
+            import select
+
+            select.select([self.fd], [], [], timeout)
+
+    def close(self) -> None:
+        if self._io is not None:
+            self._io.stop()
+            self._io.close()
+            self._io = None
 
 
 class Slots:

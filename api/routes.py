@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 import socket
+import ssl
 from typing import Any
 
 import orjson
@@ -132,16 +133,29 @@ class ClientGone:
     """A check that the client of this request has closed its connection: readable with nothing to read
     means closed; a pipelined next request (data waiting) is not a disconnection. One non-blocking peek,
     under gevent too (on the native socket beneath gevent's, which would otherwise wait for data).
-    ``fileno``: the socket, for a watcher to be woken when it turns readable (``live.park``)."""
+    ``fileno``: the socket, for a watcher to be woken when it turns readable (``live.park``). ``direct``:
+    "chunked" when the app may write whole HTTP/1.1 chunks to the socket (``native``, ``sendall``) between the
+    server's own writes of the response (gunicorn, plain HTTP/1.1 GET: a spectator's events written by its
+    match's tick, ``live.Direct``), else None."""
 
-    __slots__ = ("_native", "fileno")
+    __slots__ = ("_native", "fileno", "direct", "_server_socket")
 
-    def __init__(self, native: Any) -> None:
+    def __init__(self, native: Any, server_socket: Any = None, direct: str | None = None) -> None:
         self._native = native
+        self._server_socket = server_socket
+        self.direct = direct if server_socket is not None else None
         try:
             self.fileno: int | None = int(native.fileno())
         except (OSError, ValueError, AttributeError):
             self.fileno = None
+
+    @property
+    def native(self) -> Any:
+        return self._native
+
+    def sendall(self, data: bytes) -> None:
+        """Write ``data`` on the server's socket (under gevent, waiting cooperatively while it is full)."""
+        self._server_socket.sendall(data)
 
     def __call__(self) -> bool:
         try:
@@ -155,7 +169,15 @@ class ClientGone:
 def client_gone(environ: dict[str, Any]) -> ClientGone | None:
     """The check that this request's client has gone (None when the server does not give the socket:
     gunicorn and Werkzeug's server do)."""
-    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    sock = environ.get("gunicorn.socket")
+    if sock is not None:
+        # a plain (not TLS) HTTP/1.1 GET served by gunicorn: its response is framed as chunks, which the app
+        # may write itself beside gunicorn's writes
+        plain = not isinstance(sock, ssl.SSLSocket) and environ.get("wsgi.url_scheme") == "http"
+        direct = "chunked" if plain and environ.get("SERVER_PROTOCOL") == "HTTP/1.1" and \
+            environ.get("REQUEST_METHOD") == "GET" else None
+        return ClientGone(getattr(sock, "_sock", sock), sock, direct)
+    sock = environ.get("werkzeug.socket")
     if sock is None:
         return None
     return ClientGone(getattr(sock, "_sock", sock))

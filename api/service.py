@@ -28,7 +28,18 @@ from robotcore.registry import game_class
 from . import payloads
 from .auth import hash_token as _hash
 from .auth import new_token, seat_of
-from .live import Change, ChangeFeed, Slots, ThinkPool, Waiter, gevent_patched, park, spawn
+from .live import (
+    Change,
+    ChangeFeed,
+    Direct,
+    Slots,
+    Subscription,
+    ThinkPool,
+    Waiter,
+    gevent_patched,
+    park,
+    spawn,
+)
 from .problems import Problem
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
@@ -160,7 +171,7 @@ class MatchService:
         self.settings = settings
         #: wakes this process's watchers when a match changes (through the database: any process, any host)
         self.feed = ChangeFeed(store, self._on_change, settings.spectator_tick_s)
-        self.feed.on_tick = self._latest
+        self.feed.on_tick = self._spectator_tick
         #: watchers (waiting polls, open streams) held at once by this process
         self.watchers = Slots(settings.max_watchers)
         #: the bot pool: native threads that think, with a bounded queue
@@ -415,6 +426,30 @@ class MatchService:
             rec, state = moved if moved is not None else self.load(match_id)
             self._keep_snapshot(rec, state)
             return rec, state
+
+    def _spectator_tick(self, match_id: str, version: int, behind: list[Subscription]) -> list[Subscription]:
+        """A match's spectator tick (``ChangeFeed.on_tick``): the match brought to ``version`` once for its
+        spectators here, and the event written by this timer itself to each spectator stream parked with a
+        socket it may write (``live.Direct``: one non-blocking send each, no greenlet woken); returns the
+        spectators to wake (the others, those whose socket was full or failed, and all of them at the end of
+        the match, which their streams send with the end event)."""
+        rec, state = self._latest(match_id, version)
+        if state.is_terminal:
+            return behind
+        wake = []
+        for sub in behind:
+            direct, after = sub.direct, sub.version
+            if direct is None or not direct.parked or after >= rec.version:
+                if direct is None or after < rec.version:
+                    wake.append(sub)
+                continue
+            frame = self._stream_event(rec, state, None, after)     # (may wait for a read: looked at again)
+            done = direct.write(frame) if sub.version == after else "no"
+            if done != "no":
+                sub.version = rec.version
+            if done != "sent":
+                wake.append(sub)
+        return wake
 
     def _advance(self, held: tuple[MatchRecord, State], version: int) -> tuple[MatchRecord, State] | None:
         """The snapshot ``held`` brought to ``version`` or later by applying the new action rows (read for the
@@ -831,6 +866,9 @@ class _Stream:
         # a spectator's news comes at its match's spectator tick (Settings.spectator_tick_s), a seat's at once
         sub = svc.feed.subscribe(self.rec.id, self.rec.version, spectator=seat is None)
         waiter = Waiter(sub.event, _watched_socket(self.gone), min(settings.heartbeat_s, settings.stream_max_s))
+        # a spectator's events written by its match's tick itself, while it is parked (live.Direct)
+        direct = _direct_socket(self.gone) if sub.spectator and waiter.watching else None
+        sub.direct = direct
         try:
             rec, state = self.rec, self.state
             # read after subscribing, so that no commit falls between; the version alone (the match itself
@@ -843,7 +881,7 @@ class _Stream:
             first = True
             start = beat = time.monotonic()
             while True:
-                if first or rec.version != sent:
+                if first or rec.version > sent:
                     first = False
                     yield svc._stream_event(rec, state, seat, sent)
                     sent = sub.version = rec.version
@@ -862,8 +900,23 @@ class _Stream:
                         yield b": keep-alive\n\n"
                     # a watched socket wakes the watcher when its client leaves: no timer at each wait while the
                     # feed listens (the waiter's own, repeating, for the heartbeat and the stream's end)
+                    if direct is not None:
+                        direct.parked = True
                     woke = waiter.wait(None if waiter.watching and svc.feed.listening
                                        else min(WATCH_TICK_S, settings.heartbeat_s))
+                    if direct is not None:
+                        direct.parked = False
+                        if direct.backlog:            # what the tick wrote and the socket did not take yet
+                            data, direct.backlog = direct.backlog, b""
+                            try:
+                                self.gone.sendall(data)             # type: ignore[union-attr]
+                            except OSError:
+                                return
+                        if direct.failed:
+                            return
+                        if sub.version > sent:           # (the tick sent those: their beat counts too)
+                            sent = sub.version
+                            beat = time.monotonic()
                     if woke == "client" and self.gone is not None and self.gone():
                         return
                     if woke != "timeout" or not svc.feed.listening:
@@ -875,9 +928,23 @@ class _Stream:
                                       else svc.store.get_version(rec.id) or rec.version)
                 rec, state = svc._latest(rec.id, version)
         finally:
+            if direct is not None:
+                direct.parked = False                   # the tick never writes to it again
+                sub.direct = None
             waiter.close()
             svc.feed.unsubscribe(sub)
             self.close()
+
+
+def _direct_socket(gone: Callable[[], bool] | None) -> Direct | None:
+    """The client's socket for its match's tick to write a spectator's events to (``live.Direct``): under
+    gevent, on a response the server frames as HTTP/1.1 chunks that the app may write beside it
+    (``routes.ClientGone.direct``); None otherwise."""
+    framing = getattr(gone, "direct", None)
+    native = getattr(gone, "native", None)
+    if framing is None or native is None or not gevent_patched():
+        return None
+    return Direct(native, framing == "chunked")
 
 
 def _watched_socket(gone: Callable[[], bool] | None) -> int | None:

@@ -164,6 +164,58 @@ def server_cpu_seconds(proc: subprocess.Popen[bytes]) -> float | None:
     return total / tick
 
 
+def database_pids(database_url: str) -> list[int] | None:
+    """The processes of a PostgreSQL server on this machine serving ``database_url`` (its postmaster, found by
+    the port on its command line, and the postmaster's children: backends, walwriter...), so that the database's
+    own CPU per move is measured too; None when it is not a local PostgreSQL (SQLite runs in the workers)."""
+    if not database_url.startswith("postgresql"):
+        return None
+    import sqlalchemy as sa
+
+    url = sa.engine.make_url(database_url)
+    if url.host not in (None, "127.0.0.1", "localhost", "::1"):
+        return None
+    port = str(url.port or 5432)
+    parents: dict[int, int] = {}
+    master = None
+    try:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                if "(postgres)" not in stat:
+                    continue
+                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+                args = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if any(a == b"-p" and i + 1 < len(args) and args[i + 1].decode() == port for i, a in enumerate(args)):
+                master = int(entry)
+    except OSError:
+        return None
+    if master is None:
+        return None
+    return [master] + [pid for pid, ppid in parents.items() if ppid == master]
+
+
+def pids_cpu_seconds(database_url: str) -> float | None:
+    """CPU time (user + system) used so far by a local PostgreSQL server's processes (``database_pids``,
+    listed again at each call: a backend lives as long as its connection). None: not one."""
+    pids = database_pids(database_url)
+    if pids is None:
+        return None
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -456,6 +508,8 @@ def watchers_process(url: str, match_ids: list[Any], n: int, stop: Any, results:
         out["seconds"] = round(time.time() - started, 2)
 
     asyncio.run(run())
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["cpu_s"] = usage.ru_utime + usage.ru_stime             # the watchers' own CPU (they share the cores)
     del out["open"]
     if mode == "stream":
         out["per_watcher"] = [(targets[i % len(targets)][0], targets[i % len(targets)][1] is not None,
@@ -522,10 +576,15 @@ def summary(name: str, results: list[dict[str, Any]], seconds: float) -> dict[st
     return out
 
 
-def _phase_cpu(proc: subprocess.Popen[bytes], run: Any) -> tuple[Any, float]:
+def _phase_cpu(proc: subprocess.Popen[bytes], run: Any, database_url: str = "") -> tuple[Any, float, float]:
+    """What ``run()`` returns, with the CPU time the server's processes used meanwhile, and the local
+    PostgreSQL server's (0.0 when there is none)."""
     cpu0 = server_cpu_seconds(proc) or 0.0
+    db0 = pids_cpu_seconds(database_url) if database_url else None
     got = run()
-    return got, (server_cpu_seconds(proc) or 0.0) - cpu0
+    used = (server_cpu_seconds(proc) or 0.0) - cpu0
+    db1 = pids_cpu_seconds(database_url) if db0 is not None else None
+    return got, used, (db1 - db0) if db0 is not None and db1 is not None else 0.0
 
 
 def profile_moves(args: Any) -> int:
@@ -609,6 +668,9 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[dict[str, Any]]] = {"hello": [], "health": [], "moves": [], "watched": []}
     times = dict.fromkeys(results, 0.0)
     cpu = dict.fromkeys(results, 0.0)
+    #: CPU of a local PostgreSQL server's processes (it shares the cores: the database's part of a move)
+    db_cpu = dict.fromkeys(results, 0.0)
+    local_db = database_pids(database) is not None
     ratios: list[float] = []
     watched_rates: list[float] = []
     watcher_counts: list[dict[str, Any]] = []
@@ -634,21 +696,25 @@ def main(argv: list[str] | None = None) -> int:
                 start_at = time.time() + 0.5
                 stop_at = start_at + args.seconds / args.rounds
                 batches = [(at, n, stop_at, start_at, path) for n in split(args.clients, processes) if n]
-                got, used = _phase_cpu(server, lambda: [x for b in pool.map(_floor_batch, batches) for x in b])
+                got, used, db_used = _phase_cpu(server, lambda: [x for b in pool.map(_floor_batch, batches)
+                                                                 for x in b], database)
                 results[name] += got
                 times[name] += stop_at - start_at
                 cpu[name] += used
+                db_cpu[name] += db_used
                 return sum(len(x["latencies"]) for x in got) / (stop_at - start_at)
 
             def match_phase(chunks: list[Any], name: str) -> float:
                 start_at = time.time() + 0.5
                 batches = [(url, game, chunk, start_at, args.max_seconds) for chunk in chunks if chunk]
                 t0 = time.time()
-                got, used = _phase_cpu(proc, lambda: [x for b in pool.map(_match_batch, batches) for x in b])
+                got, used, db_used = _phase_cpu(proc, lambda: [x for b in pool.map(_match_batch, batches)
+                                                               for x in b], database)
                 elapsed = time.time() - max(start_at, t0)
                 results[name] += got
                 times[name] += elapsed
                 cpu[name] += used
+                db_cpu[name] += db_used
                 return sum(len(x["latencies"]) for x in got) / elapsed
 
             # rounds alternate the measurements, so a change in the machine's other load hits them alike
@@ -705,6 +771,8 @@ def main(argv: list[str] | None = None) -> int:
     for k, row in rows.items():
         # the match phases also create each match and read its log: counted in, per move
         row["server_cpu_ms"] = round(cpu[k] * 1000 / max(1, row["requests"]), 3)
+        if local_db:
+            row["database_cpu_ms"] = round(db_cpu[k] * 1000 / max(1, row["requests"]), 3)
     match_results = results["moves"] + results["watched"]
     lost = sum(res["lost"] for res in match_results)
     actions = sum(r["actions"] for r in results["moves"])
@@ -724,10 +792,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{load_after[1]:.2f}" + ("  (the machine was busy: figures are lower bounds)"
                                     if load_before[1] > 0.5 * (os.cpu_count() or 1) else ""))
     print(f"{'endpoint':40s} {'requests':>9s} {'req/s':>9s} {'p50 ms':>8s} {'p99 ms':>8s} {'errors':>7s} "
-          f"{'server CPU ms/req':>18s}")
+          f"{'server CPU ms/req':>18s}" + (f" {'database CPU ms/req':>20s}" if local_db else ""))
     for row in rows.values():
         print(f"{row['name']:40s} {row['requests']:9d} {row['per_second']:9.1f} {row['p50_ms']:8.2f} "
-              f"{row['p99_ms']:8.2f} {row['errors']:7d} {row['server_cpu_ms']:18.3f}")
+              f"{row['p99_ms']:8.2f} {row['errors']:7d} {row['server_cpu_ms']:18.3f}"
+              + (f" {row['database_cpu_ms']:20.3f}" if local_db else ""))
     print(f"matches finished {finished}/{args.matches}; actions applied {actions} "
           f"({actions / max(1e-9, times['moves']):.1f}/s with the bot seats' moves); lost moves {lost}"
           + (f"; error codes {codes}" if codes else ""))
@@ -749,6 +818,7 @@ def main(argv: list[str] | None = None) -> int:
             watcher_max_open=max(c["max_open"] for c in watcher_counts),
             watcher_unreported_rounds=sum(c.get("unreported", 0) for c in watcher_counts),
             watcher_open_after_s=max((c.get("open_after_s", float("nan")) for c in watcher_counts), default=0.0),
+            watcher_cpu_s=round(sum(c.get("cpu_s", 0.0) for c in watcher_counts), 2),
             throughput_ratio=round(watching["per_second"] / moves["per_second"], 3),
             p99_ratio=round(watching["p99_ms"] / moves["p99_ms"], 3))
         per_watcher = [w for c in watcher_counts for w in c.get("per_watcher", [])] if live else []
@@ -770,7 +840,9 @@ def main(argv: list[str] | None = None) -> int:
               f"({watching['watcher_requests_per_second']}/s), {watching['watcher_events']} stream events, "
               f"{watching['watcher_answered_at_once']} polls answered at once, {watching['watcher_errors']} errors, "
               f"at most {watching['watcher_max_open']} connections open, all open "
-              f"{watching['watcher_open_after_s']} s after they started connecting")
+              f"{watching['watcher_open_after_s']} s after they started connecting; the watchers' process used "
+              f"{watching['watcher_cpu_s']} s of CPU (on the same cores: "
+              f"{watching['watcher_cpu_s'] * 1e6 / max(1, watching['watcher_events']):.0f} us per event)")
         if live:
             e = watching["events_per_watcher"]
             print(f"live watching: {watching['watcher_streams']} watchers on the {watching['watched_matches']} "

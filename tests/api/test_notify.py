@@ -277,3 +277,86 @@ def test_a_spectator_stream_at_the_tick_gets_every_action_and_the_end(
     finally:
         for api in (one, two):
             api.app.extensions["robotcore"].store.dispose()
+
+
+def _chunk(frame: bytes) -> bytes:
+    return b"%X\r\n%s\r\n" % (len(frame), frame)
+
+
+def test_the_tick_writes_a_spectators_event_to_its_parked_stream(tmp_path: Path, openapi_schema: Any) -> None:
+    """At a match's spectator tick the service writes the event itself (one chunk of the very bytes the stream
+    would have sent) to each parked spectator stream with a socket, and wakes none of those; it wakes a stream
+    not parked (nothing written), one whose socket is full (the rest kept for its greenlet, in order), one whose
+    client left (marked failed), and, at the end of the match, every one (the final event and the end go
+    through the stream itself)."""
+    import socket
+
+    from robotcore_api.live import Direct
+
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema, spectator_tick_s=0.25)
+    svc = api.app.extensions["robotcore"]
+    pairs = [socket.socketpair() for _ in range(4)]
+    try:
+        doc, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=3)
+        match_id = doc["match_id"]
+        rec, state = svc.load(match_id)
+        svc._keep_snapshot(rec, state)
+        svc.feed._tick = lambda _match_id: None              # the ticks are called here, not by the feed's timers
+        subs = [svc.feed.subscribe(match_id, rec.version, spectator=True) for _ in pairs]
+        for sub, (mine, _) in zip(subs, pairs):
+            mine.setblocking(False)
+            sub.direct = Direct(mine, chunked=True)
+            sub.direct.parked = True
+        subs[1].direct.parked = False                       # busy writing something of its own
+        pairs[3][1].close()                                  # its client left
+        full = pairs[2][0]
+        full.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        while True:                                          # its socket is full
+            try:
+                full.send(b"x" * 65536)
+            except BlockingIOError:
+                break
+        seat, view = acting(api, match_id, tokens)
+        api.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        new, now = svc.load(match_id)
+        assert new.version == rec.version + 1
+        expected = svc._stream_event(new, now, None, rec.version)
+        assert b"id: %d\nevent: match\n" % new.version in expected
+        woken = svc._spectator_tick(match_id, new.version, list(subs))
+        assert subs[0] not in woken and subs[0].version == new.version
+        pairs[0][1].settimeout(5)
+        got = b""
+        while len(got) < len(_chunk(expected)):
+            got += pairs[0][1].recv(65536)
+        assert got == _chunk(expected)                       # the stream's own bytes, as one HTTP/1.1 chunk
+        assert subs[1] in woken and subs[1].version == rec.version          # not parked: nothing written
+        pairs[1][1].setblocking(False)
+        with pytest.raises(BlockingIOError):
+            pairs[1][1].recv(1)
+        assert subs[2] in woken                              # a full socket: its greenlet sends (the rest)
+        backlog = subs[2].direct.backlog
+        if backlog:                                          # part written: the rest waits, the version is sent
+            assert _chunk(expected).endswith(backlog) and subs[2].version == new.version
+        else:                                                # nothing written: the stream sends it all
+            assert subs[2].version == rec.version
+        assert subs[3] in woken and subs[3].direct.failed and subs[3].version == rec.version
+        for sub in subs:
+            sub.direct.parked = True
+            sub.direct.backlog = b""
+        subs[0].version = subs[1].version = new.version
+        assert svc._spectator_tick(match_id, new.version, [subs[0]]) == []       # nothing new: no write
+        # the end: every spectator woken, nothing written by the tick
+        while api.view(match_id)["status"] != "finished":
+            seat, view = acting(api, match_id, tokens)
+            api.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        last = svc.load(match_id)[0].version
+        assert set(map(id, svc._spectator_tick(match_id, last, [subs[0], subs[1]]))) == {id(subs[0]), id(subs[1])}
+        with pytest.raises(BlockingIOError):
+            pairs[1][1].recv(1)
+        for sub in subs:
+            svc.feed.unsubscribe(sub)
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
+        svc.store.dispose()

@@ -385,6 +385,93 @@ if sys.platform != "win32":
             sock.close()
         client.close()
 
+    def read_chunked_stream(sock: socket.socket, timeout: float = 60) -> tuple[bytes, list[bytes], bool]:
+        """An event stream's HTTP/1.1 response read to its end, its chunk framing checked strictly: (the head,
+        the chunks' data, whether the terminating chunk came)."""
+        sock.settimeout(timeout)
+        raw = b""
+        while b"\r\n\r\n" not in raw:
+            raw += sock.recv(65536)
+        head, raw = raw.split(b"\r\n\r\n", 1)
+        assert b"transfer-encoding: chunked" in head.lower()
+        chunks: list[bytes] = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            while b"\r\n" in raw:
+                size_line, rest = raw.split(b"\r\n", 1)
+                size = int(size_line, 16)                      # anything else than a chunk size fails here
+                if len(rest) < size + 2:
+                    break
+                assert rest[size:size + 2] == b"\r\n", "a chunk not followed by CRLF"
+                if size == 0:
+                    return head, chunks, True
+                chunks.append(rest[:size])
+                raw = rest[size + 2:]
+            data = sock.recv(65536)
+            if not data:
+                break
+            raw += data
+        return head, chunks, False
+
+    def test_spectator_streams_written_by_the_tick_stay_well_framed_and_complete(
+            two_workers: LiveServer) -> None:
+        """Spectator streams on two gevent workers, whose events the match's tick writes to their sockets
+        itself (live.Direct) between gunicorn's own writes (the headers, the first event, the final event and
+        the end): every response is well-formed HTTP/1.1 chunks to the terminating one, every event one whole
+        server-sent event, every action once and in order, then the end."""
+        from robotcore_api.client import Client
+
+        client = Client(two_workers.url)
+        created = client.create_match("nicodemus", seats=[{"type": "human"}, {"type": "bot", "bot": "random"}],
+                                      seed=5)
+        match_id, token = created["match_id"], created["seats"][0]["token"]
+        first = client.view(match_id)["version"]
+        streams = [open_stream(two_workers.port, match_id) for _ in range(6)]
+        results: list[Any] = [None] * len(streams)
+
+        def read(i: int) -> None:
+            results[i] = read_chunked_stream(streams[i])
+
+        readers = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(len(streams))]
+        for t in readers:
+            t.start()
+        time.sleep(1.0)                                        # every stream open and parked
+        moves = 0
+        while True:
+            view = client.view(match_id, token)
+            if view["status"] == "finished":
+                break
+            if view["to_act"]:
+                client.move(match_id, token, {"id": view["legal_actions"][0]["id"]}, view["version"])
+                moves += 1
+                if moves <= 12:
+                    time.sleep(0.3)                            # past the tick: events written by the tick
+            else:
+                client.events(match_id, view["version"], 5, token=token)
+        final = client.view(match_id)["version"]
+        for t in readers:
+            t.join(60)
+        for sock in streams:
+            sock.close()
+        client.close()
+        for head, chunks, terminated in results:
+            assert b"200 OK" in head and terminated
+            text = b"".join(chunks)
+            blocks = [b for b in text.split(b"\n\n") if b]
+            events = []
+            for block in blocks:
+                fields = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line)
+                if fields.get(b"event") == b"match":
+                    data = json.loads(fields[b"data"])
+                    assert int(fields[b"id"]) == data["version"]
+                    events.append(data)
+            assert blocks[-1] == b"event: end\ndata: {}"
+            seen = [e["version"] for d in events for e in d["events"]]
+            assert events[0]["version"] == first and events[0]["events"] == []     # at once, before any move
+            assert seen == list(range(first + 1, final + 1))                      # every action once, in order
+            assert events[-1]["version"] == final and len(events) > 2
+            assert all(d["match"]["seat"] is None for d in events)
+
     def test_slow_bots_think_on_gevents_thread_pool(evented: LiveServer) -> None:
         """Under the gevent worker the bot pool is gevent's pool of native threads: a bot seat with a budget
         and a bot-move both play there."""
