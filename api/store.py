@@ -572,8 +572,6 @@ class Store:
         on, or if one of the rows already exists (an action version, an Idempotency-Key)."""
         now = time.time()
         end = expected_version + len(new.entries)
-        if self._sqlite:
-            return self._commit_sqlite(match_id, expected_version, new, idempotency_key, fingerprint, now, end)
         dbapi = self.engine.dialect.loaded_dbapi
         with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
             cur = conn.cursor()
@@ -601,56 +599,6 @@ class Store:
             finally:
                 cur.close()
         return True
-
-    def _commit_sqlite(self, match_id: str, expected_version: int, new: NewActions, key: str | None,
-                       fingerprint: str | None, now: float, end: int) -> bool:
-        """``commit`` on SQLite: the same statements in the same transaction, on this process's connection,
-        under the write lock, as ``_dbapi`` would run them, without its generator and the engine's lookups
-        (a move's commit is the service's hottest write): a driver error rolls back and is raised as
-        SQLAlchemy's, the connection goes back to the idle ones with no transaction open."""
-        entry = self._take()
-        conn = entry[1]
-        lock = self._write_lock
-        assert lock is not None
-        keep = True
-        lock.acquire()
-        try:
-            # (the module opens the transaction before the UPDATE; SQLite has no round trips to save)
-            cur = conn.execute(self._sql["cas_update"], (end, new.state, new.finished, new.bots_due, now, match_id,
-                                                         expected_version))
-            if cur.rowcount != 1:
-                conn.rollback()
-                return False
-            conn.execute(self._insert_actions(len(new.entries)), [
-                x for i, (seat, action, by_bot) in enumerate(new.entries)
-                for x in (match_id, expected_version + 1 + i, seat, action, by_bot, now)])
-            if key is not None:
-                conn.execute(self._sql["insert_idempotency"], (
-                    match_id, new.entries[0][0], key, fingerprint or "", expected_version + 1, end, now))
-            conn.commit()
-            return True
-        except sqlite3.IntegrityError:
-            # the same version written by someone else (cannot happen past the CAS, but never apply twice), or
-            # an Idempotency-Key reused concurrently: rolled back, nothing changed
-            conn.rollback()
-            return False
-        except sqlite3.Error as exc:
-            try:
-                conn.rollback()
-            except sqlite3.Error:
-                keep = False
-            raise sa.exc.DBAPIError.instance(None, None, exc, sqlite3.Error) from exc
-        finally:
-            if keep and conn.in_transaction:
-                try:
-                    conn.rollback()
-                except sqlite3.Error:
-                    keep = False
-            lock.release()
-            if keep:
-                self._give(entry)
-            else:
-                self._closed(conn)
 
     # -- log -------------------------------------------------------------------------------------------------
 
