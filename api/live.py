@@ -7,9 +7,11 @@
   bytes when they fit: ``Change``), handed to the service (``on_change``) so that no process reads the match
   back for its watchers; on SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read
   without touching a table, which moves when any other connection commits), followed, only when it moved, by
-  one query of the versions of the watched matches. Commits of this process wake its watchers at once. A
-  spectator's subscription is woken at its match's next spectator tick (one timer per match and process), a
-  seat's and a long-poll's at once. One source per process, started on the first watcher, stopped when none is
+  one query of the versions of the watched matches. Commits of this process wake its watchers at once; the
+  PostgreSQL listener hands other processes' commits over in batches (0.25 s, or 64 notifications), so that a
+  seat or a long-poll in another process wakes within 0.25 s of the commit. A spectator's subscription is woken
+  at its match's next spectator tick (one timer per match and process), a seat's and a long-poll's as soon as
+  the change reaches the process. One source per process, started on the first watcher, stopped when none is
   left for a while.
 - ``Waiter`` (streams) and ``park`` (long-polls): a watcher waits for news, for its client to leave, or for its
   timeout; under gevent the client's socket is watched by the event loop, so a thousand parked watchers cost no
