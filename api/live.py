@@ -8,11 +8,10 @@
   back for its watchers; on SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read
   without touching a table, which moves when any other connection commits), followed, only when it moved, by
   one query of the versions of the watched matches. Commits of this process wake its watchers at once; the
-  PostgreSQL listener hands other processes' commits over in batches (0.25 s, or 64 notifications), so that a
-  seat or a long-poll in another process wakes within 0.25 s of the commit. A spectator's subscription is woken
-  at its match's next spectator tick (one timer per match and process), a seat's and a long-poll's as soon as
-  the change reaches the process. One source per process, started on the first watcher, stopped when none is
-  left for a while.
+  PostgreSQL listener wakes a seat's stream or a long-poll as soon as a notification is read, and schedules
+  the spectators' tick once per batch of notifications (0.25 s, or 64 of them). A spectator's subscription is
+  woken at its match's next spectator tick (one timer per match and process). One source per process, started
+  on the first watcher, stopped when none is left for a while.
 - ``Waiter`` (streams) and ``park`` (long-polls): a watcher waits for news, for its client to leave, or for its
   timeout; under gevent the client's socket is watched by the event loop, so a thousand parked watchers cost no
   timer each (a stream's waiter keeps one socket watcher and one repeating timer for its whole life).
@@ -281,6 +280,11 @@ class ChangeFeed:
 
     # -- watchers --------------------------------------------------------------------------------------------
 
+    #: The PostgreSQL listener's batch: spectators' ticks are scheduled once per batch of notifications (seats
+    #: and polls wake as each is read)
+    PG_BATCH_S = 0.25
+    PG_BATCH_NOTES = 64
+
     def subscribe(self, match_id: str, version: int, spectator: bool = False) -> Subscription:
         sub = Subscription(match_id, version, spectator and self.tick > 0)
         with self._lock:
@@ -355,6 +359,13 @@ class ChangeFeed:
             tick = self.tick
             phase = (zlib.crc32(match_id.encode()) % 1024) / 1024 * tick
             later(tick - (time.monotonic() - phase) % tick, lambda: self._tick(match_id))
+
+    def _wake_seats(self, match_id: str) -> None:
+        """Wake the match's seats and polls (not its spectators, whose wake waits for the batch's end: waking
+        them sooner would schedule their tick sooner, and coalesce fewer commits into each event)."""
+        for sub in list(self._subs.get(match_id, ())):
+            if not sub.spectator:
+                sub.event.set()
 
     def _tick(self, match_id: str) -> None:
         self._due.discard(match_id)
@@ -447,11 +458,13 @@ class ChangeFeed:
         prefix = self.store.channel("")
         woken: dict[str, None] = {}                  # the matches heard of in this batch
         notes = [0]                                  # the notifications of this batch
+        burst: set[str] = set()                      # the matches heard of since the last read of the socket
 
         def heard(note: Any) -> None:                # psycopg's notify handler: each notification, in order
             match_id = note.channel[len(prefix):]
             self.hear(match_id, Change.parse(note.payload))
             woken[match_id] = None
+            burst.add(match_id)
             notes[0] += 1
 
         while True:
@@ -485,13 +498,15 @@ class ChangeFeed:
                                 self._wake_behind(self.store.versions(fresh))
                             # a batch of notifications (0.25 s, or 64 of them), then each match's watchers
                             # woken once for all of it, as with psycopg's notifies(timeout=0.25, stop_after=64)
-                            deadline = now + 0.25
+                            deadline = now + self.PG_BATCH_S
                             notes[0] = 0
-                            while notes[0] < 64 and (left := deadline - time.monotonic()) > 0:
+                            while notes[0] < self.PG_BATCH_NOTES and (left := deadline - time.monotonic()) > 0:
                                 ready.wait(left)
                                 pgconn.consume_input()            # (raises when the connection is lost)
                                 while (note := pgconn.notifies()) is not None:
                                     handler(note)               # psycopg's: decoded, then to ``heard``
+                                while burst:                    # seats and polls hear at once
+                                    self._wake_seats(burst.pop())
                             while woken:
                                 match_id = next(iter(woken))
                                 del woken[match_id]

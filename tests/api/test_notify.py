@@ -6,7 +6,7 @@
   then advances its snapshot from the rows, or its watchers read the match;
 - the notification payload's parsing refuses what is not ours;
 - a spectator's subscription is woken at its match's tick (all of a match's spectators together), a seat's at
-  once; and a spectator's stream still ends with the match's final version and the end event.
+  once, also when the move was committed by another process (PostgreSQL's listener); and a spectator's stream still ends with the match's final version and the end event.
 """
 
 from __future__ import annotations
@@ -82,6 +82,45 @@ def test_another_process_follows_the_moves_from_the_notifications_alone(
         assert reads == [], reads                          # every version followed without a read
         svc.feed.unsubscribe(sub)
     finally:
+        for api in (player, watcher):
+            api.app.extensions["robotcore"].store.dispose()
+
+
+@needs_postgres
+def test_a_seat_in_another_process_hears_a_move_at_once_and_spectators_at_the_batch_end(
+        tmp_path: Path, openapi_schema: Any) -> None:
+    """The PostgreSQL listener wakes a seat's subscription as soon as it reads the notification, not at the end
+    of its batch of notifications; spectators' ticks are scheduled at the batch's end. With the batch made 30 s
+    long, the seat of another process hears a move within seconds and the spectator does not."""
+    player, watcher = two_apps("postgresql", tmp_path, openapi_schema)
+    svc = watcher.app.extensions["robotcore"]
+    feed = svc.feed
+    feed.PG_BATCH_S = 30.0
+    try:
+        doc, tokens = player.create("robotrick", seats=[{"type": "human"}] * 3)
+        match_id = doc["match_id"]
+        seat_sub = feed.subscribe(match_id, doc["version"])
+        spectator = feed.subscribe(match_id, doc["version"], spectator=True)
+        assert wait_for(lambda: feed.listening)
+        time.sleep(0.5)                                      # (the LISTEN on the match is in place)
+        seat_sub.event.clear()
+        spectator.event.clear()
+        seat, view = acting(player, match_id, tokens)
+        assert player.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]},
+                           view["version"]).status_code == 200
+        assert wait_for(seat_sub.event.is_set, timeout=10.0), "the seat waited for the batch's end"
+        assert feed.heard(match_id) == doc["version"] + 1
+        time.sleep(0.5)
+        assert not spectator.event.is_set()                  # its tick comes after the batch
+        feed.PG_BATCH_NOTES = 1                              # the next notification ends the batch
+        seat, view = acting(player, match_id, tokens)
+        assert player.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]},
+                           view["version"]).status_code == 200
+        assert wait_for(spectator.event.is_set, timeout=10.0)
+        for sub in (seat_sub, spectator):
+            feed.unsubscribe(sub)
+    finally:
+        feed.PG_BATCH_S, feed.PG_BATCH_NOTES = ChangeFeed.PG_BATCH_S, ChangeFeed.PG_BATCH_NOTES
         for api in (player, watcher):
             api.app.extensions["robotcore"].store.dispose()
 
