@@ -57,6 +57,28 @@ cdef inline int list_nonzero_words_in(const uint64_t* words, uint64_t which, uin
     return count
 
 
+cdef inline int count_in_words(const uint64_t* words, uint64_t which) noexcept nogil:
+    """The number of actions in the words whose bit is set in ``which`` (bit i for word i)."""
+    cdef int count = 0
+    while which:
+        count += popcount(words[lowest_bit(which)])
+        which &= which - 1
+    return count
+
+
+cdef inline int draw_in_words(const uint64_t* words, uint64_t which, int count, uint64_t* rng) noexcept nogil:
+    """``draw_listed_action`` over the words named in ``which`` (``count`` > 0 actions there): the same draw, the
+    same action, without listing the non-zero words first (a word with no action is passed over by its count)."""
+    cdef int k = <int>rng_below(rng, <uint32_t>count), i, c
+    while True:
+        i = lowest_bit(which)
+        c = popcount(words[i])
+        if k < c:
+            return (i << 6) | nth_set_bit(words[i], k)
+        k -= c
+        which &= which - 1
+
+
 cdef inline int draw_listed_action(const uint64_t* words, const uint8_t* nonzero, int count,
                                    uint64_t* rng) noexcept nogil:
     """The playouts' one draw: k uniform below ``count`` (> 0), then the k-th legal action of the listed words."""
@@ -84,6 +106,7 @@ cdef inline int64_t playout_loop(
     the number of legal actions of the lowest acting seat, the k-th of them in id order."""
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint8_t nonzero[MAX_MASK_WORDS]      # the words with a legal action, in order (most masks have 1 or 2)
+    cdef uint64_t which
     cdef uint32_t bits
     cdef int seat, count, lo, hi
     cdef int64_t n = 0
@@ -95,7 +118,14 @@ cdef inline int64_t playout_loop(
             return PLAYOUT_TOO_LONG
         seat = lowest_bit(bits)
         if legal_mask_words != NULL:
-            count = list_nonzero_words_in(words, legal_mask_words(cfg, st, seat, words), nonzero)
+            # counted and drawn from the named words straight (listing them first costs a test and a store a
+            # word, and most named words hold an action)
+            which = legal_mask_words(cfg, st, seat, words)
+            count = count_in_words(words, which)
+            if count:
+                apply(cfg, st, seat, draw_in_words(words, which, count, rng))
+                n += 1
+                continue
         elif legal_mask_range != NULL:
             legal_mask_range(cfg, st, seat, words, &lo, &hi)
             count = list_nonzero_words(words, lo, hi, nonzero)

@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 
 from robotcore.core.bits cimport (highest_bit, load_le64, lowest_bit, nonzero16, nth_set_bit, popcount,
                                    zero_words)
-from robotcore.core.playout cimport PLAYOUT_TOO_LONG
+from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
 from robotcore.games.sparks.state cimport *
@@ -102,7 +102,7 @@ cdef enum:
 cdef enum:
     SP_MASK_WORDS = 22        # (num_actions + 63) // 64: the action ids are the same under every content
     # Move generation writes into a buffer of SP_MASK_BUF words: the mask, then at SP_WRITTEN the set of mask words
-    # it wrote (bit i for word i: what sp_playout and State.legal_actions scan), then one of padding
+    # it wrote (bit i for word i: what the playout loop and State.legal_actions scan), then one of padding
     SP_WRITTEN = 22
     SP_MASK_BUF = 24
 
@@ -1667,46 +1667,17 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
                   | (<int64_t>s.pl[p].level << 8) | popcount(s.pl[p].tableau))
 
 
+cdef inline uint64_t sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
+    # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's) into the loop's
+    # MAX_MASK_WORDS words, and the set of the mask words it wrote (each holds an action: ``setb``, ``set_one``
+    # and ``set_field`` name a word only when they set a bit in it)
+    actor_legal(<const SPConfig*>c, <const SPState*>st, seat, words)
+    return words[SP_WRITTEN]
+
+
 cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len) noexcept nogil:
-    """The kernel's playout loop (core/playout.pxd's ``playout_loop``) with the same draws: k uniform below the
-    number of legal actions of the lowest acting seat, then the k-th of them in id order. Specialised to what
-    Sparks' move generation guarantees: the words it names in ``SP_WRITTEN`` are exactly its non-zero mask words
-    (``setb``, ``set_one`` and ``set_field`` name a word only when they set a bit in it; ``actor_legal`` zeroes the
-    rest), so the actions are counted straight from that set, without the kernel's listing of the non-zero words
-    (a test and a store per named word: Sparks' action phase names four words a decision, all non-zero)."""
-    cdef const SPConfig* cfg = <const SPConfig*>c
-    cdef SPState* s = <SPState*>st
-    cdef uint64_t words[SP_MASK_BUF]
-    cdef uint64_t which, rest
-    cdef uint32_t bits
-    cdef int seat, count, k, i, m
-    cdef int64_t n = 0
-    while True:
-        bits = sp_actors(cfg, s)
-        if bits == 0:
-            return n
-        if n >= max_len:
-            return PLAYOUT_TOO_LONG
-        seat = lowest_bit(bits)
-        actor_legal(cfg, s, seat, words)
-        which = words[SP_WRITTEN]
-        count = 0
-        rest = which
-        while rest:
-            count += popcount(words[lowest_bit(rest)])
-            rest &= rest - 1
-        if count == 0:
-            return PLAYOUT_TOO_LONG        # an acting seat without a legal action (as the kernel's loop answers)
-        k = <int>rng_below(rng, <uint32_t>count)
-        while True:
-            i = lowest_bit(which)
-            m = popcount(words[i])
-            if k < m:
-                break
-            k -= m
-            which &= which - 1
-        sp_apply(cfg, s, seat, (i << 6) | nth_set_bit(words[i], k))
-        n += 1
+    # the kernel's loop with Sparks' functions, counting and drawing from the mask words the move generation wrote
+    return random_playout_loop_words(sp_actors, sp_actor_mask, sp_apply, SP_MASK_WORDS, c, st, rng, max_len)
 
 
 # -- the invariant check ---------------------------------------------------------------------------------------
