@@ -1638,6 +1638,11 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
             i += 1
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
+    # EngineSpec.legal_mask_words (the kernel serves sets of at most 64 words, as the playout's word-set loop):
+    # legal_actions() then lists only the words the move generation wrote, one to three of the 15 of the base
+    # game's mask, instead of scanning them all
+    if cfg.mask_words <= 64:
+        spec.legal_mask_words = sp_actor_mask
     core = GameCore()
     from robotcore.games.smartphone.view import NATIVE_HOOKS    # view.pyx cimports this module: read at make time
     take_native_hooks(&spec, NATIVE_HOOKS)
