@@ -410,9 +410,10 @@ cdef inline int fit_row(int h) noexcept nogil:
 
 cdef extern from *:
     """
+    #define SP_LEAD(c) ((c) < 3 ? 5 * (c) : 16 + 5 * ((c) - 3))   /* component c's bit, its recipe's first byte */
     #if defined(__SSE2__) || defined(_M_X64)
     #include <emmintrin.h>
-    /* Bit c set when the 15 counts per kind at ``hand`` (supplier * 5 + type; 16 bytes read) hold, of every type,
+    /* Bit SP_LEAD(c) set when the 15 counts per kind at ``hand`` (supplier * 5 + type; 16 bytes read) hold, of every type,
        at least rec[c * 5 + type] cards (c < 6; rec: 32 bytes, comps 0-2 in bytes 0-14, 3-5 in bytes 16-30).
        The three suppliers' counts of a type are added (saturating: a recipe needs at most 9), the five sums
        copied for three components at once, and "sum >= need" is a zero saturating difference. */
@@ -426,25 +427,25 @@ cdef extern from *:
         m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(_mm_loadu_si128((const __m128i*)rec), t3), z))
             | ((uint32_t)_mm_movemask_epi8(
                    _mm_cmpeq_epi8(_mm_subs_epu8(_mm_loadu_si128((const __m128i*)(rec + 16)), t3), z)) << 16);
-        m &= (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4);        /* bit 5c (+16 for c >= 3): all 5 types met */
-        return (m & 1) | ((m >> 4) & 2) | ((m >> 8) & 4) | ((m >> 13) & 8) | ((m >> 17) & 16) | ((m >> 21) & 32);
+        return m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4);  /* bit SP_LEAD(c): all 5 types met */
     }
     #else
     static inline uint32_t sp_comps_in_reach(const uint8_t* hand, const uint8_t* rec) {
         uint32_t ok = 0;
         int c, t;
         for (c = 0; c < 6; c++) {
-            const uint8_t* r = rec + (c < 3 ? 5 * c : 16 + 5 * (c - 3));
+            const uint8_t* r = rec + SP_LEAD(c);
             int met = 1;
             for (t = 0; t < 5; t++)
                 met &= hand[t] + hand[5 + t] + hand[10 + t] >= r[t];
-            ok |= (uint32_t)met << c;
+            ok |= (uint32_t)met << SP_LEAD(c);
         }
         return ok;
     }
     #endif
     """
     uint32_t sp_comps_in_reach(const uint8_t* hand, const uint8_t* rec) noexcept nogil
+    int SP_LEAD(int c) noexcept nogil
 
 
 cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words, uint64_t* written) noexcept nogil:
@@ -464,12 +465,13 @@ cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* wor
     cdef bint any = False
     # a component whose recipe the hand reaches (enough cards of each type, whatever suppliers; most hands
     # reach none, and then there is no loop at all): only then can one of its options fit
-    todo = cfg.all_built & ~(<uint32_t>s.built[p]) & sp_comps_in_reach(&s.hand[p][0], &cfg.reach_rec[0])
+    # (components as their bits SP_LEAD(c), where sp_comps_in_reach leaves them: cfg.lead_of, cfg.lead_comp)
+    todo = cfg.lead_of[cfg.all_built & ~(<uint32_t>s.built[p])] & sp_comps_in_reach(&s.hand[p][0], &cfg.reach_rec[0])
     if not todo:
         return False
     memcpy(hand, &s.hand[p][0], NK)                           # locals: the mask stores cannot alias them
     while todo:
-        c = lowest_bit(todo)
+        c = cfg.lead_comp[lowest_bit(todo)]
         todo &= todo - 1
         nt = cfg.comp_nt[c]
         for i in range(nt):
@@ -582,8 +584,8 @@ cdef uint64_t mask_offer(const SPConfig* cfg, const SPState* s, int seat, uint64
     avail &= ~((<uint64_t>((gn == 1) & (have <= 1))) << code)
     avail &= <uint64_t>0 - <uint64_t>(gn < 2)
     field = ((avail >> ITEM_MALUS) | ((avail & 0x3FFu) << cfg.o_give)
-             | ((<uint64_t>0x3FFu & (<uint64_t>0 - <uint64_t>(an < 2))) << cfg.o_ask)
-             | ((<uint64_t>((gn >= 1) & (an >= 1))) << cfg.o_send) | ((<uint64_t>1) << cfg.o_cancel))
+             | (cfg.f_ask & (<uint64_t>0 - <uint64_t>(an < 2)))
+             | (cfg.f_send & (<uint64_t>0 - <uint64_t>((gn >= 1) & (an >= 1)))) | cfg.f_cancel)
     return put_field(words, cfg.a_give_malus, field)
 
 
@@ -1621,7 +1623,12 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     cfg.total_cards = total
     for c in range(cfg.ncomp):
         for t in range(NT):
-            cfg.reach_rec[(5 * c if c < 3 else 16 + 5 * (c - 3)) + t] = cfg.recipe[c][t]
+            cfg.reach_rec[SP_LEAD(c) + t] = cfg.recipe[c][t]
+        cfg.lead_comp[SP_LEAD(c)] = c
+    for i in range(1 << MAX_COMP):
+        for c in range(MAX_COMP):
+            if (i >> c) & 1:
+                cfg.lead_of[i] |= (<uint32_t>1) << SP_LEAD(c)
     cfg.nmalus = len(malus_fx)
     for t in range(cfg.nmalus):
         cfg.mfx[t] = malus_fx[t]
@@ -1706,10 +1713,11 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     cfg.o_draw = cfg.a_draw - cfg.a_take
     cfg.o_give = cfg.a_give - cfg.a_give_malus
     cfg.o_ask = cfg.a_ask - cfg.a_give_malus
-    cfg.o_send = cfg.a_send - cfg.a_give_malus
-    cfg.o_cancel = cfg.a_cancel - cfg.a_give_malus
+    cfg.f_ask = (<uint64_t>0x3FFu) << (cfg.a_ask - cfg.a_give_malus)
+    cfg.f_send = (<uint64_t>1) << (cfg.a_send - cfg.a_give_malus)
+    cfg.f_cancel = (<uint64_t>1) << (cfg.a_cancel - cfg.a_give_malus)
     if (cfg.a_pass - cfg.a_depollute > 63 or cfg.a_draw + NS - 1 - cfg.a_take > 63
-            or cfg.a_cancel - cfg.a_give_malus > 63 or cfg.o_give + NK_LOSABLE > cfg.o_ask
+            or cfg.a_cancel - cfg.a_give_malus > 63 or cfg.a_give + NK_LOSABLE > cfg.a_ask
             or cfg.a_stop + 1 != cfg.a_pass):
         raise ValueError("action layout: a phase's families do not fit one 64-bit field")
     i = 0

@@ -136,6 +136,10 @@ ctypedef struct SPConfig:
     # recomputing them: fit[c][i][sup][h] has bit j set when the j-th way of the i-th recipe type of c takes at
     # most h cards of supplier sup (h < MAX_FIT; a hand of more counts as MAX_FIT - 1, since a way takes at most 9)
     uint64_t fit[MAX_COMP][NT][NS][MAX_FIT]
+    uint64_t f_ask                      # the offer phase's field (from a_give_malus): every ask, send, cancel
+    uint64_t f_send
+    uint64_t f_cancel
+    uint32_t lead_of[1 << MAX_COMP]    # a set of components (bit c) as build_opts' quick test places them
     uint64_t phase_words[NUM_PHASES]   # the mask words of the families a phase's move generation may write (bit
                                        # i for word i; masks of <= 64 words): the rarer phases return these
     uint64_t vis_lo                    # 0x80 in the bytes of market[0..1] that are face-up slots (memcpy order)
@@ -148,8 +152,7 @@ ctypedef struct SPConfig:
     uint8_t o_pass
     uint8_t o_give
     uint8_t o_ask
-    uint8_t o_send
-    uint8_t o_cancel
+    uint8_t lead_comp[32]              # the component whose bit is there (lead_of)
     uint8_t reach_rec[32]              # the recipes for build_opts' quick test: c's cards of type t in byte
                                        # 5c + t (c < 3), 16 + 5(c - 3) + t (c >= 3)
     uint8_t mset[MAX_COMP][NT][MAX_MSETS][NS]   # the i-th recipe type of c: its j-th way, cards per supplier
