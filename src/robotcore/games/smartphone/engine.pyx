@@ -55,16 +55,32 @@ cdef inline void set_field_w(uint64_t* w, uint64_t* written, int base, uint64_t 
     it sets go into ``written`` (bit i for word i: what the playouts scan, so only those)."""
     cdef int wi = base >> 6, off = base & 63
     cdef uint64_t lo = bits << off, hi = (bits >> 1) >> (63 - off)     # no shift by 64 when off is 0
+    cdef int spill = hi != 0
     w[wi] |= lo
-    written[0] |= (<uint64_t>(lo != 0)) << (wi & 63)       # (the set is only read for masks of <= 64 words)
-    if hi:
-        w[wi + 1] |= hi
-        written[0] |= (<uint64_t>1) << ((wi + 1) & 63)
+    w[wi + spill] |= hi                 # without a branch: hi is 0 unless the field does run into the next word
+    written[0] |= ((<uint64_t>(lo != 0)) << (wi & 63)) | ((<uint64_t>spill) << ((wi + 1) & 63))
 
 
-cdef inline void set_one_w(uint64_t* w, uint64_t* written, int a) noexcept nogil:
+cdef inline void set_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
+    """``set_field_w`` for a family of a phase whose words are known (``cfg.phase_words``)."""
+    cdef int wi = base >> 6, off = base & 63
+    cdef uint64_t hi = (bits >> 1) >> (63 - off)
+    w[wi] |= bits << off
+    w[wi + (hi != 0)] |= hi
+
+
+cdef inline void set_one(uint64_t* w, int a) noexcept nogil:
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
-    written[0] |= (<uint64_t>1) << ((a >> 6) & 63)
+
+
+cdef inline uint64_t put_field(uint64_t* w, int base, uint64_t bits) noexcept nogil:
+    """``set_field_w`` returning the words it wrote (bit i for word i) instead of adding them to a set."""
+    cdef int wi = base >> 6, off = base & 63
+    cdef uint64_t lo = bits << off, hi = (bits >> 1) >> (63 - off)
+    cdef int spill = hi != 0
+    w[wi] |= lo
+    w[wi + spill] |= hi
+    return ((<uint64_t>(lo != 0)) << (wi & 63)) | ((<uint64_t>spill) << ((wi + 1) & 63))
 
 
 cdef inline int byte_sum(uint64_t x) noexcept nogil:
@@ -197,14 +213,14 @@ cdef int draw_type(SPState* s, int sup) noexcept nogil:
 
 
 cdef int draw_type_of(SPState* s, int sup, int size) noexcept nogil:
-    """``draw_type`` when the deck's size is known."""
-    cdef int t, r = <int>rng_below(&s.rng, <uint32_t>size)
-    for t in range(NT):
-        if r < s.deck[sup * NT + t]:
-            s.deck[sup * NT + t] -= 1
-            return t
-        r -= s.deck[sup * NT + t]
-    return 0
+    """``draw_type`` when the deck's size is known: the r-th card in type order, as a scan over the counts finds
+    it (the first type whose running count exceeds r), counted without a branch: the running counts r reaches."""
+    cdef const uint8_t* d = &s.deck[sup * NT]
+    cdef int r = <int>rng_below(&s.rng, <uint32_t>size)
+    cdef int c0 = d[0], c1 = c0 + d[1], c2 = c1 + d[2], c3 = c2 + d[3]
+    cdef int t = (r >= c0) + (r >= c1) + (r >= c2) + (r >= c3)
+    s.deck[sup * NT + t] -= 1
+    return t
 
 
 cdef int draw_malus(const SPConfig* cfg, SPState* s) noexcept nogil:
@@ -392,6 +408,46 @@ cdef inline int fit_row(int h) noexcept nogil:
     return h if h < MAX_FIT else MAX_FIT - 1
 
 
+cdef extern from *:
+    """
+    #define SP_LEAD(c) ((c) < 3 ? 5 * (c) : 16 + 5 * ((c) - 3))   /* component c's bit, its recipe's first byte */
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    /* Bit SP_LEAD(c) set when the 15 counts per kind at ``hand`` (supplier * 5 + type; 16 bytes read) hold, of every type,
+       at least rec[c * 5 + type] cards (c < 6; rec: 32 bytes, comps 0-2 in bytes 0-14, 3-5 in bytes 16-30).
+       The three suppliers' counts of a type are added (saturating: a recipe needs at most 9), the five sums
+       copied for three components at once, and "sum >= need" is a zero saturating difference. */
+    static inline uint32_t sp_comps_in_reach(const uint8_t* hand, const uint8_t* rec) {
+        const __m128i h = _mm_loadu_si128((const __m128i*)hand);
+        __m128i t = _mm_adds_epu8(_mm_adds_epu8(h, _mm_srli_si128(h, 5)), _mm_srli_si128(h, 10));
+        __m128i z = _mm_setzero_si128(), t3;
+        uint32_t m;
+        t = _mm_and_si128(t, _mm_set_epi32(0, 0, 0xFF, (int)0xFFFFFFFF));            /* the 5 sums */
+        t3 = _mm_or_si128(_mm_or_si128(t, _mm_slli_si128(t, 5)), _mm_slli_si128(t, 10));
+        m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(_mm_loadu_si128((const __m128i*)rec), t3), z))
+            | ((uint32_t)_mm_movemask_epi8(
+                   _mm_cmpeq_epi8(_mm_subs_epu8(_mm_loadu_si128((const __m128i*)(rec + 16)), t3), z)) << 16);
+        return m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4);  /* bit SP_LEAD(c): all 5 types met */
+    }
+    #else
+    static inline uint32_t sp_comps_in_reach(const uint8_t* hand, const uint8_t* rec) {
+        uint32_t ok = 0;
+        int c, t;
+        for (c = 0; c < 6; c++) {
+            const uint8_t* r = rec + SP_LEAD(c);
+            int met = 1;
+            for (t = 0; t < 5; t++)
+                met &= hand[t] + hand[5 + t] + hand[10 + t] >= r[t];
+            ok |= (uint32_t)met << SP_LEAD(c);
+        }
+        return ok;
+    }
+    #endif
+    """
+    uint32_t sp_comps_in_reach(const uint8_t* hand, const uint8_t* rec) noexcept nogil
+    int SP_LEAD(int c) noexcept nogil
+
+
 cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words, uint64_t* written) noexcept nogil:
     """Sets the legal build options of p in words (when not NULL); True when there is one.
 
@@ -405,16 +461,18 @@ cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* wor
     cdef uint64_t rem[NT]
     cdef int acc[NT]
     cdef uint8_t hand[NK]
-    cdef uint32_t todo = cfg.all_built & ~(<uint32_t>s.built[p])
-    cdef uint32_t kinds = kinds_held(s, p), types
+    cdef uint32_t todo
     cdef bint any = False
-    types = (kinds | (kinds >> NT) | (kinds >> (2 * NT))) & 0x1Fu   # the types of which p holds a card
+    # a component whose recipe the hand reaches (enough cards of each type, whatever suppliers; most hands
+    # reach none, and then there is no loop at all): only then can one of its options fit
+    # (components as their bits SP_LEAD(c), where sp_comps_in_reach leaves them: cfg.lead_of, cfg.lead_comp)
+    todo = cfg.lead_of[cfg.all_built & ~(<uint32_t>s.built[p])] & sp_comps_in_reach(&s.hand[p][0], &cfg.reach_rec[0])
+    if not todo:
+        return False
     memcpy(hand, &s.hand[p][0], NK)                           # locals: the mask stores cannot alias them
     while todo:
-        c = lowest_bit(todo)
+        c = cfg.lead_comp[lowest_bit(todo)]
         todo &= todo - 1
-        if cfg.comp_types[c] & ~types:                          # a type of the recipe not in hand at all
-            continue
         nt = cfg.comp_nt[c]
         for i in range(nt):
             t = cfg.comp_t[c][i]
@@ -484,119 +542,105 @@ ctypedef uint64_t (*mask_fn)(const SPConfig* cfg, const SPState* s, int seat, ui
 
 
 cdef uint64_t mask_main(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
-    cdef uint32_t bits, held
-    cdef int pile
-    cdef bint any
-    cdef uint64_t written = 0
-    pile = pile_size(cfg, s)
-    bits = suppliers_open(cfg, s, seat, pile)
-    set_field_w(words, &written, cfg.a_supply, bits)
-    any = bits != 0
-    if build_opts(cfg, s, seat, words, &written):
-        any = True
+    # the families decided by the chance of a random game (the builds, depollution or pass, the offer's targets)
+    # written without a branch; depollute, stop and pass are one field (stop is never legal here)
+    cdef uint32_t bits, held, dep, trade
+    cdef int any
+    cdef uint64_t written
+    bits = suppliers_open(cfg, s, seat, pile_size(cfg, s))
+    written = put_field(words, cfg.a_supply, bits)
+    any = build_opts(cfg, s, seat, words, &written) | (bits != 0)
     held = malus_held(s, seat)
-    if not (s.flags & FL_NODEP):
-        bits = held & cfg.dep_ok
-        set_field_w(words, &written, cfg.a_depollute, bits)
-        any = any or bits != 0
-    if not any or (s.flags & FL_NODEP):
-        set_one_w(words, &written, cfg.a_pass)
-    if (s.flags & FL_TRADING) and not s.offered and (held or (kinds_held(s, seat) & 0x3FFu)):
-        set_field_w(words, &written, cfg.a_offer, cfg.seat_bits & ~((<uint32_t>1) << seat))
+    if not (s.flags & FL_NODEP):                              # (event 12's round only: well predicted)
+        dep = held & cfg.dep_ok
+        any |= dep != 0
+        written |= put_field(words, cfg.a_depollute, dep | (<uint64_t>(any == 0) << cfg.o_pass))
+    else:
+        written |= put_field(words, cfg.a_pass, 1)
+    if s.flags & FL_TRADING:                                  # (from event 3 on)
+        trade = (s.offered == 0) & ((held | (kinds_held(s, seat) & 0x3FFu)) != 0)
+        written |= put_field(words, cfg.a_offer, cfg.seat_bits & ~((<uint32_t>1) << seat) & (0u - trade))
     return written
 
 
 cdef uint64_t mask_pick(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
-    cdef int sup
-    cdef uint64_t written = 0
-    sup = s.pick_sup
-    set_field_w(words, &written, cfg.vis0[sup], slots_filled(s, sup))
-    if deck_left(s, sup):
-        set_one_w(words, &written, cfg.a_draw + sup)
-    return written
+    # the supplier's face-up cards and its deck: one field from the first take id
+    cdef int sup = s.pick_sup
+    return put_field(words, cfg.a_take, ((<uint64_t>slots_filled(s, sup)) << cfg.o_take[sup])
+                     | ((<uint64_t>(deck_left(s, sup) != 0)) << (cfg.o_draw + sup)))
 
 
 cdef uint64_t mask_offer(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
-    cdef int i, code
-    cdef uint32_t bits, held
-    cdef uint64_t written = 0
-    if s.offer_give_n < 2:
-        bits = kinds_held(s, seat) & 0x3FFu
-        held = malus_held(s, seat) & cfg.dep_ok
-        for i in range(s.offer_give_n):                     # an offered item counts against the hand
-            code = s.offer_give[i]
-            if code >= ITEM_MALUS:
-                if s.malus[seat][code - ITEM_MALUS] <= item_count(s.offer_give, s.offer_give_n, code):
-                    held &= ~((<uint32_t>1) << (code - ITEM_MALUS))
-            elif s.hand[seat][code] <= item_count(s.offer_give, s.offer_give_n, code):
-                bits &= ~((<uint32_t>1) << code)
-        set_field_w(words, &written, cfg.a_give, bits)
-        set_field_w(words, &written, cfg.a_give_malus, held)
-    if s.offer_ask_n < 2:
-        set_field_w(words, &written, cfg.a_ask, 0x3FFu)
-    if s.offer_give_n >= 1 and s.offer_ask_n >= 1:
-        set_one_w(words, &written, cfg.a_send)
-    set_one_w(words, &written, cfg.a_cancel)
-    return written
+    # without a branch: the offer holds 0, 1 or 2 items given and asked, as random play composes it. Items are
+    # given while fewer than 2 are: so only the case of one matters, where that item stays open when the hand
+    # holds another of it. Kinds and malus cards share one word, an item's code being its bit (ITEM_MALUS + card).
+    # Every family of the phase (give malus, give, ask, send, cancel) lies in one field from a_give_malus.
+    cdef uint32_t gn = s.offer_give_n, an = s.offer_ask_n, code = s.offer_give[0], is_malus
+    cdef uint64_t avail, field
+    cdef int have
+    avail = (<uint64_t>(kinds_held(s, seat) & 0x3FFu)) | ((<uint64_t>(malus_held(s, seat) & cfg.dep_ok)) << ITEM_MALUS)
+    is_malus = code >= ITEM_MALUS
+    have = s.malus[seat][(code - ITEM_MALUS) & 31] if is_malus else s.hand[seat][code & 15]
+    avail &= ~((<uint64_t>((gn == 1) & (have <= 1))) << code)
+    avail &= <uint64_t>0 - <uint64_t>(gn < 2)
+    field = ((avail >> ITEM_MALUS) | ((avail & 0x3FFu) << cfg.o_give)
+             | (cfg.f_ask & (<uint64_t>0 - <uint64_t>(an < 2)))
+             | (cfg.f_send & (<uint64_t>0 - <uint64_t>((gn >= 1) & (an >= 1)))) | cfg.f_cancel)
+    return put_field(words, cfg.a_give_malus, field)
 
 
 cdef uint64_t mask_depollute(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
-    cdef uint64_t written = 0
-    set_field_w(words, &written, cfg.a_depollute, malus_held(s, seat) & cfg.dep_ok)
-    set_one_w(words, &written, cfg.a_stop)
-    return written
+    set_field(words, cfg.a_depollute, malus_held(s, seat) & cfg.dep_ok)
+    set_one(words, cfg.a_stop)
+    return cfg.phase_words[PH_DEPOLLUTE]
 
 
 cdef uint64_t mask_lose(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
     cdef int sup, kind
     cdef bint any
-    cdef uint64_t written = 0
     any = False
     for sup in range(2):
         kind = sup * NT + s.lose_type
         if s.hand[seat][kind]:
             any = True
-            set_one_w(words, &written, cfg.a_discard + kind)
+            set_one(words, cfg.a_discard + kind)
     if not any:
-        set_one_w(words, &written, cfg.a_done)
-    return written
+        set_one(words, cfg.a_done)
+    return cfg.phase_words[PH_LOSE]
 
 
 cdef uint64_t mask_answer(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
     cdef int i
     cdef bint any
-    cdef uint64_t written = 0
     any = True
     for i in range(s.offer_ask_n):
         if s.hand[seat][s.offer_ask[i]] < item_count(s.offer_ask, s.offer_ask_n, s.offer_ask[i]):
             any = False
     if any:
-        set_one_w(words, &written, cfg.a_accept)
-    set_one_w(words, &written, cfg.a_refuse)
-    return written
+        set_one(words, cfg.a_accept)
+    set_one(words, cfg.a_refuse)
+    return cfg.phase_words[PH_ANSWER]
 
 
 cdef uint64_t mask_ev_pick(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
     cdef int i, sup
-    cdef uint64_t written = 0
     for sup in range(NS):
         for i in range(cfg.vis[sup]):
             if ev_pick_ok(cfg, s, sup, i):
-                set_one_w(words, &written, cfg.vis0[sup] + i)
+                set_one(words, cfg.vis0[sup] + i)
     if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
-        set_one_w(words, &written, cfg.a_decline)
-    return written
+        set_one(words, cfg.a_decline)
+    return cfg.phase_words[PH_EV_PICK]
 
 
 cdef uint64_t mask_ev_discard(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
     cdef int t, sup, kind
     cdef uint32_t bits, held
-    cdef uint64_t written = 0
     kind = cfg.ev_kind[s.ev_cur]
     held = kinds_held(s, seat)
     if kind == EV_DISCARD_SUPPLIER:
         sup = cfg.ev_sup[s.ev_cur]
-        set_field_w(words, &written, cfg.a_discard + sup * NT, (held >> (sup * NT)) & 0x1Fu)
+        set_field(words, cfg.a_discard + sup * NT, (held >> (sup * NT)) & 0x1Fu)
     elif kind == EV_HOARDING:
         bits = 0
         for t in range(NT):
@@ -604,29 +648,27 @@ cdef uint64_t mask_ev_discard(const SPConfig* cfg, const SPState* s, int seat, u
                 bits |= (<uint32_t>0x21u) << t                # both losable kinds of type t
         bits &= held
         if bits:
-            set_field_w(words, &written, cfg.a_discard, bits)
+            set_field(words, cfg.a_discard, bits)
         else:
-            set_one_w(words, &written, cfg.a_done)
+            set_one(words, cfg.a_done)
     else:                                                   # recycling tax
-        set_field_w(words, &written, cfg.a_discard, held & 0x3FFu)
+        set_field(words, cfg.a_discard, held & 0x3FFu)
         if s.ev_left == cfg.ev_amount[s.ev_cur] and pile_size(cfg, s) > 0:
-            set_one_w(words, &written, cfg.a_take_malus)
-    return written
+            set_one(words, cfg.a_take_malus)
+    return cfg.phase_words[PH_EV_DISCARD]
 
 
 cdef uint64_t mask_ev_tax(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
-    cdef uint64_t written = 0
     if losable(s, s.offer_to) > 0:
-        set_one_w(words, &written, cfg.a_tax_take)
-    set_field_w(words, &written, cfg.a_give_malus, malus_held(s, seat))
-    return written
+        set_one(words, cfg.a_tax_take)
+    set_field(words, cfg.a_give_malus, malus_held(s, seat))
+    return cfg.phase_words[PH_EV_TAX]
 
 
 cdef uint64_t mask_vote(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
-    cdef uint64_t written = 0
-    set_one_w(words, &written, cfg.a_vote_yes)
-    set_one_w(words, &written, cfg.a_vote_no)
-    return written
+    set_one(words, cfg.a_vote_yes)
+    set_one(words, cfg.a_vote_no)
+    return cfg.phase_words[PH_VOTE]
 
 
 cdef uint64_t mask_over(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
@@ -1486,6 +1528,16 @@ def make_core(int players, list recipes, list points, list options, list msets, 
         PyMem_Free(cfg)
 
 
+cdef uint64_t words_of(int base, int size):
+    """The mask words of actions base .. base + size - 1 (bit i for word i, as the word sets are: masks of at
+    most 64 words)."""
+    cdef uint64_t out = 0
+    cdef int i
+    for i in range(base >> 6, ((base + size - 1) >> 6) + 1):
+        out |= (<uint64_t>1) << (i & 63)
+    return out if size > 0 else 0
+
+
 cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points, list options, list msets,
                            list decks,
                            tuple vis, tuple take, tuple mtake, list malus_fx, list malus_arg, list top, list pile,
@@ -1569,6 +1621,14 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     memcpy(&cfg.vis_lo, &vis_bytes[0], 8)                       # the layout of market[0..1], market[2]
     memcpy(&cfg.vis_hi, &vis_bytes[8], 4)
     cfg.total_cards = total
+    for c in range(cfg.ncomp):
+        for t in range(NT):
+            cfg.reach_rec[SP_LEAD(c) + t] = cfg.recipe[c][t]
+        cfg.lead_comp[SP_LEAD(c)] = c
+    for i in range(1 << MAX_COMP):
+        for c in range(MAX_COMP):
+            if (i >> c) & 1:
+                cfg.lead_of[i] |= (<uint32_t>1) << SP_LEAD(c)
     cfg.nmalus = len(malus_fx)
     for t in range(cfg.nmalus):
         cfg.mfx[t] = malus_fx[t]
@@ -1630,6 +1690,36 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
     cfg.a_done = layout["done"][0]
     cfg.num_actions = layout["num_actions"]
     cfg.mask_words = (cfg.num_actions + 63) >> 6
+    # the words each phase's families lie in (what its move generation returns, with the builds' own words)
+    cfg.phase_words[PH_MAIN] = (words_of(cfg.a_supply, NS) | words_of(cfg.a_depollute, cfg.nmalus)
+                                | words_of(cfg.a_pass, 1) | words_of(cfg.a_offer, players))
+    cfg.phase_words[PH_PICK] = words_of(cfg.a_take, sum(vis)) | words_of(cfg.a_draw, NS)
+    cfg.phase_words[PH_LOSE] = words_of(cfg.a_discard, NK) | words_of(cfg.a_done, 1)
+    cfg.phase_words[PH_DEPOLLUTE] = words_of(cfg.a_depollute, cfg.nmalus) | words_of(cfg.a_stop, 1)
+    cfg.phase_words[PH_OFFER] = (words_of(cfg.a_give, NK_LOSABLE) | words_of(cfg.a_give_malus, cfg.nmalus)
+                                 | words_of(cfg.a_ask, NK_LOSABLE) | words_of(cfg.a_send, 1)
+                                 | words_of(cfg.a_cancel, 1))
+    cfg.phase_words[PH_ANSWER] = words_of(cfg.a_accept, 1) | words_of(cfg.a_refuse, 1)
+    cfg.phase_words[PH_EV_PICK] = words_of(cfg.a_take, sum(vis)) | words_of(cfg.a_decline, 1)
+    cfg.phase_words[PH_EV_DISCARD] = (words_of(cfg.a_discard, NK) | words_of(cfg.a_done, 1)
+                                      | words_of(cfg.a_take_malus, 1))
+    cfg.phase_words[PH_EV_TAX] = words_of(cfg.a_tax_take, 1) | words_of(cfg.a_give_malus, cfg.nmalus)
+    cfg.phase_words[PH_VOTE] = words_of(cfg.a_vote_yes, 1) | words_of(cfg.a_vote_no, 1)
+    cfg.phase_words[PH_OVER] = 0
+    # the frequent phases write their fixed families as one field each (offsets from its first action; < 64)
+    cfg.o_pass = cfg.a_pass - cfg.a_depollute
+    for sup in range(NS):
+        cfg.o_take[sup] = cfg.vis0[sup] - cfg.a_take
+    cfg.o_draw = cfg.a_draw - cfg.a_take
+    cfg.o_give = cfg.a_give - cfg.a_give_malus
+    cfg.o_ask = cfg.a_ask - cfg.a_give_malus
+    cfg.f_ask = (<uint64_t>0x3FFu) << (cfg.a_ask - cfg.a_give_malus)
+    cfg.f_send = (<uint64_t>1) << (cfg.a_send - cfg.a_give_malus)
+    cfg.f_cancel = (<uint64_t>1) << (cfg.a_cancel - cfg.a_give_malus)
+    if (cfg.a_pass - cfg.a_depollute > 63 or cfg.a_draw + NS - 1 - cfg.a_take > 63
+            or cfg.a_cancel - cfg.a_give_malus > 63 or cfg.a_give + NK_LOSABLE > cfg.a_ask
+            or cfg.a_stop + 1 != cfg.a_pass):
+        raise ValueError("action layout: a phase's families do not fit one 64-bit field")
     i = 0
     for sup in range(NS):
         for j in range(vis[sup]):
@@ -1638,6 +1728,11 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
             i += 1
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
+    # EngineSpec.legal_mask_words (the kernel serves sets of at most 64 words, as the playout's word-set loop):
+    # legal_actions() then lists only the words the move generation wrote, one to three of the 15 of the base
+    # game's mask, instead of scanning them all
+    if cfg.mask_words <= 64:
+        spec.legal_mask_words = sp_actor_mask
     core = GameCore()
     from robotcore.games.smartphone.view import NATIVE_HOOKS    # view.pyx cimports this module: read at make time
     take_native_hooks(&spec, NATIVE_HOOKS)

@@ -136,11 +136,25 @@ ctypedef struct SPConfig:
     # recomputing them: fit[c][i][sup][h] has bit j set when the j-th way of the i-th recipe type of c takes at
     # most h cards of supplier sup (h < MAX_FIT; a hand of more counts as MAX_FIT - 1, since a way takes at most 9)
     uint64_t fit[MAX_COMP][NT][NS][MAX_FIT]
+    uint64_t f_ask                      # the offer phase's field (from a_give_malus): every ask, send, cancel
+    uint64_t f_send
+    uint64_t f_cancel
+    uint32_t lead_of[1 << MAX_COMP]    # a set of components (bit c) as build_opts' quick test places them
+    uint64_t phase_words[NUM_PHASES]   # the mask words of the families a phase's move generation may write (bit
+                                       # i for word i; masks of <= 64 words): the rarer phases return these
     uint64_t vis_lo                    # 0x80 in the bytes of market[0..1] that are face-up slots (memcpy order)
     uint32_t vis_hi                    # the same for market[2]
     uint32_t dep_ok                    # malus cards a player may discard or give (not the sticky ones if harsh)
     uint8_t opt[MAX_OPTS][NK]          # build options: the cards laid, per kind
     uint8_t opt_comp[MAX_OPTS]
+    uint8_t o_take[NS]                 # the frequent phases' fields: offsets of a family from the field's first
+    uint8_t o_draw                     # action (pick: a_take; offer: a_give_malus; main: a_depollute)
+    uint8_t o_pass
+    uint8_t o_give
+    uint8_t o_ask
+    uint8_t lead_comp[32]              # the component whose bit is there (lead_of)
+    uint8_t reach_rec[32]              # the recipes for build_opts' quick test: c's cards of type t in byte
+                                       # 5c + t (c < 3), 16 + 5(c - 3) + t (c >= 3)
     uint8_t mset[MAX_COMP][NT][MAX_MSETS][NS]   # the i-th recipe type of c: its j-th way, cards per supplier
     int16_t comp_opt0[MAX_COMP + 1]    # options of component c: comp_opt0[c] .. comp_opt0[c + 1] - 1
     int16_t comp_stride[MAX_COMP][NT]  # option = comp_opt0[c] + sum of way index x stride over the recipe types
