@@ -35,7 +35,7 @@ cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
-from robotcore.core.bits cimport bit, lowest_bit, nth_set_bit, popcount
+from robotcore.core.bits cimport bit, load_le32, lowest_bit, nth_set_bit, popcount
 from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State, take_native_hooks
@@ -68,6 +68,49 @@ cdef inline void cs_all(const SYConfig* cfg, uint64_t* out) noexcept nogil:
     cdef int n = cfg.ncards
     out[0] = ~(<uint64_t>0) if n >= 64 else ((<uint64_t>1) << n) - 1
     out[1] = 0 if n <= 64 else (~(<uint64_t>0) if n == 128 else ((<uint64_t>1) << (n - 64)) - 1)
+
+
+# SELECT8[x * 8 + k]: the k-th (0-based) set bit of the byte x (0 when x has no such bit).
+cdef uint8_t SELECT8[256 * 8]
+
+
+cdef void _init_select8() noexcept:
+    cdef int x, k, i
+    for x in range(256):
+        k = 0
+        for i in range(8):
+            SELECT8[x * 8 + i] = 0
+        for i in range(8):
+            if (x >> i) & 1:
+                SELECT8[x * 8 + k] = <uint8_t>i
+                k += 1
+
+
+_init_select8()
+
+
+cdef inline int select64(uint64_t x, int n) noexcept nogil:
+    """``nth_set_bit(x, n)`` (n < popcount(x)) without a branch: halving by 32, 16 and 8 bits with masks in place
+    of jumps, then the byte's table. The deal draws a uniform card every time, so each of nth_set_bit's tests is a
+    coin toss the predictor loses about half of the time."""
+    cdef int base = 0, c
+    cdef uint64_t t
+    c = popcount(x & <uint64_t>0xFFFFFFFFULL)
+    t = <uint64_t>0 - <uint64_t>(n >= c)          # all ones: the bit is in the upper half
+    n -= c & <int>t
+    x >>= <int>(t & 32)
+    base += <int>(t & 32)
+    c = popcount(x & <uint64_t>0xFFFFULL)
+    t = <uint64_t>0 - <uint64_t>(n >= c)
+    n -= c & <int>t
+    x >>= <int>(t & 16)
+    base += <int>(t & 16)
+    c = popcount(x & <uint64_t>0xFFULL)
+    t = <uint64_t>0 - <uint64_t>(n >= c)
+    n -= c & <int>t
+    x >>= <int>(t & 8)
+    base += <int>(t & 8)
+    return base + SELECT8[((x & 0xFF) << 3) | <uint64_t>(n & 7)]
 
 
 cdef inline int cs_first(const uint64_t* s) noexcept nogil:
@@ -448,6 +491,7 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
     """Seven cards to each seat, one at a time in seat order, each a uniform draw from the deck. When the deck
     cannot provide the whole deal, the discard pile is shuffled into it first."""
     cdef int n = cfg.nseats, j, p, m, c, k, c0
+    cdef uint64_t hi
     if cs_count(s.deck) < HAND_SIZE * n:
         s.deck[0] |= s.disc[0]
         s.deck[1] |= s.disc[1]
@@ -461,12 +505,10 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
         for p in range(n):
             if m == 0:
                 break
-            k = <int>rng_below(&s.rng, <uint32_t>m)     # the k-th card of the deck (cs_nth)
-            if k < c0:
-                c = nth_set_bit(s.deck[0], k)
-                c0 -= 1
-            else:
-                c = 64 + nth_set_bit(s.deck[1], k - c0)
+            k = <int>rng_below(&s.rng, <uint32_t>m)     # the k-th card of the deck (cs_nth), without a branch
+            hi = <uint64_t>0 - <uint64_t>(k >= c0)      # all ones: in the second word
+            c = <int>(hi & 64) + select64((s.deck[0] & ~hi) | (s.deck[1] & hi), k - (c0 & <int>hi))
+            c0 -= <int>(~hi & 1)
             m -= 1
             cs_del(s.deck, c)
             cs_add(s.pl[p].hand, c)
@@ -599,13 +641,10 @@ cdef void resolve_purchase(const SYConfig* cfg, SYState* s) noexcept nogil:
 
 cdef bint only_done(const SYConfig* cfg, const Player* P) noexcept nogil:
     """True when "done" is the only thing the player can do (so the engine does it)."""
-    cdef int b
-    if P.hand[0] or P.hand[1] or P.hours or P.waste >= SUBCONTRACT_COST or over_cap(P):
-        return False
-    for b in range(cfg.nbench):
-        if P.bench[b] != NO_CARD:
-            return False
-    return True
+    cdef uint32_t benches = 0xFFFFFFFFu >> (8 * (MAX_WB - cfg.nbench))    # a byte per workbench in play
+    # asked after every workshop action: one test of all the conditions, not a branch each
+    return ((P.hand[0] | P.hand[1]) == 0) & (P.hours == 0) & (P.waste < SUBCONTRACT_COST) & (not over_cap(P)) \
+        & ((load_le32(P.bench) & benches) == benches)
 
 
 cdef void fold_draft_knowledge(const SYConfig* cfg, SYState* s) noexcept nogil:
@@ -767,6 +806,17 @@ cdef void sy_init(const void* c, void* st, uint64_t seed) noexcept nogil:
     start_day(cfg, s)
 
 
+cdef inline uint32_t draft_waiting(const SYConfig* cfg, const SYState* s) noexcept nogil:
+    """The draft's actors: bit p = seat p still scavenging and not committed yet, for the four seat slots at once
+    (compares and shifts, no branch: which seats have committed or broken changes at every decision), then only
+    the seats in play."""
+    cdef uint32_t bits = (<uint32_t>((s.broke_at[0] == NOT_BROKEN) & (s.pending[0] == NO_PENDING))
+                          | (<uint32_t>((s.broke_at[1] == NOT_BROKEN) & (s.pending[1] == NO_PENDING)) << 1)
+                          | (<uint32_t>((s.broke_at[2] == NOT_BROKEN) & (s.pending[2] == NO_PENDING)) << 2)
+                          | (<uint32_t>((s.broke_at[3] == NOT_BROKEN) & (s.pending[3] == NO_PENDING)) << 3))
+    return bits & ((1u << cfg.nseats) - 1)
+
+
 cdef inline bint seat_acts(const SYConfig* cfg, const SYState* s, int p) noexcept nogil:
     """Whether seat p must act now (``s`` not over): bit p of ``sy_actors``."""
     if s.phase == PH_WORKSHOP:
@@ -788,10 +838,8 @@ cdef uint32_t sy_actors(const void* c, const void* st) noexcept nogil:
     if s.phase == PH_WORKSHOP:
         return ~(<uint32_t>s.done) & ((1u << cfg.nseats) - 1)
     if s.phase == PH_DRAFT:             # seat_acts, one phase at a time
-        for p in range(cfg.nseats):
-            if s.broke_at[p] == NOT_BROKEN and s.pending[p] == NO_PENDING:
-                bits |= (<uint32_t>1) << p
-    elif s.phase == PH_PURCHASE:
+        return draft_waiting(cfg, s)
+    if s.phase == PH_PURCHASE:
         for p in range(cfg.nseats):
             if s.pending[p] == NO_PENDING and can_buy(&s.pl[p]):
                 bits |= (<uint32_t>1) << p
@@ -811,14 +859,15 @@ cdef inline void setbit(uint64_t* words, uint64_t* wr, int a) noexcept nogil:
 
 
 cdef inline void or_word_at(uint64_t* words, uint64_t* wr, int a, uint64_t v) noexcept nogil:
-    """Sets actions a + i for every bit i of v. A word is written only when it gains a bit, so nothing past the
-    last legal action is touched."""
+    """Sets actions a + i for every bit i of v (a + 63 inside the mask: every block or_word_at writes is followed
+    by another, the overflow block last). Without a branch: whether v spills into the next word depends on the
+    cards in hand and the cubes in stock, which random play makes a coin toss; the next word is ORed with the
+    spill, zero when there is none, and named only when it gains a bit."""
     cdef int sh = a & 63
+    cdef uint64_t spill = (v >> 1) >> (63 - sh)         # v >> (64 - sh), and 0 when sh = 0
     words[a >> 6] |= v << sh
-    wr[0] |= (<uint64_t>1) << (a >> 6)
-    if sh and v >> (64 - sh):
-        words[(a >> 6) + 1] |= v >> (64 - sh)
-        wr[0] |= (<uint64_t>2) << (a >> 6)
+    words[(a >> 6) + 1] |= spill
+    wr[0] |= ((<uint64_t>1) | (<uint64_t>(spill != 0) << 1)) << (a >> 6)
 
 
 # Repair codes of one workbench: code - 1 = m + 4o + 16e + 64n, so the codes with m <= lm, o <= lo, e <= le are
@@ -950,10 +999,8 @@ cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil
         return
     s.pending[seat] = <uint16_t>action
     if s.phase == PH_DRAFT:
-        for p in range(cfg.nseats):
-            if s.broke_at[p] == NOT_BROKEN and s.pending[p] == NO_PENDING:
-                return
-        resolve_pass(cfg, s)
+        if draft_waiting(cfg, s) == 0:
+            resolve_pass(cfg, s)
     elif s.phase == PH_PURCHASE:
         for p in range(cfg.nseats):
             if s.pending[p] == NO_PENDING and can_buy(&s.pl[p]):
