@@ -210,19 +210,43 @@ cdef int day_dir(const SYState* s) noexcept nogil:
     return day_dir_of(s.day)
 
 
+# KEEPER[((n * 2 + (dirn > 0)) * MAX_P + p) * 16 + alive]: the first seat after p in direction dirn among the n
+# seats whose bit is set in ``alive``, p itself when there is none (what ``next_keeper`` returns).
+cdef uint8_t KEEPER[(2 * MAX_P + 2) * MAX_P * 16]
+
+
+cdef void _init_keepers() noexcept:
+    cdef int n, d, p, alive, q, i, ans
+    memset(KEEPER, 0, sizeof(KEEPER))
+    for n in range(1, MAX_P + 1):
+        for d in range(2):
+            for p in range(n):
+                for alive in range(16):
+                    q = p
+                    ans = p
+                    for i in range(n - 1):
+                        q += 1 if d else -1             # the next seat round the table
+                        if q < 0:
+                            q = n - 1
+                        elif q == n:
+                            q = 0
+                        if (alive >> q) & 1:
+                            ans = q
+                            break
+                    KEEPER[((n * 2 + d) * MAX_P + p) * 16 + alive] = <uint8_t>ans
+
+
+_init_keepers()
+
+
 cdef int next_keeper(const SYState* s, int n, int p, int dirn, int after) noexcept nogil:
     """The first seat after ``p`` in direction ``dirn`` still scavenging once pass ``after`` is resolved
-    (``p`` itself when it is alone: the lone player keeps the hand it holds)."""
-    cdef int q = p, i
-    for i in range(n - 1):
-        q += dirn                       # the next seat round the table (dirn is +1 or -1)
-        if q < 0:
-            q = n - 1
-        elif q == n:
-            q = 0
-        if s.broke_at[q] > after:
-            return q
-    return p
+    (``p`` itself when it is alone: the lone player keeps the hand it holds). The seats still scavenging are
+    compared at once and the answer read from a table (a walk round the table stops at a seat that depends on
+    who broke when: a branch random play makes unpredictable)."""
+    cdef uint32_t alive = (<uint32_t>(s.broke_at[0] > after) | (<uint32_t>(s.broke_at[1] > after) << 1)
+                           | (<uint32_t>(s.broke_at[2] > after) << 2) | (<uint32_t>(s.broke_at[3] > after) << 3))
+    return KEEPER[((n * 2 + (dirn > 0)) * MAX_P + p) * 16 + alive]
 
 
 cdef int track_holder(const SYState* s, int n, int t, int x) noexcept nogil:
@@ -253,7 +277,8 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
 
     A hand is broken at one pass, whole (``check_log`` rejects anything else), so its 7 slots give the broken
     cards by back and, by back, a bit per pass at which a card was kept; its holders are followed once."""
-    cdef int n = cfg.nseats, k, f, c, b, x, h, p, L, top = -1, dirn
+    cdef int n = cfg.nseats, k, f, c, b, x, h, p, L, top = -1, dirn, isb
+    cdef uint64_t held, know
     cdef const uint8_t* fate = &s.day_fate[t * HAND_SIZE]
     cdef const uint8_t* card = &s.day_card[t * HAND_SIZE]
     cdef uint32_t kept_bits[2]            # [back]: bit y = a card of that back was kept from this hand at pass y
@@ -265,15 +290,15 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
     brk[0][1] = 0
     brk[1][0] = 0
     brk[1][1] = 0
-    for k in range(s.dealt[t]):
+    for k in range(s.dealt[t]):           # without a branch on the fates (which slots were kept, which broken)
         f = fate[k]
-        if f & FATE_BROKEN:
-            c = card[k]
-            cs_add(brk[cfg.kind[c]], c)
-            if fate_step(f) > top:
-                top = fate_step(f)
-        elif f & FATE_KEPT:
-            kept_bits[cfg.kind[card[k]]] |= (<uint32_t>1) << fate_step(f)
+        c = card[k]
+        b = cfg.kind[c]
+        isb = (f >> 5) & 1                # FATE_BROKEN
+        brk[b][c >> 6] |= (<uint64_t>isb) << (c & 63)
+        x = fate_step(f) if isb else -1
+        top = x if x > top else top
+        kept_bits[b] |= (<uint32_t>((f >> 4) & 1 & (isb ^ 1))) << fate_step(f)     # FATE_KEPT
     if top < 0:
         return                            # nothing of this hand is in the discard pile
     h = t
@@ -295,14 +320,13 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
             break
         h = next_keeper(s, n, h, dirn, x)
         x += 1
-    for p in range(n):
-        L = last[p]
-        if L < 0 or L > top:
-            continue                      # never held it (or only after its break: not in a valid state)
+    for p in range(n):                    # the seats that held it (and not only after its break: not in a valid
+        L = last[p]                       # state), by a mask: which seats held it changes at every break
+        held = <uint64_t>0 - <uint64_t>((L >= 0) & (L <= top))
         for b in range(2):
-            if (kept_bits[b] >> (L + 1)) == 0:
-                out[p][0] |= brk[b][0]
-                out[p][1] |= brk[b][1]
+            know = held & (<uint64_t>0 - <uint64_t>((kept_bits[b] >> ((L + 1) & 31)) == 0))
+            out[p][0] |= brk[b][0] & know
+            out[p][1] |= brk[b][1] & know
 
 
 cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed, uint64_t (*out)[2]) noexcept nogil:
@@ -810,11 +834,14 @@ cdef inline uint32_t draft_waiting(const SYConfig* cfg, const SYState* s) noexce
     """The draft's actors: bit p = seat p still scavenging and not committed yet, for the four seat slots at once
     (compares and shifts, no branch: which seats have committed or broken changes at every decision), then only
     the seats in play."""
-    cdef uint32_t bits = (<uint32_t>((s.broke_at[0] == NOT_BROKEN) & (s.pending[0] == NO_PENDING))
-                          | (<uint32_t>((s.broke_at[1] == NOT_BROKEN) & (s.pending[1] == NO_PENDING)) << 1)
-                          | (<uint32_t>((s.broke_at[2] == NOT_BROKEN) & (s.pending[2] == NO_PENDING)) << 2)
-                          | (<uint32_t>((s.broke_at[3] == NOT_BROKEN) & (s.pending[3] == NO_PENDING)) << 3))
-    return bits & ((1u << cfg.nseats) - 1)
+    cdef uint32_t x = ~load_le32(s.broke_at)                       # a zero byte: NOT_BROKEN
+    cdef uint64_t y = ~(<uint64_t>s.pending[0] | (<uint64_t>s.pending[1] << 16) | (<uint64_t>s.pending[2] << 32)
+                        | (<uint64_t>s.pending[3] << 48))           # a zero lane: NO_PENDING
+    # bit 7 of a byte (15 of a lane) set exactly when it is not zero; then those bits gathered, seat p at bit 24 + p
+    # (48 + p): every other product of the gathering multiplication lands on another bit, so none carries
+    x = (((x & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | x) >> 7 & 0x01010101u
+    y = (((y & 0x7FFF7FFF7FFF7FFFULL) + 0x7FFF7FFF7FFF7FFFULL) | y) >> 15 & 0x0001000100010001ULL
+    return ~((x * 0x01020408u) >> 24 | <uint32_t>((y * 0x0001000200040008ULL) >> 48)) & ((1u << cfg.nseats) - 1)
 
 
 cdef inline bint seat_acts(const SYConfig* cfg, const SYState* s, int p) noexcept nogil:
