@@ -35,7 +35,7 @@ cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
-from robotcore.core.bits cimport bit, load_le32, lowest_bit, nth_set_bit, popcount
+from robotcore.core.bits cimport bit, load_le32, lowest_bit, nth_set_bit, popcount, zero_words
 from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State, take_native_hooks
@@ -296,8 +296,8 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
         b = cfg.kind[c]
         isb = (f >> 5) & 1                # FATE_BROKEN
         brk[b][c >> 6] |= (<uint64_t>isb) << (c & 63)
-        x = fate_step(f) if isb else -1
-        top = x if x > top else top
+        x = fate_step(f) | (isb - 1)      # its pass when broken, else -1
+        top ^= (top ^ x) & -(x > top)
         kept_bits[b] |= (<uint32_t>((f >> 4) & 1 & (isb ^ 1))) << fate_step(f)     # FATE_KEPT
     if top < 0:
         return                            # nothing of this hand is in the discard pile
@@ -575,12 +575,12 @@ cdef int do_break(SYState* s, int p, int x) noexcept nogil:
     The hand is what is left of its track (the slots still without a fate), so one lookup finds the track and
     its 7 slots take the fate."""
     cdef Player* P = &s.pl[p]
-    cdef int k = cs_count(P.hand), t, j
+    cdef int k = cs_count(P.hand), t, j, f
     if k:
         t = slot_of(s, cs_first(P.hand)) // HAND_SIZE
-        for j in range(s.dealt[t]):
-            if s.day_fate[t * HAND_SIZE + j] == 0:
-                s.day_fate[t * HAND_SIZE + j] = <uint8_t>(FATE_BROKEN | x)
+        for j in range(s.dealt[t]):     # the slots without a fate yet take the break's (no branch a slot)
+            f = s.day_fate[t * HAND_SIZE + j]
+            s.day_fate[t * HAND_SIZE + j] = <uint8_t>(f | ((FATE_BROKEN | x) & -(f == 0)))
     else:
         t = p                               # an empty hand: nothing is broken (never asked: it breaks by itself)
     s.disc[0] |= P.hand[0]
@@ -1008,13 +1008,29 @@ cdef void sy_legal_mask(const void* c, const void* st, int seat, uint64_t* words
         legal_for(cfg, s, seat, words)
 
 
+# Words of the largest mask (128 cards, 4 workbenches: 2,610 actions). ``sy_legal_mask_words`` zeroes this many
+# whatever the mask's own size, by straight-line stores of a constant size in place of a libc call: the kernel's
+# buffers hold them (``EngineSpec.mask_scratch`` covers those past a smaller mask; the others hold MAX_MASK_WORDS).
+cdef enum:
+    SY_MASK_BUF = 41
+
+
 cdef uint64_t sy_legal_mask_words(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     """``EngineSpec.legal_mask_words``: ``sy_legal_mask`` for a seat the kernel knows is acting, and the set of
     the words move generation wrote (one to three of the 37-41 in most decisions), which are all that
-    ``State.legal_actions`` then lists."""
+    ``State.legal_actions`` then lists. The draft's (two of every three decisions) is written here, without
+    the call to ``legal_for``."""
     cdef const SYConfig* cfg = <const SYConfig*>c
-    memset(words, 0, ((cfg.num_actions + 63) >> 6) * sizeof(uint64_t))
-    return legal_for(cfg, <const SYState*>st, seat, words)
+    cdef const SYState* s = <const SYState*>st
+    cdef uint64_t wr = 0
+    zero_words(words, 24)
+    zero_words(words + 24, SY_MASK_BUF - 24)
+    if s.phase == PH_DRAFT:
+        setbit(words, &wr, cfg.a_break)
+        or_word_at(words, &wr, cfg.a_keep, s.pl[seat].hand[0])
+        or_word_at(words, &wr, cfg.a_keep + 64, s.pl[seat].hand[1])
+        return wr
+    return legal_for(cfg, s, seat, words)
 
 
 cdef void sy_apply(const void* c, void* st, int seat, int action) noexcept nogil:
@@ -1734,6 +1750,9 @@ def make_core(dict tables, int players, int workbenches, int days=DAYS, bint ope
     cfg.a_overflow = layout["overflow"]
     spec.num_actions = cfg.num_actions
     spec.num_seats = players
+    if cfg.num_actions > 64 * SY_MASK_BUF:
+        raise ValueError("Scrapyard's mask is at most SY_MASK_BUF words")
+    spec.mask_scratch = SY_MASK_BUF - ((cfg.num_actions + 63) >> 6)   # sy_legal_mask_words zeroes SY_MASK_BUF words
     core = GameCore()
     from robotcore.games.scrapyard.view import NATIVE_HOOKS    # view.pyx cimports this module: read at make time
     take_native_hooks(&spec, NATIVE_HOOKS)
