@@ -90,27 +90,21 @@ _init_select8()
 
 
 cdef inline int select64(uint64_t x, int n) noexcept nogil:
-    """``nth_set_bit(x, n)`` (n < popcount(x)) without a branch: halving by 32, 16 and 8 bits with masks in place
-    of jumps, then the byte's table. The deal draws a uniform card every time, so each of nth_set_bit's tests is a
-    coin toss the predictor loses about half of the time."""
-    cdef int base = 0, c
-    cdef uint64_t t
-    c = popcount(x & <uint64_t>0xFFFFFFFFULL)
-    t = <uint64_t>0 - <uint64_t>(n >= c)          # all ones: the bit is in the upper half
-    n -= c & <int>t
-    x >>= <int>(t & 32)
-    base += <int>(t & 32)
-    c = popcount(x & <uint64_t>0xFFFFULL)
-    t = <uint64_t>0 - <uint64_t>(n >= c)
-    n -= c & <int>t
-    x >>= <int>(t & 16)
-    base += <int>(t & 16)
-    c = popcount(x & <uint64_t>0xFFULL)
-    t = <uint64_t>0 - <uint64_t>(n >= c)
-    n -= c & <int>t
-    x >>= <int>(t & 8)
-    base += <int>(t & 8)
-    return base + SELECT8[((x & 0xFF) << 3) | <uint64_t>(n & 7)]
+    """``nth_set_bit(x, n)`` (n < popcount(x)) without a branch (the deal draws a uniform card every time, so each
+    of nth_set_bit's tests is a coin toss the predictor loses about half of the time): the bytes' running
+    popcounts side by side in one word, the byte holding the bit is the number of running counts <= n, then the
+    byte's table."""
+    cdef uint64_t t = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+    cdef uint64_t run
+    cdef int byte, before
+    t = (t & <uint64_t>0x3333333333333333ULL) + ((t >> 2) & <uint64_t>0x3333333333333333ULL)
+    t = (t + (t >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL          # popcount of each byte
+    run = t * <uint64_t>0x0101010101010101ULL                       # byte i: popcount of bytes 0..i (<= 64)
+    # bit 7 of byte i of (n | 0x80..) - run is set exactly when run_i <= n (no byte borrows: 128 + n > 64)
+    byte = popcount((((<uint64_t>n * <uint64_t>0x0101010101010101ULL) | <uint64_t>0x8080808080808080ULL) - run)
+                    & <uint64_t>0x8080808080808080ULL) << 3
+    before = <int>(((run << 8) >> byte) & 0xFF)                     # the set bits below that byte
+    return byte + SELECT8[(((x >> byte) & 0xFF) << 3) | <uint64_t>(n - before)]
 
 
 cdef inline int cs_first(const uint64_t* s) noexcept nogil:
@@ -210,43 +204,19 @@ cdef int day_dir(const SYState* s) noexcept nogil:
     return day_dir_of(s.day)
 
 
-# KEEPER[((n * 2 + (dirn > 0)) * MAX_P + p) * 16 + alive]: the first seat after p in direction dirn among the n
-# seats whose bit is set in ``alive``, p itself when there is none (what ``next_keeper`` returns).
-cdef uint8_t KEEPER[(2 * MAX_P + 2) * MAX_P * 16]
-
-
-cdef void _init_keepers() noexcept:
-    cdef int n, d, p, alive, q, i, ans
-    memset(KEEPER, 0, sizeof(KEEPER))
-    for n in range(1, MAX_P + 1):
-        for d in range(2):
-            for p in range(n):
-                for alive in range(16):
-                    q = p
-                    ans = p
-                    for i in range(n - 1):
-                        q += 1 if d else -1             # the next seat round the table
-                        if q < 0:
-                            q = n - 1
-                        elif q == n:
-                            q = 0
-                        if (alive >> q) & 1:
-                            ans = q
-                            break
-                    KEEPER[((n * 2 + d) * MAX_P + p) * 16 + alive] = <uint8_t>ans
-
-
-_init_keepers()
-
-
 cdef int next_keeper(const SYState* s, int n, int p, int dirn, int after) noexcept nogil:
     """The first seat after ``p`` in direction ``dirn`` still scavenging once pass ``after`` is resolved
-    (``p`` itself when it is alone: the lone player keeps the hand it holds). The seats still scavenging are
-    compared at once and the answer read from a table (a walk round the table stops at a seat that depends on
-    who broke when: a branch random play makes unpredictable)."""
-    cdef uint32_t alive = (<uint32_t>(s.broke_at[0] > after) | (<uint32_t>(s.broke_at[1] > after) << 1)
-                           | (<uint32_t>(s.broke_at[2] > after) << 2) | (<uint32_t>(s.broke_at[3] > after) << 3))
-    return KEEPER[((n * 2 + (dirn > 0)) * MAX_P + p) * 16 + alive]
+    (``p`` itself when it is alone: the lone player keeps the hand it holds)."""
+    cdef int q = p, i
+    for i in range(n - 1):
+        q += dirn                       # the next seat round the table (dirn is +1 or -1)
+        if q < 0:
+            q = n - 1
+        elif q == n:
+            q = 0
+        if s.broke_at[q] > after:
+            return q
+    return p
 
 
 cdef int track_holder(const SYState* s, int n, int t, int x) noexcept nogil:
@@ -277,8 +247,7 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
 
     A hand is broken at one pass, whole (``check_log`` rejects anything else), so its 7 slots give the broken
     cards by back and, by back, a bit per pass at which a card was kept; its holders are followed once."""
-    cdef int n = cfg.nseats, k, f, c, b, x, h, p, L, top = -1, dirn, isb
-    cdef uint64_t held, know
+    cdef int n = cfg.nseats, k, f, c, b, x, h, p, L, top = -1, dirn
     cdef const uint8_t* fate = &s.day_fate[t * HAND_SIZE]
     cdef const uint8_t* card = &s.day_card[t * HAND_SIZE]
     cdef uint32_t kept_bits[2]            # [back]: bit y = a card of that back was kept from this hand at pass y
@@ -290,15 +259,15 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
     brk[0][1] = 0
     brk[1][0] = 0
     brk[1][1] = 0
-    for k in range(s.dealt[t]):           # without a branch on the fates (which slots were kept, which broken)
+    for k in range(s.dealt[t]):
         f = fate[k]
-        c = card[k]
-        b = cfg.kind[c]
-        isb = (f >> 5) & 1                # FATE_BROKEN
-        brk[b][c >> 6] |= (<uint64_t>isb) << (c & 63)
-        x = fate_step(f) | (isb - 1)      # its pass when broken, else -1
-        top ^= (top ^ x) & -(x > top)
-        kept_bits[b] |= (<uint32_t>((f >> 4) & 1 & (isb ^ 1))) << fate_step(f)     # FATE_KEPT
+        if f & FATE_BROKEN:
+            c = card[k]
+            cs_add(brk[cfg.kind[c]], c)
+            if fate_step(f) > top:
+                top = fate_step(f)
+        elif f & FATE_KEPT:
+            kept_bits[cfg.kind[card[k]]] |= (<uint32_t>1) << fate_step(f)
     if top < 0:
         return                            # nothing of this hand is in the discard pile
     h = t
@@ -320,13 +289,14 @@ cdef void track_knowledge(const SYConfig* cfg, const SYState* s, int t, bint rev
             break
         h = next_keeper(s, n, h, dirn, x)
         x += 1
-    for p in range(n):                    # the seats that held it (and not only after its break: not in a valid
-        L = last[p]                       # state), by a mask: which seats held it changes at every break
-        held = <uint64_t>0 - <uint64_t>((L >= 0) & (L <= top))
+    for p in range(n):
+        L = last[p]
+        if L < 0 or L > top:
+            continue                      # never held it (or only after its break: not in a valid state)
         for b in range(2):
-            know = held & (<uint64_t>0 - <uint64_t>((kept_bits[b] >> ((L + 1) & 31)) == 0))
-            out[p][0] |= brk[b][0] & know
-            out[p][1] |= brk[b][1] & know
+            if (kept_bits[b] >> (L + 1)) == 0:
+                out[p][0] |= brk[b][0]
+                out[p][1] |= brk[b][1]
 
 
 cdef void known_broken_all(const SYConfig* cfg, const SYState* s, bint revealed, uint64_t (*out)[2]) noexcept nogil:
@@ -515,7 +485,7 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
     """Seven cards to each seat, one at a time in seat order, each a uniform draw from the deck. When the deck
     cannot provide the whole deal, the discard pile is shuffled into it first."""
     cdef int n = cfg.nseats, j, p, m, c, k, c0
-    cdef uint64_t hi
+    cdef uint64_t hi, cb, rng, d0, d1
     if cs_count(s.deck) < HAND_SIZE * n:
         s.deck[0] |= s.disc[0]
         s.deck[1] |= s.disc[1]
@@ -525,19 +495,28 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
     # the day's draft record is empty here: sy_init and end_day leave it so (and sy_validate checks it)
     m = cs_count(s.deck)                # the deck's size and its first word's, kept as cards leave it
     c0 = popcount(s.deck[0])
+    rng = s.rng                         # the PRNG and the deck in registers for the deal
+    d0 = s.deck[0]
+    d1 = s.deck[1]
     for j in range(HAND_SIZE):
         for p in range(n):
             if m == 0:
                 break
-            k = <int>rng_below(&s.rng, <uint32_t>m)     # the k-th card of the deck (cs_nth), without a branch
-            hi = <uint64_t>0 - <uint64_t>(k >= c0)      # all ones: in the second word
-            c = <int>(hi & 64) + select64((s.deck[0] & ~hi) | (s.deck[1] & hi), k - (c0 & <int>hi))
-            c0 -= <int>(~hi & 1)
+            k = <int>rng_below(&rng, <uint32_t>m)       # the k-th card of the deck (cs_nth)
+            if k < c0:
+                c = nth_set_bit(d0, k)
+                c0 -= 1
+                d0 &= ~((<uint64_t>1) << c)
+            else:
+                c = 64 + nth_set_bit(d1, k - c0)
+                d1 &= ~((<uint64_t>1) << (c - 64))
             m -= 1
-            cs_del(s.deck, c)
             cs_add(s.pl[p].hand, c)
             s.day_card[p * HAND_SIZE + s.dealt[p]] = <uint8_t>c
             s.dealt[p] += 1
+    s.rng = rng
+    s.deck[0] = d0
+    s.deck[1] = d1
     s.step = 0
     s.phase = PH_DRAFT
     for p in range(n):
@@ -665,10 +644,13 @@ cdef void resolve_purchase(const SYConfig* cfg, SYState* s) noexcept nogil:
 
 cdef bint only_done(const SYConfig* cfg, const Player* P) noexcept nogil:
     """True when "done" is the only thing the player can do (so the engine does it)."""
-    cdef uint32_t benches = 0xFFFFFFFFu >> (8 * (MAX_WB - cfg.nbench))    # a byte per workbench in play
-    # asked after every workshop action: one test of all the conditions, not a branch each
-    return ((P.hand[0] | P.hand[1]) == 0) & (P.hours == 0) & (P.waste < SUBCONTRACT_COST) & (not over_cap(P)) \
-        & ((load_le32(P.bench) & benches) == benches)
+    cdef int b
+    if P.hand[0] or P.hand[1] or P.hours or P.waste >= SUBCONTRACT_COST or over_cap(P):
+        return False
+    for b in range(cfg.nbench):
+        if P.bench[b] != NO_CARD:
+            return False
+    return True
 
 
 cdef void fold_draft_knowledge(const SYConfig* cfg, SYState* s) noexcept nogil:
