@@ -70,43 +70,6 @@ cdef inline void cs_all(const SYConfig* cfg, uint64_t* out) noexcept nogil:
     out[1] = 0 if n <= 64 else (~(<uint64_t>0) if n == 128 else ((<uint64_t>1) << (n - 64)) - 1)
 
 
-# SELECT8[x * 8 + k]: the k-th (0-based) set bit of the byte x (0 when x has no such bit).
-cdef uint8_t SELECT8[256 * 8]
-
-
-cdef void _init_select8() noexcept:
-    cdef int x, k, i
-    for x in range(256):
-        k = 0
-        for i in range(8):
-            SELECT8[x * 8 + i] = 0
-        for i in range(8):
-            if (x >> i) & 1:
-                SELECT8[x * 8 + k] = <uint8_t>i
-                k += 1
-
-
-_init_select8()
-
-
-cdef inline int select64(uint64_t x, int n) noexcept nogil:
-    """``nth_set_bit(x, n)`` (n < popcount(x)) without a branch (the deal draws a uniform card every time, so each
-    of nth_set_bit's tests is a coin toss the predictor loses about half of the time): the bytes' running
-    popcounts side by side in one word, the byte holding the bit is the number of running counts <= n, then the
-    byte's table."""
-    cdef uint64_t t = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
-    cdef uint64_t run
-    cdef int byte, before
-    t = (t & <uint64_t>0x3333333333333333ULL) + ((t >> 2) & <uint64_t>0x3333333333333333ULL)
-    t = (t + (t >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL          # popcount of each byte
-    run = t * <uint64_t>0x0101010101010101ULL                       # byte i: popcount of bytes 0..i (<= 64)
-    # bit 7 of byte i of (n | 0x80..) - run is set exactly when run_i <= n (no byte borrows: 128 + n > 64)
-    byte = popcount((((<uint64_t>n * <uint64_t>0x0101010101010101ULL) | <uint64_t>0x8080808080808080ULL) - run)
-                    & <uint64_t>0x8080808080808080ULL) << 3
-    before = <int>(((run << 8) >> byte) & 0xFF)                     # the set bits below that byte
-    return byte + SELECT8[(((x >> byte) & 0xFF) << 3) | <uint64_t>(n - before)]
-
-
 cdef inline int cs_first(const uint64_t* s) noexcept nogil:
     """Lowest card of a non-empty set."""
     if s[0]:
@@ -485,7 +448,7 @@ cdef void deal(const SYConfig* cfg, SYState* s) noexcept nogil:
     """Seven cards to each seat, one at a time in seat order, each a uniform draw from the deck. When the deck
     cannot provide the whole deal, the discard pile is shuffled into it first."""
     cdef int n = cfg.nseats, j, p, m, c, k, c0
-    cdef uint64_t hi, cb, rng, d0, d1
+    cdef uint64_t rng, d0, d1
     if cs_count(s.deck) < HAND_SIZE * n:
         s.deck[0] |= s.disc[0]
         s.deck[1] |= s.disc[1]
