@@ -689,11 +689,9 @@ cdef void to_discard(const SYConfig* cfg, SYState* s, int p, int c) noexcept nog
 cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept nogil:
     cdef Player* P = &s.pl[p]
     cdef int b, c, t, r, code, k
-    if a >= cfg.a_overflow:
-        apply_overflow(P, a - cfg.a_overflow + 1)
-    elif a == cfg.a_done:
-        s.done |= <uint8_t>(1 << p)
-    elif a >= cfg.a_place and a < cfg.a_place + cfg.ncards:
+    # the blocks by how often random play picks them (place, discard, done, clean, overflow, repair...), each a
+    # single unsigned range test: fewer tests, and fewer mispredicted ones, before the common actions
+    if <uint32_t>(a - cfg.a_place) < <uint32_t>cfg.ncards:
         c = a - cfg.a_place
         for b in range(cfg.nbench):
             if P.bench[b] == NO_CARD:
@@ -702,12 +700,48 @@ cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept
         P.bench[b] = <uint8_t>c
         for r in range(NUM_RES):
             P.bench_rep[b][r] = 0
-    elif a >= cfg.a_discard and a < cfg.a_assemble:
+    elif <uint32_t>(a - cfg.a_discard) < <uint32_t>cfg.nbench:
         b = a - cfg.a_discard
         to_discard(cfg, s, p, P.bench[b])
         P.bench[b] = NO_CARD
         memset(P.bench_rep[b], 0, NUM_RES)
-    elif a >= cfg.a_assemble and a < cfg.a_dismantle:
+    elif a == cfg.a_done:
+        s.done |= <uint8_t>(1 << p)
+    elif a == cfg.a_clean:
+        P.hours -= 1
+        gain_waste(P, 1)
+    elif a >= cfg.a_overflow:
+        apply_overflow(P, a - cfg.a_overflow + 1)
+    elif <uint32_t>(a - cfg.a_repair) < <uint32_t>(cfg.a_exchange - cfg.a_repair):
+        b = (a - cfg.a_repair) // REPAIR_CODES
+        code = (a - cfg.a_repair) % REPAIR_CODES + 1
+        P.hours -= 1
+        for r in range(NUM_RES):
+            k = (code >> (2 * r)) & 3
+            P.res[r] -= k
+            P.bench_rep[b][r] += k
+    elif <uint32_t>(a - cfg.a_dismantle) < <uint32_t>cfg.nbench:
+        b = a - cfg.a_dismantle
+        c = P.bench[b]
+        P.hours -= 1
+        for r in range(NUM_RES):
+            P.res[r] += cfg.dem[c][r] + P.bench_rep[b][r]
+        to_discard(cfg, s, p, c)
+        P.bench[b] = NO_CARD
+        memset(P.bench_rep[b], 0, NUM_RES)
+        auto_overflow(P)
+    elif <uint32_t>(a - cfg.a_exchange) < NUM_RES:
+        P.waste -= EXCHANGE_COST
+        P.res[a - cfg.a_exchange] += 1
+        auto_overflow(P)
+    elif <uint32_t>(a - cfg.a_expand) < 2:
+        P.waste -= EXPAND_COST
+        P.hours -= 1
+        P.ext |= <uint8_t>(1 << (a - cfg.a_expand))
+    elif a == cfg.a_subcontract:
+        P.waste -= SUBCONTRACT_COST
+        P.hours += 1
+    elif <uint32_t>(a - cfg.a_assemble) < <uint32_t>(cfg.a_dismantle - cfg.a_assemble):
         b = (a - cfg.a_assemble) // NUM_TYPES
         t = (a - cfg.a_assemble) % NUM_TYPES
         c = P.bench[b]
@@ -718,38 +752,6 @@ cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept
             P.nup[t] += 1
         P.bench[b] = NO_CARD
         memset(P.bench_rep[b], 0, NUM_RES)     # the cubes stay on the card, out of the stock for good
-    elif a >= cfg.a_dismantle and a < cfg.a_repair:
-        b = a - cfg.a_dismantle
-        c = P.bench[b]
-        P.hours -= 1
-        for r in range(NUM_RES):
-            P.res[r] += cfg.dem[c][r] + P.bench_rep[b][r]
-        to_discard(cfg, s, p, c)
-        P.bench[b] = NO_CARD
-        memset(P.bench_rep[b], 0, NUM_RES)
-        auto_overflow(P)
-    elif a >= cfg.a_repair and a < cfg.a_exchange:
-        b = (a - cfg.a_repair) // REPAIR_CODES
-        code = (a - cfg.a_repair) % REPAIR_CODES + 1
-        P.hours -= 1
-        for r in range(NUM_RES):
-            k = (code >> (2 * r)) & 3
-            P.res[r] -= k
-            P.bench_rep[b][r] += k
-    elif a >= cfg.a_exchange and a < cfg.a_subcontract:
-        P.waste -= EXCHANGE_COST
-        P.res[a - cfg.a_exchange] += 1
-        auto_overflow(P)
-    elif a == cfg.a_subcontract:
-        P.waste -= SUBCONTRACT_COST
-        P.hours += 1
-    elif a == cfg.a_expand or a == cfg.a_expand + 1:
-        P.waste -= EXPAND_COST
-        P.hours -= 1
-        P.ext |= <uint8_t>(1 << (a - cfg.a_expand))
-    elif a == cfg.a_clean:
-        P.hours -= 1
-        gain_waste(P, 1)
     if not (s.done >> p) & 1 and only_done(cfg, P):
         s.done |= <uint8_t>(1 << p)
     if s.done == (1 << cfg.nseats) - 1:
