@@ -403,6 +403,12 @@ class _SSEProtocol(asyncio.Protocol):
 
     def _unchunk(self, data: bytes) -> bytes:
         """The chunk data in ``data`` (with what came before), the framing dropped."""
+        if not (self.raw or self.left or self.skip):     # the usual segment: one whole chunk, one event
+            line_end = data.find(b"\r\n", 0, 16)
+            if line_end > 0 and data.endswith(b"\r\n") and b";" not in data[:line_end]:
+                length = int(data[:line_end], 16)
+                if length > 0 and line_end + 4 + length == len(data):
+                    return data[line_end + 2:-2]
         out = []
         pos = 0
         if self.raw:
@@ -625,6 +631,8 @@ def watchers_process(url: str, match_ids: list[Any], n: int, stop: Any, results:
         else:
             tasks = [asyncio.create_task(_watch(url, targets[i % len(targets)][0], out)) for i in range(n)]
         started = time.time()
+        begun = resource.getrusage(resource.RUSAGE_SELF)
+        out["cpu_start_s"] = begun.ru_utime + begun.ru_stime   # the interpreter's start, imports
         while not stop.is_set():
             if ready is not None and not ready.is_set() and (
                     all(m["events"] for m in mine) if mode == "stream" else out["open"] >= n):
@@ -955,6 +963,7 @@ def main(argv: list[str] | None = None) -> int:
             watcher_unreported_rounds=sum(c.get("unreported", 0) for c in watcher_counts),
             watcher_open_after_s=max((c.get("open_after_s", float("nan")) for c in watcher_counts), default=0.0),
             watcher_cpu_s=round(sum(c.get("cpu_s", 0.0) for c in watcher_counts), 2),
+            watcher_cpu_start_s=round(sum(c.get("cpu_start_s", 0.0) for c in watcher_counts), 2),
             watcher_out_of_order=sum(c.get("out_of_order", 0) for c in watcher_counts),
             watcher_loop=",".join(sorted({c.get("loop", "?") for c in watcher_counts})),
             throughput_ratio=round(watching["per_second"] / moves["per_second"], 3),
@@ -981,6 +990,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{watching['watcher_open_after_s']} s after they started connecting; the watchers' process used "
               f"{watching['watcher_cpu_s']} s of CPU (on the same cores: "
               f"{watching['watcher_cpu_s'] * 1e6 / max(1, watching['watcher_events']):.0f} us per event; "
+              f"{watching['watcher_cpu_start_s']} s of it before the first connection, its interpreter's start; "
+              f"{(watching['watcher_cpu_s'] - watching['watcher_cpu_start_s']) * 1e6 / max(1, watching['watcher_events']):.0f}"
+              f" us per event after; "
               f"{watching['watcher_loop']} event loop); events out of order (an id not above the last, or a "
               f"seat's event not carrying exactly the versions after the last): "
               f"{watching['watcher_out_of_order']} (target 0)")
