@@ -494,12 +494,15 @@ class ChangeFeed:
         notes = [0]                                  # the notifications of this batch
         burst: set[str] = set()                      # the matches heard of since the last read of the socket
 
-        def heard(note: Any) -> None:                # psycopg's notify handler: each notification, in order
-            match_id = note.channel[len(prefix):]
-            self.hear(match_id, Change.parse(note.payload))
+        def heard(channel: str, payload: str) -> None:      # each notification, in order
+            match_id = channel[len(prefix):]
+            self.hear(match_id, Change.parse(payload))
             woken[match_id] = None
             burst.add(match_id)
             notes[0] += 1
+
+        def handled(note: Any) -> None:              # psycopg's notify handler (a LISTEN's own notifications)
+            heard(note.channel, note.payload)
 
         while True:
             try:
@@ -508,10 +511,9 @@ class ChangeFeed:
                     # those this loop reads (``_ReadySocket``: one event-loop watcher of the connection's socket
                     # for its life under gevent, where psycopg's ``notifies()`` made and closed a poll object,
                     # its watchers and a timer at each wait)
-                    conn.add_notify_handler(heard)
+                    conn.add_notify_handler(handled)
                     pgconn = conn.pgconn
-                    handler = pgconn.notify_handler
-                    assert handler is not None, "psycopg's connection sets its notify handler"
+                    encoding = conn.info.encoding     # (what psycopg's handler decodes with, asked once)
                     ready = _ReadySocket(pgconn.socket)
                     listened: dict[str, float] = {}           # match id -> when it last had a watcher here
                     self.listening = True
@@ -538,9 +540,11 @@ class ChangeFeed:
                                 ready.wait(left)
                                 pgconn.consume_input()            # (raises when the connection is lost)
                                 while (note := pgconn.notifies()) is not None:
-                                    handler(note)               # psycopg's: decoded, then to ``heard``
+                                    # decoded as psycopg's handler would, without its Notify object
+                                    heard(note.relname.decode(encoding), note.extra.decode(encoding))
                                 while burst:                    # seats and polls hear at once
                                     self._wake_seats(burst.pop())
+                            ready.end()                         # (the batch's timer)
                             while woken:
                                 match_id = next(iter(woken))
                                 del woken[match_id]
@@ -563,12 +567,15 @@ class ChangeFeed:
 
 class _ReadySocket:
     """Waits for a socket to turn readable, up to a timeout: under gevent one event-loop watcher of the socket
-    for its whole life (set an event; a wait is one event wait), else ``select``."""
+    for its whole life (it sets an event; a wait is one event wait) and one timer per batch of waits (the first
+    wait's timeout starts it, ``end`` stops it: not a gevent ``Timeout`` made at each wait), else ``select``."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self._io: Any = None
         self._event: Any = None
+        self._timer: Any = None
+        self._spent: Any = None
         if gevent_patched():
             import gevent
 
@@ -577,15 +584,37 @@ class _ReadySocket:
             self._io.start(self._event.set)
 
     def wait(self, timeout: float) -> None:
+        """Until the socket is readable or ``timeout`` is over; under gevent, the timeout of the batch's first
+        wait holds for the next ones until it rings or ``end`` (a later wait's own is not looked at)."""
         if self._io is not None:
-            self._event.wait(timeout)
+            if self._timer is None:
+                if self._spent is not None:
+                    self._spent.close()
+                    self._spent = None
+                self._timer = self._io.loop.timer(max(0.0, timeout))
+                self._timer.start(self._ring)
+            self._event.wait()
             self._event.clear()
         else:
             import select
 
             select.select([self.fd], [], [], timeout)
 
+    def _ring(self) -> None:
+        # the next wait starts another timer; this one is closed then, outside its own callback
+        self._spent, self._timer = self._timer, None
+        self._event.set()
+
+    def end(self) -> None:
+        """The batch is over: its timer is not needed."""
+        for timer in (self._timer, self._spent):
+            if timer is not None:
+                timer.stop()
+                timer.close()
+        self._timer = self._spent = None
+
     def close(self) -> None:
+        self.end()
         if self._io is not None:
             self._io.stop()
             self._io.close()
