@@ -354,9 +354,9 @@ class ChangeFeed:
     def watched(self) -> int:
         return sum(len(s) for s in list(self._subs.values()))
 
-    def _wake(self, match_id: str, version: int | None = None) -> None:
-        """Wake the match's watchers (those not at ``version`` already): the seats' and polls' at once, the
-        spectators' at the match's next tick."""
+    def _wake(self, match_id: str, version: int | None = None, seats: bool = True) -> None:
+        """Wake the match's watchers (those not at ``version`` already): the seats' and polls' at once (not
+        ``seats``: they were already), the spectators' at the match's next tick."""
         subs = self._subs.get(match_id)
         if not subs:
             return
@@ -366,7 +366,7 @@ class ChangeFeed:
                 continue
             if sub.spectator:
                 deferred = True
-            else:
+            elif seats:
                 sub.event.set()
         if deferred and match_id not in self._due:
             self._due.add(match_id)
@@ -548,7 +548,9 @@ class ChangeFeed:
                             while woken:
                                 match_id = next(iter(woken))
                                 del woken[match_id]
-                                self._wake(match_id)
+                                # (the seats and polls were woken as each notification was read: waking them
+                                # again here would only make each look and find nothing new)
+                                self._wake(match_id, seats=False)
                             if watched:
                                 idle_since = now
                             elif self._idle_for(idle_since):
