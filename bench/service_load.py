@@ -26,8 +26,11 @@ without, with the watchers' own requests, errors and the most connections held o
 (``--watch-matches live``) the streams watch the matches played in that phase: they are created first (and so
 are the unwatched phase's, to keep creation out of both timed phases), the N streams spread over them (the
 first of each match as its human seat, the others as spectators), and played once every stream has its first
-event; each watcher counts its events and must receive its match's final version and ``end`` event, else it
-counts as a lost update and the run fails. ``--watch-matches idle``: 50 matches that never move (holding the
+event; each watcher counts its events and must receive them in order (each id above the last; a seat's events
+carrying exactly the versions after the last one) and its match's final version and ``end`` event, else it
+counts as a lost update and the run fails. The watchers' client is lean, since it shares the server's cores
+(its CPU is printed): an asyncio ``Protocol`` per stream parsing the bytes as they arrive, on uvloop's event
+loop when it is installed (``--watch-loop asyncio``: the standard one). ``--watch-matches idle``: 50 matches that never move (holding the
 streams, not fanning moves out).
 
     python bench/service_load.py --clients 32 --matches 64 --watchers 1000 --rounds 1 --seconds 4 --game robotrick Clients run in several processes (threads inside each),
