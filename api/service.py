@@ -795,7 +795,11 @@ class MatchService:
         if len(self._action_rows) >= KNOWN_MATCHES and match_id not in self._action_rows:
             self._action_rows.clear()
         self._action_rows[match_id] = held
-        return [r for r in held[1] if after < r.version <= version]
+        base, rows = held
+        # the rows held follow ``base`` one version each (read or appended only when they do): a slice
+        if rows and rows[0].version == base + 1 and rows[-1].version == base + len(rows):
+            return rows[max(0, after - base):max(0, version - base)]
+        return [r for r in rows if after < r.version <= version]
 
     def view(self, match_id: str, token: str | None) -> tuple[dict[str, Any], int]:
         rec, state = self.load(match_id)

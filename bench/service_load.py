@@ -26,8 +26,11 @@ without, with the watchers' own requests, errors and the most connections held o
 (``--watch-matches live``) the streams watch the matches played in that phase: they are created first (and so
 are the unwatched phase's, to keep creation out of both timed phases), the N streams spread over them (the
 first of each match as its human seat, the others as spectators), and played once every stream has its first
-event; each watcher counts its events and must receive its match's final version and ``end`` event, else it
-counts as a lost update and the run fails. ``--watch-matches idle``: 50 matches that never move (holding the
+event; each watcher counts its events and must receive them in order (each id above the last; a seat's events
+carrying exactly the versions after the last one) and its match's final version and ``end`` event, else it
+counts as a lost update and the run fails. The watchers' client is lean, since it shares the server's cores
+(its CPU is printed): an asyncio ``Protocol`` per stream parsing the bytes as they arrive, on uvloop's event
+loop when it is installed (``--watch-loop asyncio``: the standard one). ``--watch-matches idle``: 50 matches that never move (holding the
 streams, not fanning moves out).
 
     python bench/service_load.py --clients 32 --matches 64 --watchers 1000 --rounds 1 --seconds 4 --game robotrick Clients run in several processes (threads inside each),
@@ -38,6 +41,7 @@ numbers say. Nothing leaves the loopback interface; every loop is bounded in cou
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import multiprocessing as mp
@@ -330,91 +334,217 @@ def match_client(url: str, game: str, matches: int, seed: int, start_at: float, 
             "actions": actions, "finished": finished, "finals": finals}
 
 
-def _sse_blocks(buffer: bytes) -> tuple[list[dict[bytes, bytes]], bytes]:
-    """The complete server-sent events in ``buffer`` (their fields) and the incomplete rest."""
-    *done, rest = buffer.split(b"\n\n")
-    blocks = []
-    for block in done:
-        fields: dict[bytes, bytes] = {}
-        for line in block.split(b"\n"):
-            if line and not line.startswith(b":"):
-                name, _, value = line.partition(b":")
-                fields[name] = value[1:] if value.startswith(b" ") else value
-        if fields:
-            blocks.append(fields)
-    return blocks, rest
+class _SSEProtocol(asyncio.Protocol):
+    """One event stream's connection, parsed as bytes arrive (an asyncio ``Protocol``: no reader task, no
+    ``StreamReader`` buffer copies, one callback per segment the socket hands over): the response head, the
+    HTTP/1.1 chunk framing (when chunked), the server-sent events. Each ``match`` event's id (the match version)
+    must be above the last one received (the first event after a reconnect may repeat the ``Last-Event-ID``
+    given); a seat watcher's events (``check_rows``) must also carry every version in order, each event's
+    action entries exactly the versions after the last one received up to its id. A violation counts in
+    ``out["out_of_order"]`` and marks the watcher (``mine["order_ok"]`` False). ``done`` (a future) is set when
+    the connection is closed, by either side, or the ``end`` event came."""
+
+    def __init__(self, request: bytes, out: dict[str, Any], mine: dict[str, Any], check_rows: bool,
+                 done: Any) -> None:
+        self.request, self.out, self.mine, self.check_rows, self.done = request, out, mine, check_rows, done
+        self.transport: Any = None
+        self.head: bytes | None = None
+        self.chunked = False
+        self.raw = b""                 # bytes not yet parsed: the head, or chunk framing
+        self.sse = b""                 # event text not yet complete
+        self.left = 0                  # bytes of the current chunk's data still to come (chunked)
+        self.skip = 0                  # bytes of framing (the CRLF after a chunk's data) still to drop
+        self.first = True              # the next match event is the first on this connection
+
+    # -- asyncio.Protocol --------------------------------------------------------------------------------------
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        if self.head is None:
+            self.raw += data
+            end = self.raw.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head, data, self.raw = self.raw[:end], self.raw[end + 4:], b""
+            self.head = head
+            try:
+                status = int(head.split(b" ", 2)[1])
+            except (IndexError, ValueError):
+                status = 0
+            if status != 200:
+                self.out["errors"] += 1
+                self.transport.close()
+                return
+            self.out["polls"] += 1                          # streams opened
+            self.chunked = b"transfer-encoding: chunked" in head.lower()
+        try:
+            self._events(self._unchunk(data) if self.chunked else data)
+        except (ValueError, KeyError, TypeError):         # bad framing, id or event: the stream is not ours
+            self.out["errors"] += 1
+            self.transport.close()
+
+    def itself(self) -> _SSEProtocol:
+        """The protocol factory of ``create_connection``: this one."""
+        return self
+
+    def no_head(self) -> None:
+        """No answer in time: given up (as the reader's ``wait_for`` did)."""
+        if self.head is None and self.transport is not None:
+            self.transport.abort()
+
+    def eof_received(self) -> bool:
+        return False
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+    # -- parsing -----------------------------------------------------------------------------------------------
+
+    def _unchunk(self, data: bytes) -> bytes:
+        """The chunk data in ``data`` (with what came before), the framing dropped."""
+        if not (self.raw or self.left or self.skip):     # the usual segment: one whole chunk, one event
+            line_end = data.find(b"\r\n", 0, 16)
+            if line_end > 0 and data.endswith(b"\r\n") and b";" not in data[:line_end]:
+                length = int(data[:line_end], 16)
+                if length > 0 and line_end + 4 + length == len(data):
+                    return data[line_end + 2:-2]
+        out = []
+        pos = 0
+        if self.raw:
+            data, self.raw = self.raw + data, b""
+        size = len(data)
+        while pos < size:
+            if self.skip:
+                take = min(self.skip, size - pos)
+                self.skip -= take
+                pos += take
+                continue
+            if self.left:
+                take = min(self.left, size - pos)
+                out.append(data[pos:pos + take])
+                self.left -= take
+                pos += take
+                if not self.left:
+                    self.skip = 2                          # the CRLF after a chunk's data
+                continue
+            line_end = data.find(b"\r\n", pos)
+            if line_end < 0:
+                self.raw = data[pos:]
+                break
+            length = int(data[pos:line_end].split(b";", 1)[0], 16)
+            pos = line_end + 2
+            if length == 0:                                # the last chunk: the server ended the stream
+                self.transport.close()
+                break
+            self.left = length
+        return out[0] if len(out) == 1 else b"".join(out)
+
+    def _events(self, text: bytes) -> None:
+        if self.sse:
+            text, self.sse = self.sse + text, b""
+        pos = 0
+        while True:
+            end = text.find(b"\n\n", pos)
+            if end < 0:
+                self.sse = text[pos:]
+                return
+            block = text[pos:end]
+            pos = end + 2
+            if block.startswith(b"id: "):                  # the server's form: id, event, data lines
+                nl = block.find(b"\n")
+                version = int(block[4:nl])
+                kind_end = block.find(b"\n", nl + 1)
+                if block[nl + 1:kind_end if kind_end >= 0 else len(block)] == b"event: match":
+                    self._match(version, block[kind_end + 7:] if kind_end >= 0 and block.startswith(
+                        b"data: ", kind_end + 1) else b"")
+                    continue
+            elif block.startswith((b":", b"retry:")):     # a comment (keep-alive), the reconnection delay
+                continue
+            fields = _sse_fields(block)
+            kind = fields.get(b"event")
+            if kind == b"match":
+                self._match(int(fields[b"id"]), fields.get(b"data", b""))
+            elif kind == b"end":
+                self.mine["ended"] = True
+                self.transport.close()
+                return
+
+    def _match(self, version: int, data: bytes) -> None:
+        mine, out = self.mine, self.out
+        last = mine["last"]
+        first, self.first = self.first, False
+        ok = last is None or version > last or (first and version == last)
+        if ok and self.check_rows and last is not None and version > last:
+            entries = json.loads(data)["events"]
+            ok = [e["version"] for e in entries] == list(range(last + 1, version + 1))
+        if not ok:
+            out["out_of_order"] += 1
+            mine["order_ok"] = False
+        out["events"] += 1
+        mine["events"] += 1
+        mine["last"] = version if last is None else max(last, version)
 
 
-async def _stream(url: str, match_id: str, out: dict[str, int], token: str | None = None,
+def _sse_fields(block: bytes) -> dict[bytes, bytes]:
+    """The fields of one server-sent event (its lines ``name: value``; comments left out)."""
+    fields: dict[bytes, bytes] = {}
+    for line in block.split(b"\n"):
+        if line and not line.startswith(b":"):
+            name, _, value = line.partition(b":")
+            fields[name] = value[1:] if value.startswith(b" ") else value
+    return fields
+
+
+async def _stream(url: str, match_id: str, out: dict[str, Any], token: str | None = None,
                   mine: dict[str, Any] | None = None) -> None:
     """One watcher: holds an event stream of its match open (as the page's EventSource does: as ``token``'s
-    seat, or as a spectator), reading its events, until cancelled or the match's ``end`` event; reconnects
-    (after half a second, with ``Last-Event-ID``) when the server closes it. ``mine`` gets its own counts:
-    events received, the last event's id (the match version) and whether the ``end`` event came."""
-    import asyncio
+    seat, or as a spectator), reading its events (``_SSEProtocol``), until cancelled or the match's ``end``
+    event; reconnects (after half a second, with ``Last-Event-ID``) when the server closes it. ``mine`` gets its
+    own counts: events received, the last event's id (the match version), whether the ``end`` event came and
+    whether every event came in order (``order_ok``)."""
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
     mine = mine if mine is not None else {}
-    mine.update(events=0, last=None, ended=False)
+    mine.update(events=0, last=None, ended=False, order_ok=True)
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    writer = None
+    loop = asyncio.get_running_loop()
+    transport = None
     try:
         while not mine["ended"]:
+            done = loop.create_future()
+            resume = f"Last-Event-ID: {mine['last']}\r\n" if mine["last"] is not None else ""
+            request = (f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                       f"Accept: text/event-stream\r\n{auth}{resume}\r\n").encode()
+            proto = _SSEProtocol(request, out, mine, token is not None, done)
             try:
-                reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+                transport, _ = await loop.create_connection(proto.itself, host, port)
                 out["open"] += 1
                 out["max_open"] = max(out["max_open"], out["open"])
-                resume = f"Last-Event-ID: {mine['last']}\r\n" if mine["last"] is not None else ""
-                writer.write(f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: {parts.netloc}\r\n"
-                             f"Accept: text/event-stream\r\n{auth}{resume}\r\n".encode())
-                await writer.drain()
-                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 40)
-                if int(head.split(b" ", 2)[1]) != 200:
+                # no head within 40 s: given up (as the reader's wait_for did)
+                timer = loop.call_later(40, proto.no_head)
+                try:
+                    await done
+                finally:
+                    timer.cancel()
+                if proto.head is None:
                     out["errors"] += 1
-                else:
-                    out["polls"] += 1                      # streams opened
-                    chunked = b"transfer-encoding: chunked" in head.lower()
-                    raw = buffer = b""
-                    while not mine["ended"]:
-                        chunk = await reader.read(65536)
-                        if not chunk:
-                            break
-                        if chunked:                         # drop the chunk framing: size lines
-                            raw += chunk
-                            while True:
-                                size_end = raw.find(b"\r\n")
-                                if size_end < 0:
-                                    break
-                                size = int(raw[:size_end].split(b";")[0], 16)
-                                if len(raw) < size_end + 2 + size + 2:
-                                    break
-                                buffer += raw[size_end + 2:size_end + 2 + size]
-                                raw = raw[size_end + 2 + size + 2:]
-                                if size == 0:
-                                    break
-                        else:
-                            buffer += chunk
-                        blocks, buffer = _sse_blocks(buffer)
-                        for fields in blocks:
-                            kind = fields.get(b"event")
-                            if kind == b"match":
-                                out["events"] += 1
-                                mine["events"] += 1
-                                mine["last"] = int(fields[b"id"])
-                            elif kind == b"end":
-                                mine["ended"] = True
-            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
+            except OSError:
                 out["errors"] += 1
-            if writer is not None:
-                writer.close()
+            if transport is not None:
+                transport.close()
                 out["open"] -= 1
-                writer = None
+                transport = None
             if not mine["ended"]:
                 await asyncio.sleep(0.5)
     finally:
-        if writer is not None:
-            writer.close()
+        if transport is not None:
+            transport.close()
 
 
 async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
@@ -468,21 +598,32 @@ async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
 
 
 def watchers_process(url: str, match_ids: list[Any], n: int, stop: Any, results: Any, mode: str = "stream",
-                     ready: Any = None, grace: float = 0.0) -> None:
+                     ready: Any = None, grace: float = 0.0, loop: str = "uvloop") -> None:
     """N watchers in one asyncio loop (a process of their own) until ``stop`` is set; their counts go on
     ``results``. ``mode``: "stream" (server-sent events, as the page) or "poll" (the long-poll). ``ready`` (an
     event) is set once every watcher is held open: each stream has its first event, or each poll its
     connection (a poll is parked by the server as soon as it is read). ``match_ids``: ids, or (id, token)
     pairs (a stream watching as that token's seat), watcher i on entry i mod their count. Streams end at
     their match's end event; after ``stop`` they have ``grace`` seconds more to receive it. Each stream's own
-    counts go on ``results`` as ``per_watcher``: (match id, seat watcher?, events, last version, ended)."""
+    counts go on ``results`` as ``per_watcher``: (match id, seat watcher?, events, last version, ended, every
+    event in order). ``loop``: "uvloop" (its event loop, when installed: the watchers' client costs the shared
+    cores less) or "asyncio" (the standard library's); the one used goes on ``results`` as ``loop``."""
     import asyncio
     import resource
+
+    if loop == "uvloop":
+        try:
+            import uvloop
+        except ImportError:                             # (robotcore[bench] installs it)
+            loop = "asyncio"
+        else:
+            asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < n + 64:                                  # one socket per watcher
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, n + 256), hard))
-    out: dict[str, Any] = {"polls": 0, "errors": 0, "answered_at_once": 0, "open": 0, "max_open": 0, "events": 0}
+    out: dict[str, Any] = {"polls": 0, "errors": 0, "answered_at_once": 0, "open": 0, "max_open": 0, "events": 0,
+                           "out_of_order": 0, "loop": loop}
     targets = [m if isinstance(m, (tuple, list)) else (m, None) for m in match_ids]
     mine: list[dict[str, Any]] = [{"events": 0} for _ in range(n)]
 
@@ -493,6 +634,8 @@ def watchers_process(url: str, match_ids: list[Any], n: int, stop: Any, results:
         else:
             tasks = [asyncio.create_task(_watch(url, targets[i % len(targets)][0], out)) for i in range(n)]
         started = time.time()
+        begun = resource.getrusage(resource.RUSAGE_SELF)
+        out["cpu_start_s"] = begun.ru_utime + begun.ru_stime   # the interpreter's start, imports
         while not stop.is_set():
             if ready is not None and not ready.is_set() and (
                     all(m["events"] for m in mine) if mode == "stream" else out["open"] >= n):
@@ -513,7 +656,8 @@ def watchers_process(url: str, match_ids: list[Any], n: int, stop: Any, results:
     del out["open"]
     if mode == "stream":
         out["per_watcher"] = [(targets[i % len(targets)][0], targets[i % len(targets)][1] is not None,
-                               m["events"], m.get("last"), m.get("ended", False)) for i, m in enumerate(mine)]
+                               m["events"], m.get("last"), m.get("ended", False), m.get("order_ok", True))
+                              for i, m in enumerate(mine)]
     results.put(out)
 
 
@@ -644,6 +788,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also play each round's matches again while this many spectators watch")
     parser.add_argument("--watch", default="stream", choices=["stream", "poll"],
                         help="how the watchers watch: event streams (as the page) or long-polls")
+    parser.add_argument("--watch-loop", default="uvloop", choices=["uvloop", "asyncio"],
+                        help="the watchers' client's event loop: uvloop (the default, when installed: "
+                             "robotcore[bench]) or the standard library's asyncio")
     parser.add_argument("--watch-matches", default="live", choices=["live", "idle"],
                         help="what the watchers (streams) watch: the matches being played in that phase, each "
                              "watcher checked to receive its match's final version and end event (live, the "
@@ -742,7 +889,7 @@ def main(argv: list[str] | None = None) -> int:
                     ready = ctx.Event()
                     watcher = ctx.Process(target=watchers_process,
                                           args=(url, watched, args.watchers, stop, queue, args.watch, ready,
-                                                30.0 if live else 0.0))
+                                                30.0 if live else 0.0, args.watch_loop))
                     watcher.start()
                     # the matches are played while the watchers are held open, not while they connect: wait
                     # until every one is open (its time is reported), then a second for the server to settle
@@ -819,13 +966,16 @@ def main(argv: list[str] | None = None) -> int:
             watcher_unreported_rounds=sum(c.get("unreported", 0) for c in watcher_counts),
             watcher_open_after_s=max((c.get("open_after_s", float("nan")) for c in watcher_counts), default=0.0),
             watcher_cpu_s=round(sum(c.get("cpu_s", 0.0) for c in watcher_counts), 2),
+            watcher_cpu_start_s=round(sum(c.get("cpu_start_s", 0.0) for c in watcher_counts), 2),
+            watcher_out_of_order=sum(c.get("out_of_order", 0) for c in watcher_counts),
+            watcher_loop=",".join(sorted({c.get("loop", "?") for c in watcher_counts})),
             throughput_ratio=round(watching["per_second"] / moves["per_second"], 3),
             p99_ratio=round(watching["p99_ms"] / moves["p99_ms"], 3))
         per_watcher = [w for c in watcher_counts for w in c.get("per_watcher", [])] if live else []
         if live:
             finals = {k: v for r in results["watched"] for k, v in r["finals"].items()}
             lost_updates = [w for w in per_watcher
-                            if not w[4] or w[0] not in finals or w[3] != finals[w[0]]]
+                            if not w[4] or w[0] not in finals or w[3] != finals[w[0]] or not w[5]]
             got = sorted(w[2] for w in per_watcher)
             watching.update(watcher_lost_updates=len(lost_updates), watcher_streams=len(per_watcher),
                             watched_matches=len({w[0] for w in per_watcher}),
@@ -842,13 +992,20 @@ def main(argv: list[str] | None = None) -> int:
               f"at most {watching['watcher_max_open']} connections open, all open "
               f"{watching['watcher_open_after_s']} s after they started connecting; the watchers' process used "
               f"{watching['watcher_cpu_s']} s of CPU (on the same cores: "
-              f"{watching['watcher_cpu_s'] * 1e6 / max(1, watching['watcher_events']):.0f} us per event)")
+              f"{watching['watcher_cpu_s'] * 1e6 / max(1, watching['watcher_events']):.0f} us per event; "
+              f"{watching['watcher_cpu_start_s']} s of it before the first connection, its interpreter's start; "
+              f"{(watching['watcher_cpu_s'] - watching['watcher_cpu_start_s']) * 1e6 / max(1, watching['watcher_events']):.0f}"
+              f" us per event after; "
+              f"{watching['watcher_loop']} event loop); events out of order (an id not above the last, or a "
+              f"seat's event not carrying exactly the versions after the last): "
+              f"{watching['watcher_out_of_order']} (target 0)")
         if live:
             e = watching["events_per_watcher"]
             print(f"live watching: {watching['watcher_streams']} watchers on the {watching['watched_matches']} "
                   f"matches played while watched (one per match as its human seat, the others spectators); "
                   f"events received per watcher min {e['min']} median {e['median']} mean {e['mean']} max "
-                  f"{e['max']}; watchers that missed their match's final version or end event (lost updates): "
+                  f"{e['max']}; watchers that missed their match's final version or end event, or got an "
+                  f"event out of order (lost updates): "
                   f"{watching['watcher_lost_updates']} (target 0)")
     if args.json:
         print(json.dumps({"rows": rows, "lost": lost, "actions": actions, "finished": finished,
@@ -858,7 +1015,8 @@ def main(argv: list[str] | None = None) -> int:
                           "game": game}))
     ok = all(r["errors"] == 0 for r in rows.values()) and lost == 0 and finished == args.matches
     if watching is not None:
-        ok = ok and watching["watcher_errors"] == 0 and watching["watcher_unreported_rounds"] == 0 and all(
+        ok = ok and watching["watcher_errors"] == 0 and watching["watcher_unreported_rounds"] == 0 and \
+            watching["watcher_out_of_order"] == 0 and all(
             "open_after_s" in c for c in watcher_counts)
         if live:
             ok = ok and watching["watcher_lost_updates"] == 0 and watching["watcher_streams"] == args.watchers * len(
