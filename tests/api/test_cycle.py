@@ -221,3 +221,16 @@ def test_a_store_made_before_keeps_working(tmp_path: Path) -> None:
     assert not store.commit(rec.id, 6, dup, "key-0", "f" * 64)                  # the key's row exists
     assert store.get_version(rec.id) == 6 and len(store.actions(rec.id)) == 6      # rolled back whole
     store.dispose()
+
+
+def test_gunicorn_freezes_what_the_master_made_before_forking() -> None:
+    """``gunicorn_conf.pre_fork`` puts the preloaded app out of the collector's reach (``gc.freeze``)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import gc; from robotcore_api import gunicorn_conf; before = gc.get_freeze_count(); "
+            "gunicorn_conf.pre_fork(None, None); print(before, gc.get_freeze_count())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
+                         env=dict(os.environ, ROBOTCORE_WORKER_CLASS="gthread")).stdout.split()
+    assert int(out[0]) == 0 and int(out[1]) > 10_000
