@@ -26,6 +26,7 @@ import random
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -43,10 +44,17 @@ class ApiError(Exception):
         super().__init__(f"{status} {self.code}: {problem.get('detail', '')}")
 
 
+def _stdlib_dumps(body: Any) -> bytes:
+    return json.dumps(body).encode()
+
+
 class Client:
     """A keep-alive HTTP/1.1 connection to the service (one per thread)."""
 
-    def __init__(self, base_url: str = "http://127.0.0.1:8000", timeout: float = 60.0, retries: int = 3) -> None:
+    def __init__(self, base_url: str = "http://127.0.0.1:8000", timeout: float = 60.0, retries: int = 3, *,
+                 dumps: Callable[[Any], bytes] | None = None, loads: Callable[[bytes], Any] | None = None) -> None:
+        """``dumps`` and ``loads``: the JSON encoder of request bodies (to bytes) and decoder of answers, e.g.
+        ``orjson.dumps`` and ``orjson.loads`` (the bench's load clients); the standard library's by default."""
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {base_url!r}")
@@ -54,6 +62,8 @@ class Client:
         self.prefix = parts.path.rstrip("/")
         self.timeout = timeout
         self.retries = retries
+        self._dumps = dumps or _stdlib_dumps
+        self._loads = loads or json.loads
         self._conn: http.client.HTTPConnection | None = None
         #: latency in seconds of every answered request, per (method, route) - for the bench
         self.timings: dict[str, list[float]] = {}
@@ -78,7 +88,7 @@ class Client:
             hdrs["Authorization"] = f"Bearer {token}"
         data = None
         if body is not None:
-            data = json.dumps(body).encode()
+            data = self._dumps(body)
             hdrs["Content-Type"] = "application/json"
         hdrs.update(headers or {})
         for attempt in range(self.retries + 1):
@@ -98,7 +108,7 @@ class Client:
             self.timings.setdefault(route or f"{method} {path}", []).append(time.perf_counter() - start)
             if resp.getheader("Connection", "").lower() == "close":
                 self.close()
-            doc = json.loads(raw) if raw else {}
+            doc = self._loads(raw) if raw else {}
             if status >= 400:
                 raise ApiError(status, doc)
             return status, doc

@@ -35,7 +35,9 @@ streams, not fanning moves out).
 
     python bench/service_load.py --clients 32 --matches 64 --watchers 1000 --rounds 1 --seconds 4 --game robotrick Clients run in several processes (threads inside each),
 so the client side is not held back by one interpreter lock; they share the machine with the server, as the
-numbers say. Nothing leaves the loopback interface; every loop is bounded in count and time.
+numbers say. The clients are the example client (``robotcore_api.client``: http.client) with orjson for the
+bodies (``--client-json stdlib``: the standard library's json, as before); they check every answer (status,
+body) and play legal moves, like any bot. Nothing leaves the loopback interface; every loop is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -233,8 +235,20 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 # -- client side (runs in worker processes) -----------------------------------------------------------------------
 
 
+def load_client(url: str) -> Client:
+    """A load client: the example client, decoding every answer and encoding every body with orjson (the load
+    generator's own JSON work, several times the standard library's speed on a move's 2-5 KB answer and a
+    log's 20 KB, shares the cores with the server), or with the standard library when
+    ``ROBOTCORE_BENCH_CLIENT_JSON=stdlib`` (``--client-json stdlib``: the client of earlier runs)."""
+    if os.environ.get("ROBOTCORE_BENCH_CLIENT_JSON", "orjson") == "stdlib":
+        return Client(url, retries=0)
+    import orjson
+
+    return Client(url, retries=0, dumps=orjson.dumps, loads=orjson.loads)
+
+
 def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[str, Any]:
-    client = Client(url, retries=0)
+    client = load_client(url)
     latencies: list[float] = []
     errors = 0
     while time.time() < start_at:
@@ -261,7 +275,7 @@ def _seats(client: Client, game: str) -> list[dict[str, Any]]:
 def prepare_client(url: str, game: str, matches: int) -> list[dict[str, Any]]:
     """Creates ``matches`` matches (one human seat, the others random bots) to be played later: their ids,
     the human seat's token and the first view (``match_client``'s ``prepared``)."""
-    client = Client(url, retries=0)
+    client = load_client(url)
     seats = _seats(client, game)
     out = []
     for _ in range(matches):
@@ -276,7 +290,7 @@ def match_client(url: str, game: str, matches: int, seed: int, start_at: float, 
                  prepared: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Plays ``matches`` full matches (created here, or the ``prepared`` ones of ``prepare_client``); returns
     the move latencies, errors, lost moves and each finished match's final version (``finals``)."""
-    client = Client(url, retries=0)
+    client = load_client(url)
     rng = random.Random(seed)
     latencies: list[float] = []
     errors = lost = actions = finished = 0
@@ -795,10 +809,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="what the watchers (streams) watch: the matches being played in that phase, each "
                              "watcher checked to receive its match's final version and end event (live, the "
                              "default), or idle matches that never move (idle: holding streams only)")
+    parser.add_argument("--client-json", default="orjson", choices=["orjson", "stdlib"],
+                        help="the load clients' JSON encoder and decoder (default orjson; stdlib: as before)")
     parser.add_argument("--profile", action="store_true",
                         help="only: play the matches against one worker under cProfile (CPU time) and print "
                              "where a move's server CPU goes")
     args = parser.parse_args(argv)
+    os.environ["ROBOTCORE_BENCH_CLIENT_JSON"] = args.client_json       # (inherited by the client processes)
     if args.profile:
         return profile_moves(args)
 
@@ -934,7 +951,7 @@ def main(argv: list[str] | None = None) -> int:
           f"gunicorn {workers} workers ({args.worker_class}"
           f"{f' x {args.threads} threads' if args.worker_class == 'gthread' else ''}), "
           f"{'SQLite file' if database.startswith('sqlite') else database.split(':')[0]}, "
-          f"{os.cpu_count()} cores shared by server and clients")
+          f"{os.cpu_count()} cores shared by server and clients (their JSON: {args.client_json})")
     print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, after {load_after[0]:.2f} "
           f"{load_after[1]:.2f}" + ("  (the machine was busy: figures are lower bounds)"
                                     if load_before[1] > 0.5 * (os.cpu_count() or 1) else ""))

@@ -132,6 +132,50 @@ def test_body_answers_as_werkzeug_would(app: Flask) -> None:
     assert int(missing.headers["Content-Length"]) == len(missing.data)
 
 
+def test_url_adapters_are_made_as_flask_makes_them(app: Flask) -> None:
+    """The adapters made from ``ServiceFlask._bound`` equal Flask's own, for every host (a malformed one too),
+    path and query; with TRUSTED_HOSTS set Flask's own code refuses the others, every time."""
+    environs = []
+    for host in ("127.0.0.1:8000", "Example.COM", "example.com:443", "[::1]:8000", "bad host", None):
+        for path, query in (("/v1/health", ""), ("/v1/matches/x%C3%A9", "a=%C3%A9&b=\xc3\xa9"), (None, None)):
+            environ = {"REQUEST_METHOD": "GET", "SERVER_NAME": "localhost", "SERVER_PORT": "8000",
+                       "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "https" if host and "443" in host else "http"}
+            if host is not None:
+                environ["HTTP_HOST"] = host
+            if path is not None:
+                environ["PATH_INFO"], environ["QUERY_STRING"] = path, query
+            environs.append(environ)
+    for _ in range(2):                                   # made by Flask, then from what it made
+        for environ in environs:
+            request, fresh = app.request_class(environ), app.request_class(environ)
+            ours, flasks = app.create_url_adapter(request), Flask.create_url_adapter(app, fresh)
+            assert ours is not None and flasks is not None
+            assert vars(ours) == vars(flasks) and request.host == fresh.host
+    assert app._bound                                                            # type: ignore[attr-defined]
+    client = app.test_client()
+    app.config["TRUSTED_HOSTS"] = ["example.com"]
+    for _ in range(2):
+        assert client.get("/v1/health", headers={"Host": "127.0.0.1:8000"}).status_code == 400
+    assert client.get("/v1/health", headers={"Host": "example.com"}).status_code == 200
+
+
+def test_answers_are_made_as_werkzeug_makes_them() -> None:
+    from robotcore_api.payloads import BodyResponse
+
+    for status in (200, 201, 404, 412, 599):
+        for content_type in ("application/json", "application/problem+json"):
+            body = b'{"x":' + str(status).encode() + b"}"
+            ours, theirs = BodyResponse.of(body, status, content_type), BodyResponse(
+                body, status=status, content_type=content_type)
+            assert vars(ours).keys() == vars(theirs).keys()
+            assert list(ours.headers.items()) == list(theirs.headers.items())
+            assert {k: v for k, v in vars(ours).items() if k != "headers"} == {
+                k: v for k, v in vars(theirs).items() if k != "headers"}
+            for method in ("GET", "HEAD"):
+                assert ours.get_wsgi_response({"REQUEST_METHOD": method})[1:] == theirs.get_wsgi_response(
+                    {"REQUEST_METHOD": method})[1:]
+
+
 def test_log_tables_are_clustered_on_sqlite(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'robotcore.db'}")
     store.create_schema()
@@ -177,3 +221,16 @@ def test_a_store_made_before_keeps_working(tmp_path: Path) -> None:
     assert not store.commit(rec.id, 6, dup, "key-0", "f" * 64)                  # the key's row exists
     assert store.get_version(rec.id) == 6 and len(store.actions(rec.id)) == 6      # rolled back whole
     store.dispose()
+
+
+def test_gunicorn_freezes_what_the_master_made_before_forking() -> None:
+    """``gunicorn_conf.pre_fork`` puts the preloaded app out of the collector's reach (``gc.freeze``)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import gc; from robotcore_api import gunicorn_conf; before = gc.get_freeze_count(); "
+            "gunicorn_conf.pre_fork(None, None); print(before, gc.get_freeze_count())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
+                         env=dict(os.environ, ROBOTCORE_WORKER_CLASS="gthread")).stdout.split()
+    assert int(out[0]) == 0 and int(out[1]) > 10_000
