@@ -51,9 +51,15 @@ function context(doc, legal) {
   };
 }
 
+/** The table; its cards are clickable only while the seat may act and no move of its own is in flight (a
+ * click then would be dropped by ``play``: a live update can redraw the table before the move's answer). */
+function drawBoard() {
+  const doc = page.doc;
+  draw(doc, doc.to_act && !page.busy ? doc.legal_actions : []);
+}
+
 function draw(doc, legal) {
-  const ctx = context(doc, legal);
-  replace(ui.board, renderView(doc.game, doc.view, ctx));
+  replace(ui.board, renderView(doc.game, doc.view, context(doc, legal)));
 }
 
 function header(doc) {
@@ -85,7 +91,7 @@ function show(doc) {
   const ctx = context(doc, doc.to_act ? doc.legal_actions : []);
   replace(ui.turn, turnText(doc, ctx));
   ui.turn.className = doc.to_act ? "turn mine" : "turn";
-  draw(doc, doc.to_act ? doc.legal_actions : []);
+  drawBoard();
   drawActions();
   if (doc.status === "finished") {
     replace(ui.controls, h("a", { class: "button", id: "replay-link", href: `/replay/${seg(matchId)}${token ? "#token=" + encodeURIComponent(token) : ""}` }, "Replay this match step by step"));
@@ -115,6 +121,7 @@ function drawActions() {
 async function play(action) {
   if (page.busy || !page.doc) return;
   page.busy = true;
+  drawBoard();
   drawActions();
   try {
     const res = await post(`${base}/moves`, { action: { id: action.id }, expected_version: page.doc.version },
@@ -127,7 +134,7 @@ async function play(action) {
     page.busy = false;
     showError(err);
     if (err.code === "stale-version" || err.code === "not-your-turn") show(await get(base, { token }));
-    else drawActions();
+    else { drawBoard(); drawActions(); }
   }
 }
 
