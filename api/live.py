@@ -113,6 +113,14 @@ def later(delay: float, fn: Callable[[], None]) -> None:
         timer.start()
 
 
+def _dispose(*watchers: Any) -> None:
+    """Stop and close gevent loop watchers (io or timers), passing over None."""
+    for watcher in watchers:
+        if watcher is not None:
+            watcher.stop()
+            watcher.close()
+
+
 class Waiter:
     """The waits of one watcher: for news (``event``), for its client's socket ``client_fd`` turning readable
     (it closed the connection, or sent more), or for a timeout. Like ``park``, but one event-loop watcher of
@@ -163,10 +171,7 @@ class Waiter:
         return "news" if got else "timeout"
 
     def close(self) -> None:
-        for watcher in (self._io, self._beat):
-            if watcher is not None:
-                watcher.stop()
-                watcher.close()
+        _dispose(self._io, self._beat)
         self._io = self._beat = None
 
 
@@ -609,18 +614,13 @@ class _ReadySocket:
 
     def end(self) -> None:
         """The batch is over: its timer is not needed."""
-        for timer in (self._timer, self._spent):
-            if timer is not None:
-                timer.stop()
-                timer.close()
+        _dispose(self._timer, self._spent)
         self._timer = self._spent = None
 
     def close(self) -> None:
         self.end()
-        if self._io is not None:
-            self._io.stop()
-            self._io.close()
-            self._io = None
+        _dispose(self._io)
+        self._io = None
 
 
 class Slots:

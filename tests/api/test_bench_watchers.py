@@ -63,13 +63,18 @@ def _chunked(*parts: bytes) -> bytes:
 HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
 
 
-def _feed(body: bytes, cuts: list[int], seat: bool) -> tuple[dict[str, Any], dict[str, Any], _Transport]:
-    bench = _bench()
+def _connected(request: bytes, seat: bool) -> tuple[dict[str, Any], dict[str, Any], Any, _Transport]:
+    """A watcher's protocol (its counts, its own counts, itself, its transport) once connected."""
     out: dict[str, Any] = {"polls": 0, "errors": 0, "events": 0, "out_of_order": 0}
     mine: dict[str, Any] = {"events": 0, "last": None, "ended": False, "order_ok": True}
-    proto = bench._SSEProtocol(b"GET / HTTP/1.1\r\n\r\n", out, mine, seat, _Done())
+    proto = _bench()._SSEProtocol(request, out, mine, seat, _Done())
     transport = _Transport()
     proto.connection_made(transport)
+    return out, mine, proto, transport
+
+
+def _feed(body: bytes, cuts: list[int], seat: bool) -> tuple[dict[str, Any], dict[str, Any], _Transport]:
+    out, mine, proto, transport = _connected(b"GET / HTTP/1.1\r\n\r\n", seat)
     data = HEAD + body
     at = 0
     for cut in [*cuts, len(data)]:
@@ -105,11 +110,6 @@ def test_a_seat_event_missing_a_version_is_out_of_order() -> None:
 
 
 def test_a_refused_stream_is_an_error() -> None:
-    bench = _bench()
-    out: dict[str, Any] = {"polls": 0, "errors": 0, "events": 0, "out_of_order": 0}
-    mine: dict[str, Any] = {"events": 0, "last": None, "ended": False, "order_ok": True}
-    proto = bench._SSEProtocol(b"", out, mine, False, _Done())
-    transport = _Transport()
-    proto.connection_made(transport)
+    out, _, proto, transport = _connected(b"", seat=False)
     proto.data_received(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n")
     assert out["errors"] == 1 and out["polls"] == 0 and transport.closed
