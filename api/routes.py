@@ -275,13 +275,17 @@ matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
                     description="Matches: seats with secret tokens, moves, events, bot moves, the log")
 
 
+_CREATE_SCHEMA = s.CreateMatchSchema()
+
+
 @matches.route("", methods=["POST"])
-@matches.arguments(s.CreateMatchSchema())
-@matches.response(201, s.MatchCreatedSchema,
-                  headers={"Location": {"description": "the match", "schema": {"type": "string"}}})
+@document_only(matches.arguments(s.CreateMatchSchema()),
+               matches.response(201, s.MatchCreatedSchema,
+                                headers={"Location": {"description": "the match", "schema": {"type": "string"}}}))
 @problems(matches, *BODY, "not-found", "invalid-parameter")
-def create_match(body: dict[str, Any]) -> Response:
+def create_match() -> Response:
     """Create a match: one secret token per human seat, shown once; bot seats play by themselves"""
+    body = _json_body(request.environ, _CREATE_SCHEMA, s.plain_create)
     answer = service().create(body["game"], body["params"], body.get("seats"), body.get("seed"), body["listed"])
     return payloads.send(answer, 201, {"Location": url_for("matches.get_match", match_id=answer["match_id"])})
 
@@ -309,23 +313,29 @@ def get_match(match_id: str) -> Response:
 _MOVE_SCHEMA = s.MoveSchema()
 
 
-def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
-    """The move body, parsed as ``@matches.arguments(MoveSchema())`` would: a plain body is checked directly
-    (``schemas.plain_move``, on orjson's parse), anything else goes through webargs and the schema, which word
-    the errors. The body is read from the WSGI input once (its length was checked by the app's before-request
-    hook; a chunked one was bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
+def _json_body(environ: dict[str, Any], schema: Any, plain: Any) -> dict[str, Any]:
+    """A JSON body, parsed as ``@matches.arguments(schema)`` would: a plain body is checked directly by
+    ``plain`` (``schemas.plain_move``, ``schemas.plain_create``: what the schema's load returns, or None), on
+    orjson's parse; anything else goes through webargs and the schema, which word the errors. The body is read
+    from the WSGI input once (its length was checked by the app's before-request hook; a chunked one was
+    bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
     length = environ.get("CONTENT_LENGTH") or ""
     body = None
     if length.isdigit():
         data = environ["wsgi.input"].read(int(length))
         environ["wsgi.input"] = io.BytesIO(data)
         try:
-            body = s.plain_move(orjson.loads(data))
+            body = plain(orjson.loads(data))
         except ValueError:                 # not JSON (or not UTF-8): webargs answers malformed-json
             body = None
     if body is None:
-        body = matches.ARGUMENTS_PARSER.parse(_MOVE_SCHEMA, request, location="json")
+        body = matches.ARGUMENTS_PARSER.parse(schema, request, location="json")
     return body
+
+
+def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
+    """The move body (``_json_body`` with ``MoveSchema``)."""
+    return _json_body(environ, _MOVE_SCHEMA, s.plain_move)
 
 
 @matches.route("/<string:match_id>/moves", methods=["POST"])
