@@ -17,12 +17,13 @@ from typing import Any
 
 from flask import Flask, request, send_from_directory, signals
 from flask.ctx import AppContext, RequestContext
-from flask.globals import _cv_app, request_ctx
+from flask.globals import _cv_app, _cv_request, request_ctx
 from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask.wrappers import Response as FlaskResponse
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from sqlalchemy.exc import OperationalError
+from werkzeug.datastructures import Headers
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter
 from werkzeug.wrappers import Response
@@ -162,7 +163,9 @@ class ServiceFlask(Flask):
 
     def create_url_adapter(self, request: Any) -> MapAdapter | None:
         config = self.config
-        if (request is None or config["TRUSTED_HOSTS"] is not None or config["SERVER_NAME"] is not None
+        if request is None:                    # an app context's: none without SERVER_NAME (Flask's own answer)
+            return None if config["SERVER_NAME"] is None else super().create_url_adapter(None)
+        if (config["TRUSTED_HOSTS"] is not None or config["SERVER_NAME"] is not None
                 or self.url_map.host_matching or self.subdomain_matching):
             return super().create_url_adapter(request)
         environ = request.environ
@@ -385,13 +388,15 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
 
     @app.before_request
     def _limits() -> None:
-        # (read from the WSGI environ: werkzeug's parsed properties cost more than the checks, on every request)
-        environ = request.environ
+        # (read from the WSGI environ: werkzeug's parsed properties cost more than the checks, on every request;
+        # the request from its context variable: each look through Flask's request proxy costs a lookup)
+        req = _cv_request.get().request
+        environ = req.environ
         length_text = environ.get("CONTENT_LENGTH")
         length = int(length_text) if length_text and length_text.isdigit() else None
         if (length is not None and length > settings.max_body_bytes) or environ.get(CHUNKED_TOO_LARGE):
             raise Problem("payload-too-large", too_large)
-        if environ["REQUEST_METHOD"] == "POST" and request.url_rule is not None:
+        if environ["REQUEST_METHOD"] == "POST" and req.url_rule is not None:
             if not (length or environ.get("HTTP_TRANSFER_ENCODING")):
                 raise Problem("validation", "this request needs a JSON body (at least {})",
                               errors={"json": ["missing body"]})
@@ -402,10 +407,14 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
 
     @app.after_request
     def _headers(resp: Response) -> Response:
-        environ = request.environ
+        environ = _cv_request.get().request.environ
         path = environ.get("PATH_INFO", "")
         if path.startswith("/v1/matches"):
-            resp.headers["Cache-Control"] = "no-store"      # views and tokens are per seat
+            headers = resp.headers                          # views and tokens are per seat
+            if type(headers) is Headers and all(name.lower() != "cache-control" for name, _ in headers._list):
+                headers._list.append(("Cache-Control", "no-store"))   # (set's search and checks, for a new one)
+            else:
+                headers["Cache-Control"] = "no-store"
         if environ["REQUEST_METHOD"] == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
             resp.status_code = 204                          # Flask's automatic answer: Allow, and no body
             del resp.headers["Content-Type"]

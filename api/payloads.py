@@ -69,8 +69,15 @@ class BodyResponse(Response):
         if (type(body) is list and len(body) == 1 and type(body[0]) is bytes and not self._on_close
                 and 200 <= status and status not in (204, 304) and environ["REQUEST_METHOD"] != "HEAD"):
             headers = self.headers.to_wsgi_list()
-            names = {name.lower() for name, _ in headers}
-            if "content-length" in names and "location" not in names and "content-location" not in names:
+            sized = False
+            for name, _ in headers:
+                lower = name.lower()
+                if lower == "content-length":
+                    sized = True
+                elif lower == "location" or lower == "content-location":
+                    sized = False
+                    break
+            if sized:
                 return body, self.status, headers
         return super().get_wsgi_response(environ)
 

@@ -11,7 +11,8 @@ import ssl
 from typing import Any
 
 import orjson
-from flask import Response, current_app, request, url_for
+from flask import Response, request, url_for
+from flask.globals import _cv_app, _cv_request
 from flask_smorest import Blueprint
 
 import robotcore
@@ -87,8 +88,15 @@ MOVE = (*BODY, "invalid-token", "forbidden-seat", "not-found", "not-your-turn", 
 
 
 def service() -> MatchService:
-    svc: MatchService = current_app.extensions["robotcore"]
+    """The app's service (read from the app context itself: ``current_app``'s proxy costs a lookup per use)."""
+    svc: MatchService = _cv_app.get().app.extensions["robotcore"]
     return svc
+
+
+def _environ() -> dict[str, Any]:
+    """This request's WSGI environ (``request.environ``, without the proxy's lookup)."""
+    environ: dict[str, Any] = _cv_request.get().request.environ
+    return environ
 
 
 def _idempotency_key() -> str | None:
@@ -285,7 +293,7 @@ _CREATE_SCHEMA = s.CreateMatchSchema()
 @problems(matches, *BODY, "not-found", "invalid-parameter")
 def create_match() -> Response:
     """Create a match: one secret token per human seat, shown once; bot seats play by themselves"""
-    body = _json_body(request.environ, _CREATE_SCHEMA, s.plain_create)
+    body = _json_body(_environ(), _CREATE_SCHEMA, s.plain_create)
     answer = service().create(body["game"], body["params"], body.get("seats"), body.get("seed"), body["listed"])
     return payloads.send(answer, 201, {"Location": url_for("matches.get_match", match_id=answer["match_id"])})
 
@@ -344,7 +352,7 @@ def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
 @problems(matches, *MOVE, if_match=True)
 def post_move(match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
-    environ = request.environ                  # (read once: each look through Flask's request proxy costs)
+    environ = _environ()                       # (read once: each look through Flask's request proxy costs)
     body = _move_body(environ)
     answer, replayed = service().move(match_id, parse_bearer(environ.get("HTTP_AUTHORIZATION")), body,
                                       parse_if_match(environ.get("HTTP_IF_MATCH")),
