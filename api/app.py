@@ -19,6 +19,7 @@ from flask import Flask, request, send_from_directory, signals
 from flask.ctx import AppContext, RequestContext
 from flask.globals import _cv_app, _cv_request, request_ctx
 from flask.sessions import NullSession, SecureCookieSessionInterface
+from flask.wrappers import Request as FlaskRequest
 from flask.wrappers import Response as FlaskResponse
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
@@ -123,6 +124,15 @@ class BoundedChunkedBody:
         return self.app(environ, start_response)
 
 
+class _ServiceRequest(FlaskRequest):
+    """Flask's request; closed without werkzeug's walk over the uploaded files when none were parsed (its own
+    ``close`` looks them up and walks an empty mapping on every request)."""
+
+    def close(self) -> None:
+        if "files" in self.__dict__:
+            super().close()
+
+
 class ServiceFlask(Flask):
     """Flask, with less of its request cycle for what this app does not use (every route alike; anything the
     shortcuts skip is still done when it is set up, by Flask's own code):
@@ -140,6 +150,8 @@ class ServiceFlask(Flask):
       the same few answers (only when no ``TRUSTED_HOSTS``, ``SERVER_NAME``, host or subdomain matching is
       set: with any of them Flask's own code runs every time).
     """
+
+    request_class = _ServiceRequest
 
     def ensure_sync(self, func: Any) -> Any:
         return func
@@ -210,7 +222,8 @@ class ServiceFlask(Flask):
     def finalize_request(self, rv: Any, from_error_handler: bool = False) -> FlaskResponse:
         if signals.request_finished.receivers:
             return super().finalize_request(rv, from_error_handler)
-        response = self.make_response(rv)
+        # (a view's Response, the usual, is what make_response would answer, after its type checks)
+        response = rv if type(rv) is payloads.BodyResponse else self.make_response(rv)
         try:
             response = self.process_response(response)
         except Exception:
@@ -218,6 +231,17 @@ class ServiceFlask(Flask):
                 raise
             self.logger.exception("Request finalizing failed with an error while handling an error")
         return response
+
+    def dispatch_request(self) -> Any:
+        # Flask's, with the request read from its context variable (not through the request_ctx proxy)
+        req = _cv_request.get().request
+        if req.routing_exception is not None:
+            self.raise_routing_exception(req)
+        rule = req.url_rule
+        if getattr(rule, "provide_automatic_options", False) and req.method == "OPTIONS":
+            return self.make_default_options_response()
+        assert rule is not None and req.view_args is not None
+        return self.view_functions[rule.endpoint](**req.view_args)
 
     def preprocess_request(self) -> Any:
         funcs = self.before_request_funcs

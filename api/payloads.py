@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 from flask import Response
 from werkzeug.datastructures import Headers
+from werkzeug.http import HTTP_STATUS_CODES
 
 from robotcore import Game, State
 
@@ -93,11 +94,19 @@ class BodyResponse(Response):
         headers = Headers()
         headers._list = [("Content-Type", content_type), ("Content-Length", str(len(body)))]
         resp.headers = headers
-        resp.status = status                 # (werkzeug's setter: the status line and code)
+        line = _STATUS_LINES.get(status)
+        if line is None:
+            resp.status = status             # (werkzeug's setter: the status line and code)
+        else:
+            resp._status, resp._status_code = line, status
         resp.direct_passthrough = False
         resp._on_close = []
         resp.response = [body]
         return resp
+
+
+#: The status line of each status code werkzeug knows (what its ``status`` setter works out on every answer)
+_STATUS_LINES = {code: f"{code} {name.upper()}" for code, name in HTTP_STATUS_CODES.items()}
 
 
 def send(payload: Any, status: int = 200, headers: dict[str, str] | None = None,

@@ -8,6 +8,7 @@ import io
 import re
 import socket
 import ssl
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -321,14 +322,14 @@ def get_match(match_id: str) -> Response:
 _MOVE_SCHEMA = s.MoveSchema()
 
 
-def _json_body(environ: dict[str, Any], schema: Any, plain: Any) -> dict[str, Any]:
+def _json_body(environ: dict[str, Any], schema: Any, plain: Callable[[Any], dict[str, Any] | None]) -> dict[str, Any]:
     """A JSON body, parsed as ``@matches.arguments(schema)`` would: a plain body is checked directly by
     ``plain`` (``schemas.plain_move``, ``schemas.plain_create``: what the schema's load returns, or None), on
     orjson's parse; anything else goes through webargs and the schema, which word the errors. The body is read
     from the WSGI input once (its length was checked by the app's before-request hook; a chunked one was
     bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
     length = environ.get("CONTENT_LENGTH") or ""
-    body = None
+    body: dict[str, Any] | None = None
     if length.isdigit():
         data = environ["wsgi.input"].read(int(length))
         environ["wsgi.input"] = io.BytesIO(data)
@@ -337,7 +338,8 @@ def _json_body(environ: dict[str, Any], schema: Any, plain: Any) -> dict[str, An
         except ValueError:                 # not JSON (or not UTF-8): webargs answers malformed-json
             body = None
     if body is None:
-        body = matches.ARGUMENTS_PARSER.parse(schema, request, location="json")
+        parsed: dict[str, Any] = matches.ARGUMENTS_PARSER.parse(schema, request, location="json")
+        return parsed
     return body
 
 
