@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask, request, send_from_directory, signals
 from flask.ctx import AppContext, RequestContext
-from flask.globals import _cv_app, _cv_request, request_ctx
+from flask.globals import _cv_app, _cv_request
 from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask.wrappers import Request as FlaskRequest
 from flask.wrappers import Response as FlaskResponse
@@ -245,7 +245,7 @@ class ServiceFlask(Flask):
 
     def preprocess_request(self) -> Any:
         funcs = self.before_request_funcs
-        if self.url_value_preprocessors or any(name is not None for name in funcs):
+        if self.url_value_preprocessors or len(funcs) > (None in funcs):   # (a blueprint's own functions)
             return super().preprocess_request()
         for func in funcs.get(None, ()):
             rv = func()
@@ -255,9 +255,8 @@ class ServiceFlask(Flask):
 
     def process_response(self, response: FlaskResponse) -> FlaskResponse:
         funcs = self.after_request_funcs
-        ctx = request_ctx._get_current_object()  # type: ignore[attr-defined]
-        if ctx._after_request_functions or ctx._session is not _NO_SESSION or any(
-                name is not None for name in funcs):
+        ctx = _cv_request.get()
+        if ctx._after_request_functions or ctx._session is not _NO_SESSION or len(funcs) > (None in funcs):
             return super().process_response(response)
         for func in reversed(funcs.get(None, ())):
             response = func(response)
@@ -435,8 +434,13 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         path = environ.get("PATH_INFO", "")
         if path.startswith("/v1/matches"):
             headers = resp.headers                          # views and tokens are per seat
-            if type(headers) is Headers and all(name.lower() != "cache-control" for name, _ in headers._list):
-                headers._list.append(("Cache-Control", "no-store"))   # (set's search and checks, for a new one)
+            if type(headers) is Headers:
+                for name, _ in headers._list:
+                    if name.lower() == "cache-control":
+                        headers["Cache-Control"] = "no-store"
+                        break
+                else:                                       # (set's search and checks, for a new one)
+                    headers._list.append(("Cache-Control", "no-store"))
             else:
                 headers["Cache-Control"] = "no-store"
         if environ["REQUEST_METHOD"] == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
