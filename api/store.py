@@ -266,11 +266,10 @@ class _Use:
         self._entry = entry = self._store._take()
         return entry[1]
 
-    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
         entry, self._entry = self._entry, None
         assert entry is not None
         self._store._done(entry, exc)
-        return False
 
 class Store:
     """All database access of the service. Thread-safe; safe across processes."""
@@ -458,7 +457,7 @@ class Store:
             for _pid, other, _fairy in stale:
                 self._closed(other)
             self._closed(conn)
-        if error is not None:
+        if error is not None and exc is not None:
             raise sa.exc.DBAPIError.instance(None, None, exc, error) from exc
 
     def _take(self) -> tuple[int, Any, Any]:
