@@ -148,7 +148,12 @@ class ServiceFlask(Flask):
       host, server address, script name and scheme (``_bound``): Flask's ``create_url_adapter`` validates the
       host, lower-cases and IDNA-encodes it and works out the subdomain on every request, about 29 us, for
       the same few answers (only when no ``TRUSTED_HOSTS``, ``SERVER_NAME``, host or subdomain matching is
-      set: with any of them Flask's own code runs every time).
+      set: with any of them Flask's own code runs every time);
+    - the request, its context and the app are read from Flask's context variables, not through its proxies
+      (``request``, ``request_ctx``, ``current_app``: a lookup each); a view's ``BodyResponse`` is taken as it is
+      (what ``make_response`` would answer after its type checks); an app context's URL adapter is None at once
+      without ``SERVER_NAME``; the request is closed without werkzeug's walk over uploaded files when none
+      were parsed (``_ServiceRequest``).
     """
 
     request_class = _ServiceRequest
