@@ -17,12 +17,14 @@ from typing import Any
 
 from flask import Flask, request, send_from_directory, signals
 from flask.ctx import AppContext, RequestContext
-from flask.globals import _cv_app, request_ctx
+from flask.globals import _cv_app, _cv_request
 from flask.sessions import NullSession, SecureCookieSessionInterface
+from flask.wrappers import Request as FlaskRequest
 from flask.wrappers import Response as FlaskResponse
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from sqlalchemy.exc import OperationalError
+from werkzeug.datastructures import Headers
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter
 from werkzeug.wrappers import Response
@@ -122,6 +124,15 @@ class BoundedChunkedBody:
         return self.app(environ, start_response)
 
 
+class _ServiceRequest(FlaskRequest):
+    """Flask's request; closed without werkzeug's walk over the uploaded files when none were parsed (its own
+    ``close`` looks them up and walks an empty mapping on every request)."""
+
+    def close(self) -> None:
+        if "files" in self.__dict__:
+            super().close()
+
+
 class ServiceFlask(Flask):
     """Flask, with less of its request cycle for what this app does not use (every route alike; anything the
     shortcuts skip is still done when it is set up, by Flask's own code):
@@ -137,8 +148,15 @@ class ServiceFlask(Flask):
       host, server address, script name and scheme (``_bound``): Flask's ``create_url_adapter`` validates the
       host, lower-cases and IDNA-encodes it and works out the subdomain on every request, about 29 us, for
       the same few answers (only when no ``TRUSTED_HOSTS``, ``SERVER_NAME``, host or subdomain matching is
-      set: with any of them Flask's own code runs every time).
+      set: with any of them Flask's own code runs every time);
+    - the request, its context and the app are read from Flask's context variables, not through its proxies
+      (``request``, ``request_ctx``, ``current_app``: a lookup each); a view's ``BodyResponse`` is taken as it is
+      (what ``make_response`` would answer after its type checks); an app context's URL adapter is None at once
+      without ``SERVER_NAME``; the request is closed without werkzeug's walk over uploaded files when none
+      were parsed (``_ServiceRequest``).
     """
+
+    request_class = _ServiceRequest
 
     def ensure_sync(self, func: Any) -> Any:
         return func
@@ -162,7 +180,9 @@ class ServiceFlask(Flask):
 
     def create_url_adapter(self, request: Any) -> MapAdapter | None:
         config = self.config
-        if (request is None or config["TRUSTED_HOSTS"] is not None or config["SERVER_NAME"] is not None
+        if request is None:                    # an app context's: none without SERVER_NAME (Flask's own answer)
+            return None if config["SERVER_NAME"] is None else super().create_url_adapter(None)
+        if (config["TRUSTED_HOSTS"] is not None or config["SERVER_NAME"] is not None
                 or self.url_map.host_matching or self.subdomain_matching):
             return super().create_url_adapter(request)
         environ = request.environ
@@ -207,7 +227,8 @@ class ServiceFlask(Flask):
     def finalize_request(self, rv: Any, from_error_handler: bool = False) -> FlaskResponse:
         if signals.request_finished.receivers:
             return super().finalize_request(rv, from_error_handler)
-        response = self.make_response(rv)
+        # (a view's Response, the usual, is what make_response would answer, after its type checks)
+        response = rv if type(rv) is payloads.BodyResponse else self.make_response(rv)
         try:
             response = self.process_response(response)
         except Exception:
@@ -216,9 +237,20 @@ class ServiceFlask(Flask):
             self.logger.exception("Request finalizing failed with an error while handling an error")
         return response
 
+    def dispatch_request(self) -> Any:
+        # Flask's, with the request read from its context variable (not through the request_ctx proxy)
+        req = _cv_request.get().request
+        if req.routing_exception is not None:
+            self.raise_routing_exception(req)
+        rule = req.url_rule
+        if getattr(rule, "provide_automatic_options", False) and req.method == "OPTIONS":
+            return self.make_default_options_response()
+        assert rule is not None and req.view_args is not None
+        return self.view_functions[rule.endpoint](**req.view_args)
+
     def preprocess_request(self) -> Any:
         funcs = self.before_request_funcs
-        if self.url_value_preprocessors or any(name is not None for name in funcs):
+        if self.url_value_preprocessors or len(funcs) > (None in funcs):   # (a blueprint's own functions)
             return super().preprocess_request()
         for func in funcs.get(None, ()):
             rv = func()
@@ -228,9 +260,8 @@ class ServiceFlask(Flask):
 
     def process_response(self, response: FlaskResponse) -> FlaskResponse:
         funcs = self.after_request_funcs
-        ctx = request_ctx._get_current_object()  # type: ignore[attr-defined]
-        if ctx._after_request_functions or ctx._session is not _NO_SESSION or any(
-                name is not None for name in funcs):
+        ctx = _cv_request.get()
+        if ctx._after_request_functions or ctx._session is not _NO_SESSION or len(funcs) > (None in funcs):
             return super().process_response(response)
         for func in reversed(funcs.get(None, ())):
             response = func(response)
@@ -385,13 +416,15 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
 
     @app.before_request
     def _limits() -> None:
-        # (read from the WSGI environ: werkzeug's parsed properties cost more than the checks, on every request)
-        environ = request.environ
+        # (read from the WSGI environ: werkzeug's parsed properties cost more than the checks, on every request;
+        # the request from its context variable: each look through Flask's request proxy costs a lookup)
+        req = _cv_request.get().request
+        environ = req.environ
         length_text = environ.get("CONTENT_LENGTH")
         length = int(length_text) if length_text and length_text.isdigit() else None
         if (length is not None and length > settings.max_body_bytes) or environ.get(CHUNKED_TOO_LARGE):
             raise Problem("payload-too-large", too_large)
-        if environ["REQUEST_METHOD"] == "POST" and request.url_rule is not None:
+        if environ["REQUEST_METHOD"] == "POST" and req.url_rule is not None:
             if not (length or environ.get("HTTP_TRANSFER_ENCODING")):
                 raise Problem("validation", "this request needs a JSON body (at least {})",
                               errors={"json": ["missing body"]})
@@ -402,10 +435,19 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
 
     @app.after_request
     def _headers(resp: Response) -> Response:
-        environ = request.environ
+        environ = _cv_request.get().request.environ
         path = environ.get("PATH_INFO", "")
         if path.startswith("/v1/matches"):
-            resp.headers["Cache-Control"] = "no-store"      # views and tokens are per seat
+            headers = resp.headers                          # views and tokens are per seat
+            if type(headers) is Headers:
+                for name, _ in headers._list:
+                    if name.lower() == "cache-control":
+                        headers["Cache-Control"] = "no-store"
+                        break
+                else:                                       # (set's search and checks, for a new one)
+                    headers._list.append(("Cache-Control", "no-store"))
+            else:
+                headers["Cache-Control"] = "no-store"
         if environ["REQUEST_METHOD"] == "OPTIONS" and resp.status_code == 200 and not resp.get_data():
             resp.status_code = 204                          # Flask's automatic answer: Allow, and no body
             del resp.headers["Content-Type"]

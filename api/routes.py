@@ -8,10 +8,12 @@ import io
 import re
 import socket
 import ssl
+from collections.abc import Callable
 from typing import Any
 
 import orjson
-from flask import Response, current_app, request, url_for
+from flask import Response, request, url_for
+from flask.globals import _cv_app, _cv_request
 from flask_smorest import Blueprint
 
 import robotcore
@@ -87,8 +89,15 @@ MOVE = (*BODY, "invalid-token", "forbidden-seat", "not-found", "not-your-turn", 
 
 
 def service() -> MatchService:
-    svc: MatchService = current_app.extensions["robotcore"]
+    """The app's service (read from the app context itself: ``current_app``'s proxy costs a lookup per use)."""
+    svc: MatchService = _cv_app.get().app.extensions["robotcore"]
     return svc
+
+
+def _environ() -> dict[str, Any]:
+    """This request's WSGI environ (``request.environ``, without the proxy's lookup)."""
+    environ: dict[str, Any] = _cv_request.get().request.environ
+    return environ
 
 
 def _idempotency_key() -> str | None:
@@ -275,13 +284,17 @@ matches = Blueprint("matches", __name__, url_prefix="/v1/matches",
                     description="Matches: seats with secret tokens, moves, events, bot moves, the log")
 
 
+_CREATE_SCHEMA = s.CreateMatchSchema()
+
+
 @matches.route("", methods=["POST"])
-@matches.arguments(s.CreateMatchSchema())
-@matches.response(201, s.MatchCreatedSchema,
-                  headers={"Location": {"description": "the match", "schema": {"type": "string"}}})
+@document_only(matches.arguments(s.CreateMatchSchema()),
+               matches.response(201, s.MatchCreatedSchema,
+                                headers={"Location": {"description": "the match", "schema": {"type": "string"}}}))
 @problems(matches, *BODY, "not-found", "invalid-parameter")
-def create_match(body: dict[str, Any]) -> Response:
+def create_match() -> Response:
     """Create a match: one secret token per human seat, shown once; bot seats play by themselves"""
+    body = _json_body(_environ(), _CREATE_SCHEMA, s.plain_create)
     answer = service().create(body["game"], body["params"], body.get("seats"), body.get("seed"), body["listed"])
     return payloads.send(answer, 201, {"Location": url_for("matches.get_match", match_id=answer["match_id"])})
 
@@ -309,23 +322,30 @@ def get_match(match_id: str) -> Response:
 _MOVE_SCHEMA = s.MoveSchema()
 
 
-def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
-    """The move body, parsed as ``@matches.arguments(MoveSchema())`` would: a plain body is checked directly
-    (``schemas.plain_move``, on orjson's parse), anything else goes through webargs and the schema, which word
-    the errors. The body is read from the WSGI input once (its length was checked by the app's before-request
-    hook; a chunked one was bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
+def _json_body(environ: dict[str, Any], schema: Any, plain: Callable[[Any], dict[str, Any] | None]) -> dict[str, Any]:
+    """A JSON body, parsed as ``@matches.arguments(schema)`` would: a plain body is checked directly by
+    ``plain`` (``schemas.plain_move``, ``schemas.plain_create``: what the schema's load returns, or None), on
+    orjson's parse; anything else goes through webargs and the schema, which word the errors. The body is read
+    from the WSGI input once (its length was checked by the app's before-request hook; a chunked one was
+    bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
     length = environ.get("CONTENT_LENGTH") or ""
-    body = None
+    body: dict[str, Any] | None = None
     if length.isdigit():
         data = environ["wsgi.input"].read(int(length))
         environ["wsgi.input"] = io.BytesIO(data)
         try:
-            body = s.plain_move(orjson.loads(data))
+            body = plain(orjson.loads(data))
         except ValueError:                 # not JSON (or not UTF-8): webargs answers malformed-json
             body = None
     if body is None:
-        body = matches.ARGUMENTS_PARSER.parse(_MOVE_SCHEMA, request, location="json")
+        parsed: dict[str, Any] = matches.ARGUMENTS_PARSER.parse(schema, request, location="json")
+        return parsed
     return body
+
+
+def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
+    """The move body (``_json_body`` with ``MoveSchema``)."""
+    return _json_body(environ, _MOVE_SCHEMA, s.plain_move)
 
 
 @matches.route("/<string:match_id>/moves", methods=["POST"])
@@ -334,7 +354,7 @@ def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
 @problems(matches, *MOVE, if_match=True)
 def post_move(match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
-    environ = request.environ                  # (read once: each look through Flask's request proxy costs)
+    environ = _environ()                       # (read once: each look through Flask's request proxy costs)
     body = _move_body(environ)
     answer, replayed = service().move(match_id, parse_bearer(environ.get("HTTP_AUTHORIZATION")), body,
                                       parse_if_match(environ.get("HTTP_IF_MATCH")),

@@ -162,7 +162,7 @@ def test_url_adapters_are_made_as_flask_makes_them(app: Flask) -> None:
 def test_answers_are_made_as_werkzeug_makes_them() -> None:
     from robotcore_api.payloads import BodyResponse
 
-    for status in (200, 201, 404, 412, 599):
+    for status in (200, 201, 204, 304, 400, 404, 412, 422, 429, 500, 503, 599):
         for content_type in ("application/json", "application/problem+json"):
             body = b'{"x":' + str(status).encode() + b"}"
             ours, theirs = BodyResponse.of(body, status, content_type), BodyResponse(
@@ -234,3 +234,31 @@ def test_gunicorn_freezes_what_the_master_made_before_forking() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
                          env=dict(os.environ, ROBOTCORE_WORKER_CLASS="gthread")).stdout.split()
     assert int(out[0]) == 0 and int(out[1]) > 10_000
+
+
+def test_uploaded_files_are_closed_and_no_files_cost_nothing(app: Flask) -> None:
+    """The request's close (``app._ServiceRequest``) closes what werkzeug's would: the files parsed."""
+    import io
+
+    from flask import request
+
+    upload = io.BytesIO(b"data")
+    with app.test_request_context("/v1/health", method="POST", data={"f": (upload, "a.txt")}):
+        assert request.files["f"].read() == b"data"
+    assert upload.closed
+    with app.test_request_context("/v1/health"):
+        assert "files" not in request.__dict__              # (closed without parsing any)
+
+
+def test_app_context_url_adapter_is_flasks(tmp_path: Path) -> None:
+    """Without SERVER_NAME an app context has no URL adapter (Flask's answer, given at once); with it, Flask's."""
+    plain = create_app(f"sqlite:///{tmp_path / 'a.db'}")
+    with plain.app_context() as ctx:
+        assert ctx.url_adapter is None
+    named = create_app(f"sqlite:///{tmp_path / 'b.db'}")
+    named.config["SERVER_NAME"] = "example.com"
+    with named.app_context() as ctx:
+        assert ctx.url_adapter is not None and ctx.url_adapter.server_name == "example.com"
+        from flask import url_for
+
+        assert url_for("meta.health") == "http://example.com/v1/health"

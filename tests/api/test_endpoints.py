@@ -18,7 +18,7 @@ from marshmallow import ValidationError
 import robotcore
 from robotcore.bots import BOTS
 from robotcore_api import payloads
-from robotcore_api.schemas import MAX_BUDGET_MS, MoveSchema, plain_move
+from robotcore_api.schemas import MAX_BUDGET_MS, CreateMatchSchema, MoveSchema, plain_create, plain_move
 
 from .conftest import GAMES, ApiClient, new_key
 
@@ -52,6 +52,15 @@ def test_bodies_encode_what_the_standard_library_encodes() -> None:
     for value in [{"a": "é", "n": None, "f": 0.1, "l": [True, 2]}, {1: "integer key"}, {"big": 2**70},
                   {"lone surrogate": "\ud800"}]:
         assert json.loads(payloads.encode(value)) == json.loads(json.dumps(value))
+
+
+def test_bodies_are_orjsons_bytes_with_or_without_string_keys() -> None:
+    """encode tries orjson's default path first (string keys only) and, for a body with another key anywhere,
+    OPT_NON_STR_KEYS: the bytes are those of OPT_NON_STR_KEYS alone in both cases."""
+    import orjson
+
+    for value in [{"a": {"b": [1, {"c": None}]}, "d": "é"}, {"a": [{"b": {2: "x"}}]}, {1: {"a": 1}}, [{"a": 1}, 3]]:
+        assert payloads.encode(value) == orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -386,6 +395,63 @@ def test_move_fingerprint_is_the_standard_librarys(body: Any, if_match: Any) -> 
             reference = hashlib.sha256(json.dumps({"move": doc, "if_match": if_match}, sort_keys=True,
                                                   separators=(",", ":")).encode()).hexdigest()
             assert _move_fingerprint(doc, if_match) == reference == _fingerprint({"move": doc, "if_match": if_match})
+
+
+_SEAT_BODIES = _mostly(
+    st.fixed_dictionaries({}, optional={"type": st.just("human")})
+    | st.fixed_dictionaries({"type": st.just("bot"), "bot": _mostly(st.sampled_from(sorted(BOTS)),
+                                                                    st.sampled_from(["", "nobot", "x" * 65]))},
+                            optional={"budget_ms": _int_around(0, MAX_BUDGET_MS)}),
+    st.fixed_dictionaries({}, optional={"type": st.sampled_from(["human", "bot", "Bot"]) | _WRONG_TYPES,
+                                        "bot": st.sampled_from(["random", ""]) | _WRONG_TYPES,
+                                        "budget_ms": _int_around(0, MAX_BUDGET_MS), "other": _JSON_VALUES})
+    | _JSON_VALUES,
+)
+_CREATE_FIELDS = {
+    "params": _mostly(st.dictionaries(st.text(min_size=1, max_size=3), _JSON_VALUES, max_size=3),
+                      st.dictionaries(st.sampled_from(["", "x" * 65]), _JSON_VALUES, min_size=1, max_size=1)
+                      | _WRONG_TYPES),
+    "seats": _mostly(st.lists(_SEAT_BODIES, min_size=1, max_size=8), st.just([]) | st.lists(
+        _SEAT_BODIES, min_size=9, max_size=9) | _WRONG_TYPES),
+    "seed": st.none() | _int_around(0, 2**63 - 1),
+    "listed": _mostly(st.booleans(), _WRONG_TYPES | st.sampled_from([0, 1])),
+}
+_CREATE_BODIES = _mostly(
+    st.fixed_dictionaries({"game": _mostly(st.sampled_from(GAMES) | st.text(min_size=1, max_size=64),
+                                           st.sampled_from(["", "x" * 65]) | _WRONG_TYPES)},
+                          optional=_CREATE_FIELDS),
+    st.fixed_dictionaries({"extra": _JSON_VALUES}, optional={"game": st.just(GAMES[0]), **_CREATE_FIELDS})
+    | st.fixed_dictionaries({}, optional=_CREATE_FIELDS) | _JSON_VALUES,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_CREATE_BODIES)
+@example({"game": "robotrick", "params": {}, "seats": [{"type": "human"}, {"type": "bot", "bot": "random"}]})
+@example({"game": "robotrick", "seats": [{}, {"type": "human", "bot": "random"}]})
+@example({"game": "robotrick", "seats": [{"type": "bot"}]})
+@example({"game": "robotrick", "seats": [{"type": "bot", "bot": "random", "budget_ms": True}]})
+@example({"game": "robotrick", "listed": 1, "seed": None})
+@example({"game": "robotrick", "params": {str(i): i for i in range(33)}})
+def test_plain_create_bodies_parse_as_the_schema_does(body: Any) -> None:
+    """Match creation checks plain bodies without marshmallow (schemas.plain_create): whatever it accepts,
+    CreateMatchSchema accepts too, with the same result; everything else is left to CreateMatchSchema."""
+    fast = plain_create(body)
+    try:
+        full = CreateMatchSchema().load(body)
+    except ValidationError:
+        assert fast is None, body
+        return
+    if fast is not None:
+        assert fast == full and json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
+
+
+def test_plain_create_takes_the_bodies_clients_send() -> None:
+    for body in ({"game": "robotrick"}, {"game": "robotrick", "params": {}, "seats": [
+                     {"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "greedy",
+                                                                          "budget_ms": 50}]},
+                 {"game": "sparks", "params": {"players": 3}, "seed": 7, "listed": True}):
+        assert plain_create(body) == CreateMatchSchema().load(body)
 
 
 def test_plain_move_takes_the_bodies_clients_send() -> None:

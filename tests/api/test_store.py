@@ -374,3 +374,26 @@ def test_connections_in_use_at_once_are_bounded(store: Store) -> None:
     assert served == [0] and store._open == 1 and len(store._idle) == 1
     store.dispose()
     assert store._open == 0 and store._idle == []
+
+
+def test_connection_blocks_translate_errors_and_give_connections_back(store: Store) -> None:
+    """``Store._dbapi``: a driver error is raised as SQLAlchemy's (rolled back, the connection kept), an open
+    transaction is rolled back at the block's end, any other exception passes through unchanged; every time the
+    connection goes back to the idle ones."""
+    rec, _ = new_record()
+    store.insert_match(rec)
+    with pytest.raises(sa.exc.DBAPIError) as raised:
+        with store._dbapi() as conn:
+            conn.cursor().execute("SELECT * FROM no_such_table")
+    assert raised.value.orig is not None and len(store._idle) == 1
+    with store._dbapi() as conn:
+        cur = conn.cursor()
+        store._begin(cur)
+        cur.execute(store._sql["select_version"], (rec.id,))
+        cur.execute("UPDATE matches SET version = 99 WHERE id = " + ("?" if store.dialect == "sqlite" else "%s"),
+                    (rec.id,))
+    assert store.get_version(rec.id) == rec.version and len(store._idle) == 1    # rolled back, given back
+    with pytest.raises(KeyError):
+        with store._dbapi():
+            raise KeyError("not the driver's")
+    assert len(store._idle) == 1
