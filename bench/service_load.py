@@ -909,7 +909,8 @@ def main(argv: list[str] | None = None) -> int:
                     ready = ctx.Event()
                     watcher = ctx.Process(target=watchers_process,
                                           args=(url, watched, args.watchers, stop, queue, args.watch, ready,
-                                                30.0 if live else 0.0, args.watch_loop))
+                                                30.0 if live else 0.0, args.watch_loop),
+                                          daemon=True)     # (a failed phase must not leave the run waiting on it)
                     watcher.start()
                     # the matches are played while the watchers are held open, not while they connect: wait
                     # until every one is open (its time is reported), then a second for the server to settle
