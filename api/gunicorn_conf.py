@@ -1,7 +1,8 @@
 """gunicorn configuration of the service: ``gunicorn -c python:robotcore_api.gunicorn_conf``.
 
-Environment overrides: ``ROBOTCORE_BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (worker processes,
-default 2 per core up to 8), ``ROBOTCORE_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
+Environment overrides: ``ROBOTCORE_BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (worker processes, up
+to 8; by default one per core for ``gevent`` workers on PostgreSQL, two per core otherwise:
+``live.default_workers``), ``ROBOTCORE_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
 ``ROBOTCORE_WORKER_CONNECTIONS`` (gevent: connections per worker, default 4096), ``ROBOTCORE_THREADS`` (gthread:
 threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``, ``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout;
 default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_SPECTATOR_TICK_S``, ``ROBOTCORE_MAX_BUDGET_MS``, ``ROBOTCORE_BOT_THINK_SLOTS``,
@@ -43,13 +44,16 @@ if worker_class == "gevent":
     monkey.patch_all()
 
 from . import gunicorn_errors  # noqa: E402 - after the monkey-patching
+from .live import default_workers  # noqa: E402
+from .store import default_database_url  # noqa: E402
 
 # gunicorn's own refusals (414, 431, 400 before the app is reached) answered as problem+json
 gunicorn_errors.install()
 
 wsgi_app = "robotcore_api.wsgi:app"
 bind = [os.environ.get("ROBOTCORE_BIND", "127.0.0.1:8000")]
-workers = int(os.environ.get("WEB_CONCURRENCY", str(min(8, 2 * (os.cpu_count() or 1)))))
+workers = int(os.environ.get("WEB_CONCURRENCY") or default_workers(default_database_url(), worker_class,
+                                                                    os.cpu_count() or 1))
 threads = int(os.environ.get("ROBOTCORE_THREADS", "8"))
 worker_connections = int(os.environ.get("ROBOTCORE_WORKER_CONNECTIONS", "4096"))
 if worker_class == "gevent":

@@ -57,6 +57,21 @@ IDLE_STOP_S = 5.0
 TICK_PHASES = 16
 
 
+def default_workers(database_url: str, worker_class: str, cores: int) -> int:
+    """The service's worker processes when ``WEB_CONCURRENCY`` does not say (``gunicorn_conf``): up to 8.
+
+    Under ``gevent`` on PostgreSQL, one per core: every call waits cooperatively, so one event loop keeps a core
+    busy, and each more process repeats the change feed's work for every match it watches (each of its
+    notifications parsed and applied, the spectators' event encoded at each tick), which a thousand watchers
+    spread over all the workers multiply (bench/README.md, issue 13: 1.3-1.8 ms of server CPU per move with four
+    workers on two cores, 0.56-0.58 ms with two). Otherwise two per core: SQLite's calls block the loop (a
+    commit, a wait for another process's write lock), and ``gthread`` workers are threads held by their
+    requests, so a second process per core keeps the core busy while one waits."""
+    backend = database_url.split(":", 1)[0].split("+", 1)[0].lower()
+    per_core = 1 if worker_class == "gevent" and backend == "postgresql" else 2
+    return max(1, min(8, per_core * max(1, cores)))
+
+
 _PATCHED = [False]
 
 

@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from robotcore_api.client import ApiError, Client
+from robotcore_api.live import default_workers
 
 
 def free_port() -> int:
@@ -788,7 +789,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--matches", type=int, default=192, help="full matches in all")
     parser.add_argument("--game", default=None, help="default: the first registered game")
-    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: its config)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="gunicorn workers (default: the service's, live.default_workers)")
     parser.add_argument("--worker-class", default="gevent", choices=["gevent", "gthread"],
                         help="gunicorn worker class (default: the configuration's, gevent)")
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (gthread)")
@@ -822,10 +824,11 @@ def main(argv: list[str] | None = None) -> int:
     import robotcore
 
     game = args.game or robotcore.list_games()[0]
-    workers = args.workers or min(8, 2 * (os.cpu_count() or 1))
     processes = args.processes or min(4, args.clients)
     workdir = Path(tempfile.mkdtemp(prefix="robotcore-bench-"))
     database = args.database or f"sqlite:///{workdir / 'bench.db'}"
+    # the service's own default for this database and worker class (gunicorn_conf), unless --workers says
+    workers = args.workers or default_workers(database, args.worker_class, os.cpu_count() or 1)
     load_before = os.getloadavg()
     hello_proc, hello_url = start_server(database, workers, args.threads, workdir, args.worker_class, hello=True)
     proc, url = start_server(database, workers, args.threads, workdir, args.worker_class)
@@ -906,7 +909,8 @@ def main(argv: list[str] | None = None) -> int:
                     ready = ctx.Event()
                     watcher = ctx.Process(target=watchers_process,
                                           args=(url, watched, args.watchers, stop, queue, args.watch, ready,
-                                                30.0 if live else 0.0, args.watch_loop))
+                                                30.0 if live else 0.0, args.watch_loop),
+                                          daemon=True)     # (a failed phase must not leave the run waiting on it)
                     watcher.start()
                     # the matches are played while the watchers are held open, not while they connect: wait
                     # until every one is open (its time is reported), then a second for the server to settle

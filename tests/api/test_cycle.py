@@ -262,3 +262,34 @@ def test_app_context_url_adapter_is_flasks(tmp_path: Path) -> None:
         from flask import url_for
 
         assert url_for("meta.health") == "http://example.com/v1/health"
+
+
+def test_gunicorn_workers_default_to_one_per_core_under_gevent_on_postgresql() -> None:
+    """``WEB_CONCURRENCY`` unset: one gevent worker per core on PostgreSQL (each more process repeats the live
+    updates' work for every watched match), two per core on SQLite or with gthread workers, never above 8; the
+    configuration itself reads the rule, and ``WEB_CONCURRENCY`` still wins."""
+    import os
+    import subprocess
+    import sys
+
+    from robotcore_api.live import default_workers
+
+    pg = "postgresql+psycopg://me@localhost/robotcore"
+    assert default_workers(pg, "gevent", 2) == 2
+    assert default_workers("postgresql://me@localhost/robotcore", "gevent", 4) == 4
+    assert default_workers(pg, "gthread", 2) == 4
+    assert default_workers("sqlite:///robotcore.db", "gevent", 2) == 4
+    assert default_workers("sqlite:///robotcore.db", "gevent", 16) == 8
+    assert default_workers(pg, "gevent", 0) == 1
+
+    def configured(**env: str) -> int:
+        code = "from robotcore_api import gunicorn_conf; print(gunicorn_conf.workers)"
+        base = {k: v for k, v in os.environ.items() if k not in ("WEB_CONCURRENCY", "ROBOTCORE_DATABASE_URL")}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
+                             env=dict(base, ROBOTCORE_WORKER_CLASS="gevent", **env)).stdout
+        return int(out.split()[-1])
+
+    cores = os.cpu_count() or 1
+    assert configured(ROBOTCORE_DATABASE_URL=pg) == min(8, cores)
+    assert configured() == min(8, 2 * cores)                      # the embedded SQLite default
+    assert configured(ROBOTCORE_DATABASE_URL=pg, WEB_CONCURRENCY="3") == 3
