@@ -370,8 +370,14 @@ cdef inline uint32_t _current_actors(State st) noexcept:
     return st.mask_actors if st.mask_seat >= 0 else st.actor_bits()
 
 
+# Method descriptors, not Cython function objects: the interpreter specialises a call of a C method descriptor
+# (3.11's PRECALL_*_METHOD_DESCRIPTOR_*) and calls the C function straight from its loop, where a Cython function
+# goes through the generic call path, its vectorcall and an indirect call shared by every method: about 90
+# instructions a call less. The "clinic" signature format keeps inspect.signature() working without binding.
 @cython.final
 @cython.freelist(32)
+@cython.binding(False)
+@cython.embedsignature.format("clinic")
 cdef class State:
     """A game position: what the rules need, packed in one struct, plus the history that led to it.
 
