@@ -857,6 +857,21 @@ cdef inline void set_field(uint64_t* w, uint64_t* written, int base, uint64_t bi
         written[0] |= (<uint64_t>1) << ((base >> 6) + 1)
 
 
+cdef inline void set_place(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
+    """``set_field`` for a die type's place actions, whose field starts anywhere in a word: whether it spills into
+    the next word changes from type to type and decision to decision, and that branch mispredicted about once a
+    decision, so the spill is written without one (the word after a field is always in the buffer: the last
+    field ends in word SP_MASK_WORDS - 1, followed by SP_WRITTEN and a spare; OR-ing 0 there is safe)."""
+    cdef int i = base >> 6, off = base & 63
+    cdef uint64_t lo = bits << off
+    cdef uint64_t hi = (bits >> 1) >> (63 - off)       # bits >> (64 - off), and 0 when off is 0
+    if lo:
+        w[i] |= lo
+        written[0] |= (<uint64_t>1) << i
+    w[i + 1] |= hi
+    written[0] |= <uint64_t>(hi != 0) << (i + 1)
+
+
 cdef inline void set_one(uint64_t* w, uint64_t* written, int a) noexcept nogil:
     """``setb`` with the written words gathered in ``written``."""
     w[a >> 6] |= (<uint64_t>1) << (a & 63)
@@ -929,7 +944,7 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
             fits = (((<uint32_t>fit0[vi] << SP_ROBOT) | (<uint32_t>fit1[vi] << (SP_ROBOT + 3))
                      | (<uint32_t>fit2[vi] << (SP_ROBOT + 6))) & free) | store \
                 | (upg if ci == NCOL + 1 else upg & (1u << c))
-            set_field(w, &written, A_PLACE + t * NSPACE, fits)
+            set_place(w, &written, A_PLACE + t * NSPACE, fits)
         set_field(w, &written, A_SELL, types)
         if cogs >= cfg.change_cost:
             set_field(w, &written, A_UP, types & ~0x820820u)          # not a 6 (types 5, 11, 17, 23)
