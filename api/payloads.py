@@ -82,7 +82,6 @@ class BodyResponse(Response):
                 return body, self.status, headers
         return super().get_wsgi_response(environ)
 
-
     @classmethod
     def of(cls, body: bytes, status: int, content_type: str) -> BodyResponse:
         """``BodyResponse(body, status=status, content_type=content_type)``, the same object (its attributes and

@@ -357,6 +357,19 @@ _MOVE_BODIES = _mostly(
 )
 
 
+def _check_plain_agrees(plain: Any, schema: Any, body: Any) -> None:
+    """``plain(body)`` (a parser of the plain bodies) accepts only what ``schema`` accepts, with the same result
+    (the same dict and the same JSON text); None leaves the body to the schema."""
+    fast = plain(body)
+    try:
+        full = schema.load(body)
+    except ValidationError:
+        assert fast is None, body
+        return
+    if fast is not None:
+        assert fast == full and json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
+
+
 @settings(max_examples=600, deadline=None)
 @given(_MOVE_BODIES)
 @example({"action": {"id": 2**31}})
@@ -369,14 +382,7 @@ _MOVE_BODIES = _mostly(
 def test_plain_move_bodies_parse_as_the_schema_does(body: Any) -> None:
     """The move endpoint checks plain bodies without marshmallow (schemas.plain_move): whatever it accepts,
     MoveSchema accepts too, with the same result; everything else is left to MoveSchema."""
-    fast = plain_move(body)
-    try:
-        full = MoveSchema().load(body)
-    except ValidationError:
-        assert fast is None, body
-        return
-    if fast is not None:
-        assert fast == full and json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
+    _check_plain_agrees(plain_move, MoveSchema(), body)
 
 
 @settings(max_examples=400, deadline=None)
@@ -436,14 +442,7 @@ _CREATE_BODIES = _mostly(
 def test_plain_create_bodies_parse_as_the_schema_does(body: Any) -> None:
     """Match creation checks plain bodies without marshmallow (schemas.plain_create): whatever it accepts,
     CreateMatchSchema accepts too, with the same result; everything else is left to CreateMatchSchema."""
-    fast = plain_create(body)
-    try:
-        full = CreateMatchSchema().load(body)
-    except ValidationError:
-        assert fast is None, body
-        return
-    if fast is not None:
-        assert fast == full and json.dumps(fast, sort_keys=True) == json.dumps(full, sort_keys=True)
+    _check_plain_agrees(plain_create, CreateMatchSchema(), body)
 
 
 def test_plain_create_takes_the_bodies_clients_send() -> None:
