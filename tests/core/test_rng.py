@@ -60,3 +60,35 @@ def test_a_large_bound_uses_rejection_correctly() -> None:
         r.below(0)
     with pytest.raises(IndexError):
         r.choice([])
+
+
+def _nth_set_bit_reference(x: int, n: int) -> int:
+    return [i for i in range(64) if x >> i & 1][n]
+
+
+def test_nth_set_bit_is_the_same_by_pdep_and_by_the_portable_code() -> None:
+    """The k-th card or action of a set, as every draw takes it: the PDEP path (where this CPU runs it) and the
+    portable one agree with a plain Python definition on every n of sparse, dense, edge and random words."""
+    import random
+
+    from robotcore.core.rng import nth_set_bit
+
+    rng = random.Random(5)
+    words = [1, 1 << 63, MASK, 0x8000_0000_0000_0001, 0xFFFF_FFFF, 0xFFFF_FFFF_0000_0000, 0x00FF_00FF_00FF_00FF]
+    words += [rng.getrandbits(64) & rng.getrandbits(64) for _ in range(150)]
+    words += [rng.getrandbits(64) | rng.getrandbits(64) for _ in range(150)]
+    for x in words:
+        if x == 0:
+            continue
+        for n in range(bin(x).count("1")):
+            want = _nth_set_bit_reference(x, n)
+            assert nth_set_bit(x, n) == want, (hex(x), n)
+            assert nth_set_bit(x, n, portable=True) == want, (hex(x), n)
+
+
+def test_nth_set_bit_refuses_an_n_beyond_the_set() -> None:
+    from robotcore.core.rng import nth_set_bit
+
+    for x, n in ((0, 0), (0b1011, 3), (0b1011, -1), (MASK, 64)):
+        with pytest.raises(ValueError):
+            nth_set_bit(x, n)

@@ -34,6 +34,25 @@ static inline int rc_ctz64(uint64_t x) { int i = 0; while (!(x & 1)) { x >>= 1; 
 static inline int rc_msb64(uint64_t x) { int i = 0; while (x >>= 1) i++; return i; }
 #endif
 
+/* The n-th (0-based) set bit of x by BMI2's PDEP, two instructions and no branch, on a CPU where PDEP is fast:
+ * BMI2 is not in the x86-64 baseline the wheels target, so a function compiled for it is chosen at load
+ * (``rc_fast_pdep``), and AMD's family 17h (Zen 1 and 2), whose PDEP is microcoded and slow, keeps the portable
+ * code of ``nth_set_bit`` (core/bits.pxd), as do other compilers and architectures. Same answer either way. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+__attribute__((target("bmi2"), unused)) static int rc_nth_bit_pdep(uint64_t x, int n) {
+    return (int)__builtin_ctzll(_pdep_u64((uint64_t)1 << n, x));
+}
+static int rc_fast_pdep __attribute__((unused)) = 0;
+__attribute__((constructor, unused)) static void rc_detect_pdep(void) {
+    __builtin_cpu_init();
+    rc_fast_pdep = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h");
+}
+#else
+#define rc_fast_pdep 0
+static inline int rc_nth_bit_pdep(uint64_t x, int n) { (void)x; (void)n; return -1; }   /* never called */
+#endif
+
 #include <string.h>
 
 /* Bytes p[0..3] (p[0..7]) as a word, byte i in bits 8i..8i+7 whatever the byte order: one unaligned load. */

@@ -12,6 +12,8 @@ cdef extern from "bits.h" nogil:
     uint32_t load_le32 "rc_load_le32"(const uint8_t* p)
     uint64_t load_le64 "rc_load_le64"(const uint8_t* p)
     void zero_words "rc_zero_words"(uint64_t* w, int n)   # straight-line stores for 8..24 words
+    const int fast_pdep "rc_fast_pdep"         # nth_set_bit by PDEP (chosen at load; see bits.h)
+    int nth_bit_pdep "rc_nth_bit_pdep"(uint64_t x, int n)
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -33,9 +35,17 @@ cdef inline uint64_t bit(int i) noexcept nogil:
 
 
 cdef inline int nth_set_bit(uint64_t x, int n) noexcept nogil:
-    """Index of the n-th (0-based) set bit of ``x``; ``n`` must be < popcount(x). A few lowest bits are cleared one
-    by one; further ones are found by halving first (32, 16, then 8 bits: a popcount each), so the cost stays
-    under about 30 instructions for any ``n``."""
+    """Index of the n-th (0-based) set bit of ``x``; ``n`` must be < popcount(x). By PDEP where the CPU has a fast
+    one (bits.h: no branch on the data, so no misprediction however ``n`` falls), else ``nth_set_bit_portable``."""
+    if fast_pdep:
+        return nth_bit_pdep(x, n)
+    return nth_set_bit_portable(x, n)
+
+
+cdef inline int nth_set_bit_portable(uint64_t x, int n) noexcept nogil:
+    """``nth_set_bit`` in portable code. A few lowest bits are cleared one by one; further ones are found by
+    halving first (32, 16, then 8 bits: a popcount each), so the cost stays under about 30 instructions for any
+    ``n``."""
     cdef int base = 0, c
     if n >= 4:
         c = rc_popcount64(x & <uint64_t>0xFFFFFFFFULL)

@@ -3,6 +3,10 @@ from typing import Any, TypeVar, final
 
 _T = TypeVar("_T")
 
+FAST_PDEP: bool
+
+def nth_set_bit(x: int, n: int, portable: bool = False) -> int: ...
+
 @final
 class Rng:
     def __init__(self, seed: int) -> None: ...

@@ -4,7 +4,21 @@
 cimport cython
 from libc.stdint cimport uint32_t, uint64_t
 
+from robotcore.core.bits cimport fast_pdep, nth_set_bit as _nth, nth_set_bit_portable, popcount
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_unit
+
+#: Whether the engines' ``nth_set_bit`` runs on this CPU's PDEP (core/bits.h) rather than the portable code.
+FAST_PDEP: bool = bool(fast_pdep)
+
+
+def nth_set_bit(x: int, n: int, portable: bool = False) -> int:
+    """The engines' ``nth_set_bit``: the index of the ``n``-th (0-based) set bit of the 64-bit ``x``, as their
+    draws take the k-th card or action of a set; ``portable`` forces the code used where PDEP is not (for
+    tests: both must agree). ValueError unless ``0 <= n < popcount(x)``."""
+    cdef uint64_t w = x
+    if not 0 <= n < popcount(w):
+        raise ValueError(f"n={n} is not below the {popcount(w)} set bits of {x:#x}")
+    return nth_set_bit_portable(w, n) if portable else _nth(w, n)
 
 
 @cython.final
