@@ -236,6 +236,16 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 # -- client side (runs in worker processes) -----------------------------------------------------------------------
 
 
+def client_loads() -> Any:
+    """The load clients' JSON decoder (``--client-json``): orjson's, or the standard library's. The watchers'
+    process decodes every seat event with it too (with the standard library's, that was a sixth of its CPU)."""
+    if os.environ.get("ROBOTCORE_BENCH_CLIENT_JSON", "orjson") == "stdlib":
+        return json.loads
+    import orjson
+
+    return orjson.loads
+
+
 def load_client(url: str) -> Client:
     """A load client: the example client, decoding every answer and encoding every body with orjson (the load
     generator's own JSON work, several times the standard library's speed on a move's 2-5 KB answer and a
@@ -370,6 +380,7 @@ class _SSEProtocol(asyncio.Protocol):
         self.left = 0                  # bytes of the current chunk's data still to come (chunked)
         self.skip = 0                  # bytes of framing (the CRLF after a chunk's data) still to drop
         self.first = True              # the next match event is the first on this connection
+        self.loads = client_loads()    # (a seat's events are decoded: their versions are checked)
 
     # -- asyncio.Protocol --------------------------------------------------------------------------------------
 
@@ -494,7 +505,7 @@ class _SSEProtocol(asyncio.Protocol):
         first, self.first = self.first, False
         ok = last is None or version > last or (first and version == last)
         if ok and self.check_rows and last is not None and version > last:
-            entries = json.loads(data)["events"]
+            entries = self.loads(data)["events"]
             ok = [e["version"] for e in entries] == list(range(last + 1, version + 1))
         if not ok:
             out["out_of_order"] += 1
@@ -568,6 +579,7 @@ async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
+    loads = client_loads()
     reader = writer = None
     after = 0
     try:
@@ -586,7 +598,7 @@ async def _watch(url: str, match_id: str, out: dict[str, int]) -> None:
                 status = int(head.split(b" ", 2)[1])
                 length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
                               if line.lower().startswith(b"content-length:"))
-                body = json.loads(await asyncio.wait_for(reader.readexactly(length), 40))
+                body = loads(await asyncio.wait_for(reader.readexactly(length), 40))
                 if status != 200:
                     out["errors"] += 1
                     await asyncio.sleep(1)
