@@ -36,8 +36,9 @@ streams, not fanning moves out).
     python bench/service_load.py --clients 32 --matches 64 --watchers 1000 --rounds 1 --seconds 4 --game robotrick Clients run in several processes (threads inside each),
 so the client side is not held back by one interpreter lock; they share the machine with the server, as the
 numbers say. The clients are the example client (``robotcore_api.client``: http.client) with orjson for the
-bodies (``--client-json stdlib``: the standard library's json, as before); they check every answer (status,
-body) and play legal moves, like any bot. Nothing leaves the loopback interface; every loop is bounded in count and time.
+bodies (``--client-json stdlib``: the standard library's json, as before), sending only the headers the API
+reads (``--client-headers full``: the example client's, as before); they check every answer (status, body) and
+play legal moves, like any bot. Nothing leaves the loopback interface; every loop is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -240,12 +241,18 @@ def load_client(url: str) -> Client:
     """A load client: the example client, decoding every answer and encoding every body with orjson (the load
     generator's own JSON work, several times the standard library's speed on a move's 2-5 KB answer and a
     log's 20 KB, shares the cores with the server), or with the standard library when
-    ``ROBOTCORE_BENCH_CLIENT_JSON=stdlib`` (``--client-json stdlib``: the client of earlier runs)."""
+    ``ROBOTCORE_BENCH_CLIENT_JSON=stdlib`` (``--client-json stdlib``: the client of earlier runs). It sends
+    only the headers the API reads (``Client(lean=True)``: ``Host``, and ``Authorization``, ``Content-Type``,
+    ``Content-Length`` when the request has them; a move without an ``Idempotency-Key``, safe with
+    ``retries=0`` and ``expected_version``), the floor's clients and the moves' alike, unless
+    ``ROBOTCORE_BENCH_CLIENT_HEADERS=full`` (``--client-headers full``: the example client's ``Accept``,
+    ``Accept-Encoding`` and an ``Idempotency-Key`` on every move, as in the runs before 2026-12-02 06:00 UTC)."""
+    lean = os.environ.get("ROBOTCORE_BENCH_CLIENT_HEADERS", "lean") != "full"
     if os.environ.get("ROBOTCORE_BENCH_CLIENT_JSON", "orjson") == "stdlib":
-        return Client(url, retries=0)
+        return Client(url, retries=0, lean=lean)
     import orjson
 
-    return Client(url, retries=0, dumps=orjson.dumps, loads=orjson.loads)
+    return Client(url, retries=0, dumps=orjson.dumps, loads=orjson.loads, lean=lean)
 
 
 def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[str, Any]:
@@ -813,11 +820,17 @@ def main(argv: list[str] | None = None) -> int:
                              "default), or idle matches that never move (idle: holding streams only)")
     parser.add_argument("--client-json", default="orjson", choices=["orjson", "stdlib"],
                         help="the load clients' JSON encoder and decoder (default orjson; stdlib: as before)")
+    parser.add_argument("--client-headers", default="lean", choices=["lean", "full"],
+                        help="the load clients' request headers, the floor's and the moves' alike: only those "
+                             "the API reads (lean, the default: Host, Authorization, Content-Type, "
+                             "Content-Length), or the example client's (full: also Accept, Accept-Encoding and "
+                             "an Idempotency-Key on every move, as before)")
     parser.add_argument("--profile", action="store_true",
                         help="only: play the matches against one worker under cProfile (CPU time) and print "
                              "where a move's server CPU goes")
     args = parser.parse_args(argv)
     os.environ["ROBOTCORE_BENCH_CLIENT_JSON"] = args.client_json       # (inherited by the client processes)
+    os.environ["ROBOTCORE_BENCH_CLIENT_HEADERS"] = args.client_headers
     if args.profile:
         return profile_moves(args)
 
@@ -955,7 +968,8 @@ def main(argv: list[str] | None = None) -> int:
           f"gunicorn {workers} workers ({args.worker_class}"
           f"{f' x {args.threads} threads' if args.worker_class == 'gthread' else ''}), "
           f"{'SQLite file' if database.startswith('sqlite') else database.split(':')[0]}, "
-          f"{os.cpu_count()} cores shared by server and clients (their JSON: {args.client_json})")
+          f"{os.cpu_count()} cores shared by server and clients (their JSON: {args.client_json}, "
+          f"headers: {args.client_headers})")
     print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, after {load_after[0]:.2f} "
           f"{load_after[1]:.2f}" + ("  (the machine was busy: figures are lower bounds)"
                                     if load_before[1] > 0.5 * (os.cpu_count() or 1) else ""))
