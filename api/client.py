@@ -44,6 +44,29 @@ class ApiError(Exception):
         super().__init__(f"{status} {self.code}: {problem.get('detail', '')}")
 
 
+class _OneWrite:
+    """http.client's connection, sending a request's head and a body of bytes in one write: http.client sends
+    them in two, so that the server is woken for the head, then reads again for the body."""
+
+    def _send_output(self, message_body: Any = None, encode_chunked: bool = False) -> None:
+        if type(message_body) is not bytes or encode_chunked:
+            super()._send_output(message_body, encode_chunked)  # type: ignore[misc]
+            return
+        buffer: list[bytes] = self._buffer  # type: ignore[attr-defined]
+        buffer.extend((b"", b""))
+        head = b"\r\n".join(buffer)
+        del buffer[:]
+        self.send(head + message_body)  # type: ignore[attr-defined]
+
+
+class _LeanHTTPConnection(_OneWrite, http.client.HTTPConnection):
+    pass
+
+
+class _LeanHTTPSConnection(_OneWrite, http.client.HTTPSConnection):
+    pass
+
+
 def _stdlib_dumps(body: Any) -> bytes:
     return json.dumps(body).encode()
 
@@ -59,7 +82,8 @@ class Client:
 
         ``lean``: send only the headers the API reads: ``Host``, and ``Authorization``, ``Content-Type`` and
         ``Content-Length`` when there is a token or a body (no ``Accept``, no ``Accept-Encoding: identity``,
-        which http.client adds by itself; the API answers JSON without them), and a move or a bot move without
+        which http.client adds by itself; the API answers JSON without them), the head and the body in one write
+        (http.client writes them apart), and a move or a bot move without
         an ``Idempotency-Key`` unless one is given. Without a key a retried move is still never played twice
         (its ``expected_version`` is compared and set), but the retry of a move that was played answers
         ``stale-version`` instead of the original answer: a lean client should run with ``retries=0`` or read
@@ -86,7 +110,11 @@ class Client:
 
     def _connection(self) -> http.client.HTTPConnection:
         if self._conn is None:
-            cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
+            if self.lean:
+                cls: type[http.client.HTTPConnection] = (
+                    _LeanHTTPSConnection if self.scheme == "https" else _LeanHTTPConnection)
+            else:
+                cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
             self._conn = cls(self.host, self.port, timeout=self.timeout)
         return self._conn
 

@@ -100,3 +100,28 @@ def test_lean_client_sends_a_key_it_is_given(recorder: Recorder) -> None:
     client.close()
     recorder.thread.join(5)
     assert recorder.requests[0][1]["idempotency-key"] == "k-1"
+
+
+def test_lean_client_writes_each_request_at_once(recorder: Recorder) -> None:
+    """http.client writes a request's head and body apart (the server then reads twice); the lean client's
+    connection writes them together."""
+    writes: list[bytes] = []
+    for lean, expected in ((False, 2), (True, 1)):
+        client = Client(recorder.url, retries=0, lean=lean)
+        conn = client._connection()
+        send = conn.send
+
+        def counted(data: Any, send: Any = send) -> None:
+            writes.append(bytes(data))
+            send(data)
+
+        conn.send = counted  # type: ignore[method-assign]
+        client.move("abc", "tok", {"id": 3}, 7)
+        assert len(writes) == expected
+        assert writes[-1].endswith(b'"expected_version": 7}') and writes[0].startswith(b"POST ")
+        writes.clear()
+        client.close()
+        if not lean:                       # the recorder serves one connection: a new one for the lean client
+            recorder.thread.join(5)
+            recorder.close()
+            recorder.__init__()  # type: ignore[misc]
