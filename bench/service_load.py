@@ -261,6 +261,7 @@ def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[s
     errors = 0
     while time.time() < start_at:
         time.sleep(0.001)
+    late = time.time() - start_at
     for _ in range(10_000_000):
         if time.time() >= stop_at:
             break
@@ -272,7 +273,7 @@ def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[s
             errors += 1
             client.close()
     client.close()
-    return {"latencies": latencies, "errors": errors}
+    return {"latencies": latencies, "errors": errors, "late": late}
 
 
 def _seats(client: Client, game: str) -> list[dict[str, Any]]:
@@ -869,8 +870,14 @@ def main(argv: list[str] | None = None) -> int:
         watched: list[Any] = [] if live else [warm.create_match(game)["match_id"]
                                               for _ in range(min(50, args.watchers))]
         warm.close()
+        late = [0.0]                 # the latest start of a floor client after its phase began, in seconds
         ctx = mp.get_context("spawn")
         with ctx.Pool(processes) as pool:
+            # every client process started (interpreter, imports) before the first timed phase: the pool
+            # starts them without waiting, and on a loaded machine they took longer than the first floor
+            # phase's lead, so that its clients began late (or not at all) while its rate was counted over the
+            # whole window: the first round's hello-world rate read low and its ratio 1.8-150 (or nan)
+            pool.map(time.sleep, [0.3] * processes, chunksize=1)
 
             def floor(server: subprocess.Popen[bytes], at: str, path: str, name: str) -> float:
                 start_at = time.time() + 0.5
@@ -880,6 +887,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                  for x in b], database)
                 results[name] += got
                 times[name] += stop_at - start_at
+                late[0] = max([late[0]] + [x["late"] for x in got])
                 cpu[name] += used
                 db_cpu[name] += db_used
                 return sum(len(x["latencies"]) for x in got) / (stop_at - start_at)
@@ -988,6 +996,9 @@ def main(argv: list[str] | None = None) -> int:
     cpu_ratio = floor_row["server_cpu_ms"] / moves["server_cpu_ms"] if moves["server_cpu_ms"] else float("nan")
     print(f"server CPU per request, hello-world / move: {cpu_ratio:.2f} (what the ratio would be if the server "
           f"alone used the cores)")
+    if late[0] > 0.1 * args.seconds / args.rounds:
+        print(f"note: a floor client began {late[0]:.2f} s into its {args.seconds / args.rounds:.2f} s phase (the "
+              f"machine was busy): that phase's rate reads low, and the throughput ratio high")
     watching = rows.get("watched")
     if watching is not None:
         polls = sum(c["polls"] for c in watcher_counts)
