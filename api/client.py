@@ -44,6 +44,29 @@ class ApiError(Exception):
         super().__init__(f"{status} {self.code}: {problem.get('detail', '')}")
 
 
+class _OneWrite:
+    """http.client's connection, sending a request's head and a body of bytes in one write: http.client sends
+    them in two, so that the server is woken for the head, then reads again for the body."""
+
+    def _send_output(self, message_body: Any = None, encode_chunked: bool = False) -> None:
+        if type(message_body) is not bytes or encode_chunked:
+            super()._send_output(message_body, encode_chunked)  # type: ignore[misc]
+            return
+        buffer: list[bytes] = self._buffer  # type: ignore[attr-defined]
+        buffer.extend((b"", b""))
+        head = b"\r\n".join(buffer)
+        del buffer[:]
+        self.send(head + message_body)  # type: ignore[attr-defined]
+
+
+class _LeanHTTPConnection(_OneWrite, http.client.HTTPConnection):
+    pass
+
+
+class _LeanHTTPSConnection(_OneWrite, http.client.HTTPSConnection):
+    pass
+
+
 def _stdlib_dumps(body: Any) -> bytes:
     return json.dumps(body).encode()
 
@@ -52,9 +75,20 @@ class Client:
     """A keep-alive HTTP/1.1 connection to the service (one per thread)."""
 
     def __init__(self, base_url: str = "http://127.0.0.1:8000", timeout: float = 60.0, retries: int = 3, *,
-                 dumps: Callable[[Any], bytes] | None = None, loads: Callable[[bytes], Any] | None = None) -> None:
+                 dumps: Callable[[Any], bytes] | None = None, loads: Callable[[bytes], Any] | None = None,
+                 lean: bool = False) -> None:
         """``dumps`` and ``loads``: the JSON encoder of request bodies (to bytes) and decoder of answers, e.g.
-        ``orjson.dumps`` and ``orjson.loads`` (the bench's load clients); the standard library's by default."""
+        ``orjson.dumps`` and ``orjson.loads`` (the bench's load clients); the standard library's by default.
+
+        ``lean``: send only the headers the API reads: ``Host``, and ``Authorization``, ``Content-Type`` and
+        ``Content-Length`` when there is a token or a body (no ``Accept``, no ``Accept-Encoding: identity``,
+        which http.client adds by itself; the API answers JSON without them), the head and the body in one write
+        (http.client writes them apart), and a move or a bot move without
+        an ``Idempotency-Key`` unless one is given. Without a key a retried move is still never played twice
+        (its ``expected_version`` is compared and set), but the retry of a move that was played answers
+        ``stale-version`` instead of the original answer: a lean client should run with ``retries=0`` or read
+        the view again on that answer, as a bot does anyway. (The bench's load clients: every server parses
+        each header of each request.)"""
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {base_url!r}")
@@ -64,6 +98,7 @@ class Client:
         self.retries = retries
         self._dumps = dumps or _stdlib_dumps
         self._loads = loads or json.loads
+        self.lean = lean
         self._conn: http.client.HTTPConnection | None = None
         #: latency in seconds of every answered request, per (method, route) - for the bench
         self.timings: dict[str, list[float]] = {}
@@ -75,7 +110,11 @@ class Client:
 
     def _connection(self) -> http.client.HTTPConnection:
         if self._conn is None:
-            cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
+            if self.lean:
+                cls: type[http.client.HTTPConnection] = (
+                    _LeanHTTPSConnection if self.scheme == "https" else _LeanHTTPConnection)
+            else:
+                cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
             self._conn = cls(self.host, self.port, timeout=self.timeout)
         return self._conn
 
@@ -83,7 +122,7 @@ class Client:
                 headers: dict[str, str] | None = None, route: str | None = None) -> tuple[int, dict[str, Any]]:
         """Send one request; connection failures are retried (safe: moves carry an Idempotency-Key).
         Returns (status, JSON body); problem answers raise ``ApiError``."""
-        hdrs = {"Accept": "application/json"}
+        hdrs = {} if self.lean else {"Accept": "application/json"}
         if token is not None:
             hdrs["Authorization"] = f"Bearer {token}"
         data = None
@@ -95,7 +134,15 @@ class Client:
             start = time.perf_counter()
             try:
                 conn = self._connection()
-                conn.request(method, self.prefix + path, body=data, headers=hdrs)
+                if self.lean:
+                    conn.putrequest(method, self.prefix + path, skip_accept_encoding=True)
+                    for name, value in hdrs.items():
+                        conn.putheader(name, value)
+                    if data is not None:
+                        conn.putheader("Content-Length", str(len(data)))
+                    conn.endheaders(data)
+                else:
+                    conn.request(method, self.prefix + path, body=data, headers=hdrs)
                 resp = conn.getresponse()
                 raw = resp.read()
                 status = resp.status
@@ -136,7 +183,7 @@ class Client:
 
     def move(self, match_id: str, token: str, action: dict[str, Any], expected_version: int,
              key: str | None = None) -> dict[str, Any]:
-        headers = {"Idempotency-Key": key or uuid.uuid4().hex}
+        headers = {} if self.lean and key is None else {"Idempotency-Key": key or uuid.uuid4().hex}
         body = {"action": action, "expected_version": expected_version}
         return self.request("POST", f"/v1/matches/{match_id}/moves", body, token=token, headers=headers,
                             route="POST /v1/matches/{id}/moves")[1]
@@ -147,7 +194,7 @@ class Client:
         if budget_ms is not None:
             body["budget_ms"] = budget_ms
         return self.request("POST", f"/v1/matches/{match_id}/bot-move", body, token=token,
-                            headers={"Idempotency-Key": uuid.uuid4().hex},
+                            headers={} if self.lean else {"Idempotency-Key": uuid.uuid4().hex},
                             route="POST /v1/matches/{id}/bot-move")[1]
 
     def events(self, match_id: str, after: int, wait: float, token: str | None = None) -> dict[str, Any]:

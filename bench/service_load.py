@@ -36,8 +36,9 @@ streams, not fanning moves out).
     python bench/service_load.py --clients 32 --matches 64 --watchers 1000 --rounds 1 --seconds 4 --game robotrick Clients run in several processes (threads inside each),
 so the client side is not held back by one interpreter lock; they share the machine with the server, as the
 numbers say. The clients are the example client (``robotcore_api.client``: http.client) with orjson for the
-bodies (``--client-json stdlib``: the standard library's json, as before); they check every answer (status,
-body) and play legal moves, like any bot. Nothing leaves the loopback interface; every loop is bounded in count and time.
+bodies (``--client-json stdlib``: the standard library's json, as before), sending only the headers the API
+reads (``--client-headers full``: the example client's, as before); they check every answer (status, body) and
+play legal moves, like any bot. Nothing leaves the loopback interface; every loop is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -250,12 +251,18 @@ def load_client(url: str) -> Client:
     """A load client: the example client, decoding every answer and encoding every body with orjson (the load
     generator's own JSON work, several times the standard library's speed on a move's 2-5 KB answer and a
     log's 20 KB, shares the cores with the server), or with the standard library when
-    ``ROBOTCORE_BENCH_CLIENT_JSON=stdlib`` (``--client-json stdlib``: the client of earlier runs)."""
+    ``ROBOTCORE_BENCH_CLIENT_JSON=stdlib`` (``--client-json stdlib``: the client of earlier runs). It sends
+    only the headers the API reads (``Client(lean=True)``: ``Host``, and ``Authorization``, ``Content-Type``,
+    ``Content-Length`` when the request has them; a move without an ``Idempotency-Key``, safe with
+    ``retries=0`` and ``expected_version``), the floor's clients and the moves' alike, unless
+    ``ROBOTCORE_BENCH_CLIENT_HEADERS=full`` (``--client-headers full``: the example client's ``Accept``,
+    ``Accept-Encoding`` and an ``Idempotency-Key`` on every move, as in the runs before 2026-12-02 06:00 UTC)."""
+    lean = os.environ.get("ROBOTCORE_BENCH_CLIENT_HEADERS", "lean") != "full"
     if os.environ.get("ROBOTCORE_BENCH_CLIENT_JSON", "orjson") == "stdlib":
-        return Client(url, retries=0)
+        return Client(url, retries=0, lean=lean)
     import orjson
 
-    return Client(url, retries=0, dumps=orjson.dumps, loads=orjson.loads)
+    return Client(url, retries=0, dumps=orjson.dumps, loads=orjson.loads, lean=lean)
 
 
 def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[str, Any]:
@@ -264,6 +271,7 @@ def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[s
     errors = 0
     while time.time() < start_at:
         time.sleep(0.001)
+    late = time.time() - start_at
     for _ in range(10_000_000):
         if time.time() >= stop_at:
             break
@@ -275,7 +283,7 @@ def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[s
             errors += 1
             client.close()
     client.close()
-    return {"latencies": latencies, "errors": errors}
+    return {"latencies": latencies, "errors": errors, "late": late}
 
 
 def _seats(client: Client, game: str) -> list[dict[str, Any]]:
@@ -825,11 +833,17 @@ def main(argv: list[str] | None = None) -> int:
                              "default), or idle matches that never move (idle: holding streams only)")
     parser.add_argument("--client-json", default="orjson", choices=["orjson", "stdlib"],
                         help="the load clients' JSON encoder and decoder (default orjson; stdlib: as before)")
+    parser.add_argument("--client-headers", default="lean", choices=["lean", "full"],
+                        help="the load clients' request headers, the floor's and the moves' alike: only those "
+                             "the API reads (lean, the default: Host, Authorization, Content-Type, "
+                             "Content-Length), or the example client's (full: also Accept, Accept-Encoding and "
+                             "an Idempotency-Key on every move, as before)")
     parser.add_argument("--profile", action="store_true",
                         help="only: play the matches against one worker under cProfile (CPU time) and print "
                              "where a move's server CPU goes")
     args = parser.parse_args(argv)
     os.environ["ROBOTCORE_BENCH_CLIENT_JSON"] = args.client_json       # (inherited by the client processes)
+    os.environ["ROBOTCORE_BENCH_CLIENT_HEADERS"] = args.client_headers
     if args.profile:
         return profile_moves(args)
 
@@ -868,8 +882,14 @@ def main(argv: list[str] | None = None) -> int:
         watched: list[Any] = [] if live else [warm.create_match(game)["match_id"]
                                               for _ in range(min(50, args.watchers))]
         warm.close()
+        late = [0.0]                 # the latest start of a floor client after its phase began, in seconds
         ctx = mp.get_context("spawn")
         with ctx.Pool(processes) as pool:
+            # every client process started (interpreter, imports) before the first timed phase: the pool
+            # starts them without waiting, and on a loaded machine they took longer than the first floor
+            # phase's lead, so that its clients began late (or not at all) while its rate was counted over the
+            # whole window: the first round's hello-world rate read low and its ratio 1.8-150 (or nan)
+            pool.map(time.sleep, [0.3] * processes, chunksize=1)
 
             def floor(server: subprocess.Popen[bytes], at: str, path: str, name: str) -> float:
                 start_at = time.time() + 0.5
@@ -879,6 +899,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                  for x in b], database)
                 results[name] += got
                 times[name] += stop_at - start_at
+                late[0] = max([late[0]] + [x["late"] for x in got])
                 cpu[name] += used
                 db_cpu[name] += db_used
                 return sum(len(x["latencies"]) for x in got) / (stop_at - start_at)
@@ -967,7 +988,8 @@ def main(argv: list[str] | None = None) -> int:
           f"gunicorn {workers} workers ({args.worker_class}"
           f"{f' x {args.threads} threads' if args.worker_class == 'gthread' else ''}), "
           f"{'SQLite file' if database.startswith('sqlite') else database.split(':')[0]}, "
-          f"{os.cpu_count()} cores shared by server and clients (their JSON: {args.client_json})")
+          f"{os.cpu_count()} cores shared by server and clients (their JSON: {args.client_json}, "
+          f"headers: {args.client_headers})")
     print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, after {load_after[0]:.2f} "
           f"{load_after[1]:.2f}" + ("  (the machine was busy: figures are lower bounds)"
                                     if load_before[1] > 0.5 * (os.cpu_count() or 1) else ""))
@@ -986,6 +1008,9 @@ def main(argv: list[str] | None = None) -> int:
     cpu_ratio = floor_row["server_cpu_ms"] / moves["server_cpu_ms"] if moves["server_cpu_ms"] else float("nan")
     print(f"server CPU per request, hello-world / move: {cpu_ratio:.2f} (what the ratio would be if the server "
           f"alone used the cores)")
+    if late[0] > 0.1 * args.seconds / args.rounds:
+        print(f"note: a floor client began {late[0]:.2f} s into its {args.seconds / args.rounds:.2f} s phase (the "
+              f"machine was busy): that phase's rate reads low, and the throughput ratio high")
     watching = rows.get("watched")
     if watching is not None:
         polls = sum(c["polls"] for c in watcher_counts)

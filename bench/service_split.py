@@ -38,15 +38,17 @@ from robotcore_api.app import create_app  # noqa: E402
 
 
 def call(app: Any, method: str, path: str, body: Any = None, token: str | None = None,
-         headers: dict[str, str] | None = None) -> tuple[str, Any]:
-    """One request through WSGI, with the headers the bench's client sends."""
+         headers: dict[str, str] | None = None, full: bool = False) -> tuple[str, Any]:
+    """One request through WSGI, with the headers the bench's lean load client sends (``full``: the example
+    client's, with Accept and Accept-Encoding)."""
     data = b"" if body is None else json.dumps(body).encode()
     environ: dict[str, Any] = {
         "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
         "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(data),
         "wsgi.errors": sys.stderr, "wsgi.version": (1, 0), "wsgi.multithread": False, "wsgi.multiprocess": True,
-        "wsgi.run_once": False, "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1:8000",
-        "HTTP_ACCEPT": "application/json", "HTTP_ACCEPT_ENCODING": "identity"}
+        "wsgi.run_once": False, "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1:8000"}
+    if full:
+        environ["HTTP_ACCEPT"], environ["HTTP_ACCEPT_ENCODING"] = "application/json", "identity"
     if body is not None:
         environ["CONTENT_TYPE"] = "application/json"
         environ["CONTENT_LENGTH"] = str(len(data))
@@ -65,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="robotrick")
     parser.add_argument("--gevent", action="store_true", help="monkey-patch with gevent first, as gunicorn_conf")
     parser.add_argument("--stages", action="store_true", help="also time the stages of a move")
+    parser.add_argument("--client-headers", default="lean", choices=["lean", "full"],
+                        help="the moves' headers: as bench/service_load's lean load clients (the default: no "
+                             "Idempotency-Key), or the example client's (full: Accept, Accept-Encoding and an "
+                             "Idempotency-Key on every move)")
     args = parser.parse_args(argv)
     app = create_app(f"sqlite:///{tempfile.mkdtemp(prefix='robotcore-split-')}/bench.db")
     svc = app.extensions["robotcore"]
@@ -115,17 +121,19 @@ def main(argv: list[str] | None = None) -> int:
         while view["status"] != "finished":
             choice = rng.choice(view["legal_actions"])["id"]
             start = time.thread_time_ns()
+            full = args.client_headers == "full"
             status, answer = call(wsgi, "POST", f"/v1/matches/{match_id}/moves",
                                   {"action": {"id": choice}, "expected_version": view["version"]}, token,
-                                  {"Idempotency-Key": uuid.uuid4().hex})
+                                  {"Idempotency-Key": uuid.uuid4().hex} if full else None, full)
             move_ns += time.thread_time_ns() - start
             assert status.startswith("200"), answer
             view = answer["match"]
             moves += 1
             start = time.thread_time_ns()
-            call(app, "GET", "/v1/health")
+            call(app, "GET", "/v1/health", full=full)
             health_ns += time.thread_time_ns() - start
-    print(f"{args.game}, {moves} moves through WSGI{' (gevent patched)' if args.gevent else ''}, load average "
+    print(f"{args.game}, {moves} moves through WSGI{' (gevent patched)' if args.gevent else ''}, "
+          f"{args.client_headers} headers, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}: a move {move_ns / moves / 1e3:.1f} µs, a GET /v1/health "
           f"{health_ns / moves / 1e3:.1f} µs (the request built and the answer parsed included): "
           f"a move costs {move_ns / health_ns:.3f} health calls")
