@@ -563,7 +563,7 @@ cdef inline forced_inline_int fast_trick(const RTConfig* cfg, RTState* s, uint64
     hangars."""
     cdef int c0, c1, c2, c3, cd, led, winner, hangars = rules[3]
     cdef int p0 = order & 0xFF, p1 = (order >> 8) & 0xFF, p2 = (order >> 16) & 0xFF, p3 = order >> 24
-    cdef uint64_t led_mask, trick
+    cdef uint64_t led_mask, trick, full
     if d == 0:
         c0 = droco_lead_by(rules[0], h[DROCO], tc, tmask)
         h[DROCO] ^= bit(c0)
@@ -603,12 +603,12 @@ cdef inline forced_inline_int fast_trick(const RTConfig* cfg, RTState* s, uint64
             score[p3] -= cfg.vp[c3]
     else:
         cd = c0 if d == 0 else (c1 if d == 1 else (c2 if d == 2 else c3))
-        if popcount(up[winner]) < hangars:
-            up[winner] |= bit(cd)
-            score[winner] += cfg.vp[cd]
-        else:
-            down[winner] |= bit(cd)
-            score[winner] -= cfg.vp[cd]
+        # face up or face down by a mask (whether a hangar is free is the data): ``full`` all ones when none is,
+        # and the card's points negated then ((v ^ -1) + 1 = -v)
+        full = (<uint64_t>0) - <uint64_t>(popcount(up[winner]) >= hangars)
+        up[winner] |= bit(cd) & ~full
+        down[winner] |= bit(cd) & full
+        score[winner] += (cfg.vp[cd] ^ <int32_t>full) - <int32_t>full
     return winner
 
 
