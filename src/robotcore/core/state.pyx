@@ -69,7 +69,47 @@ cdef extern from *:
     #include "bits.h"
     static PyObject* rc_spare_lists[2] = {NULL, NULL};
 
-    /* A list with room for n items (a new reference, its size 0), recycled when one is free; NULL on failure. */
+    /* Pinned action ids. On CPython 3.10-3.11 (64-bit, GIL, no reference debugging) the action-id ints get a
+       pin of 2**60 added to their reference counts once, at import (rc_pin_ids), as CPython 3.12 makes the
+       small ints immortal: such an int is never freed, whatever happens to its count afterwards. The lists
+       built here then store the ids without an INCREF, and a recycled list whose items are still exactly the
+       ids stored there (compared against a copy of its first RC_SEEN items, without a branch per item) is
+       refilled without a DECREF per item: no loop over the old items, whose length changes every call. A list
+       a caller changed, or longer than RC_SEEN, is emptied item by item as before; an id in it then loses one
+       count it never had, which the pin absorbs (2**60 such drops are out of reach). Objects that are not
+       ids are always counted exactly: they are never stored without an INCREF, and any one of them in a
+       recycled list makes it fail the comparison. */
+    #if RC_RECYCLE_LISTS && SIZEOF_VOID_P == 8 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_REF_DEBUG)
+    #define RC_PINNED_IDS 1
+    #define RC_ID_INCREF(o) ((void)0)
+    #else
+    #define RC_PINNED_IDS 0
+    #define RC_ID_INCREF(o) Py_INCREF(o)
+    #endif
+    #define RC_SEEN 16
+    static PyObject* rc_spare_seen[2][RC_SEEN];     /* a copy of each spare's first RC_SEEN item slots */
+
+    static void rc_pin_ids(PyObject* const* ids, Py_ssize_t n) {
+    #if RC_PINNED_IDS
+        Py_ssize_t i;
+        for (i = 0; i < n; i++)
+            Py_SET_REFCNT(ids[i], Py_REFCNT(ids[i]) + ((Py_ssize_t)1 << 60));
+    #endif
+    }
+
+    /* Whether the first RC_SEEN item slots of ``items`` (allocated >= RC_SEEN) are those of ``seen``. The slots
+       past the list's size are compared too: a list whose storage changed there (append then pop) takes the
+       slow path, which is only slower; this way the compare is one pass without a branch or a mask. */
+    static inline int rc_unchanged(PyObject* const* items, PyObject* const* seen) {
+        uintptr_t diff = 0;
+        int j;
+        for (j = 0; j < RC_SEEN; j++)
+            diff |= (uintptr_t)items[j] ^ (uintptr_t)seen[j];
+        return diff == 0;
+    }
+
+    /* A list with room for n items (a new reference, its size 0), recycled when one is free; NULL on failure.
+       Every list made here has room for at least RC_SEEN items. */
     static inline PyObject* rc_take_list(Py_ssize_t n) {
         PyObject* lst;
     #if RC_RECYCLE_LISTS
@@ -83,23 +123,34 @@ cdef extern from *:
                 Py_ssize_t j, old = Py_SIZE(lst), cap = l->allocated;
                 PyObject** items = l->ob_item;
                 rc_spare_lists[s] = NULL;           /* the spare's reference is ours now */
+    #if RC_PINNED_IDS
+                if (old <= RC_SEEN && cap >= RC_SEEN && rc_unchanged(items, rc_spare_seen[s])) {
+                    Py_SET_SIZE(lst, 0);            /* only pinned ids, stored without a count: nothing to drop */
+                    return lst;
+                }
+    #endif
                 l->ob_item = NULL;
                 l->allocated = 0;
                 Py_SET_SIZE(lst, 0);
                 for (j = 0; j < old; j++)
                     Py_DECREF(items[j]);
-                if (l->ob_item == NULL) {
+                if (l->ob_item == NULL && cap >= RC_SEEN) {
                     l->ob_item = items;
                     l->allocated = cap;
                     return lst;
                 }
-                PyMem_Free(items);
+                if (l->ob_item == NULL) {       /* untouched, but too small to serve as a spare */
+                    l->ob_item = items;
+                    l->allocated = cap;
+                }
+                else
+                    PyMem_Free(items);
                 Py_DECREF(lst);
                 break;
             }
         }
     #endif
-        lst = PyList_New(n);
+        lst = PyList_New(n > RC_SEEN ? n : RC_SEEN);
         if (lst != NULL)
             Py_SET_SIZE(lst, 0);
         return lst;
@@ -107,24 +158,22 @@ cdef extern from *:
 
     /* Keep ``lst`` (just returned to a caller) as a spare: in an empty slot, else in place of a spare someone
        still holds, else of a free one too small for it (so that spares grow to the answers asked for). The slot
-       takes the new list before the old one is dropped: dropping it may run code that calls back in here. */
+       takes the new list before the old one is dropped: dropping it may run code that calls back in here. The
+       slot's copy of the first RC_SEEN item slots is taken too (the list has room for them). */
     static void rc_keep_list(PyObject* lst) {
     #if RC_RECYCLE_LISTS
         int s;
-        for (s = 0; s < 2; s++) {
-            if (rc_spare_lists[s] == NULL) {
-                Py_INCREF(lst);
-                rc_spare_lists[s] = lst;
-                return;
-            }
-        }
-        for (s = 0; s < 4; s++) {
+        for (s = 0; s < 6; s++) {
             PyObject* c = rc_spare_lists[s & 1];
-            if (s < 2 ? Py_REFCNT(c) > 1
-                      : ((PyListObject*)c)->allocated < ((PyListObject*)lst)->allocated) {
+            if (s < 2 ? c == NULL
+                      : s < 4 ? Py_REFCNT(c) > 1
+                              : ((PyListObject*)c)->allocated < ((PyListObject*)lst)->allocated) {
+    #if RC_PINNED_IDS
+                memcpy(rc_spare_seen[s & 1], ((PyListObject*)lst)->ob_item, sizeof(rc_spare_seen[0]));
+    #endif
                 Py_INCREF(lst);
                 rc_spare_lists[s & 1] = lst;
-                Py_DECREF(c);
+                Py_XDECREF(c);
                 return;
             }
         }
@@ -166,7 +215,7 @@ cdef extern from *:
             PyObject* const* base = id_items + ((Py_ssize_t)nonzero[j] << 6);
             do {
                 PyObject* a = base[rc_ctz64(w)];
-                Py_INCREF(a);
+                RC_ID_INCREF(a);
                 items[k++] = a;
                 w &= w - 1;
             } while (w);
@@ -209,7 +258,7 @@ cdef extern from *:
         w = wv[0];
         for (k = 0; k < n; k++) {               /* w != 0 here: the words listed hold the n actions */
             PyObject* a = base[j][rc_ctz64(w)];
-            Py_INCREF(a);
+            RC_ID_INCREF(a);
             items[k] = a;
             w &= w - 1;
             z = (uint64_t)0 - (uint64_t)(w == 0);     /* all ones when the word is spent: take the next */
@@ -243,9 +292,11 @@ cdef extern from *:
     object rc_mask_list(PyObject** id_items, const uint64_t* words, int nw)
     object rc_mask_list_in(PyObject** id_items, const uint64_t* words, uint64_t which, int nw)
     long rc_small_index(object o)
+    void rc_pin_ids(PyObject** ids, Py_ssize_t n)
 
 
 cdef PyObject** _ID_ITEMS = PySequence_Fast_ITEMS(_ACTION_IDS)
+rc_pin_ids(_ID_ITEMS, MAX_ACTIONS)     # see rc_pin_ids: the lists store the ids without a count
 
 
 cdef inline Py_ssize_t _aligned(Py_ssize_t n) noexcept:
