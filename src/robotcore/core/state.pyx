@@ -198,28 +198,41 @@ cdef extern from *:
         rc_keep_list(lst);
     }
 
-    /* The list of the n actions of the words wv[0..) (each non-zero, then a 0; word i's action ids start at
-       base[i]), in order: one loop over the actions, moving on to the next word by a conditional move when a
-       word is spent (a loop over each word's bits would mispredict its exit about once a word, since the
-       actions spread over the words differently every time). */
+    /* With pinned ids the decode loops go eight actions at a time: the slots past the n actions get ids too,
+       past the list's size (the list has room for them), where nobody reads them and nothing counts them. A loop
+       of 1-7 actions then exits after its first round every time, where a loop per action mispredicted its exit
+       about once a call. */
+    #if RC_PINNED_IDS
+    #define RC_ROUND 8
+    #else
+    #define RC_ROUND 1
+    #endif
+
+    /* The list of the n actions of the words wv[0..) (each non-zero, then ~0; word i's action ids start at
+       base[i], and base[] has one entry past the words), in order: one loop over the actions, moving on to the
+       next word by a conditional move when a word is spent (a loop over each word's bits would mispredict its
+       exit about once a word, since the actions spread over the words differently every time). The ~0 word
+       past the words keeps the rounds of eight going without a test. */
     static PyObject* rc_fill_list(const uint64_t* wv, PyObject* const* const* base, Py_ssize_t n) {
         PyObject** items;
         PyObject* lst;
         uint64_t w = wv[0], z;
         Py_ssize_t k;
-        int j = 0, slot;
-        lst = rc_take_list(n, &slot);
+        int j = 0, t, slot;
+        lst = rc_take_list((n + RC_ROUND - 1) & ~(Py_ssize_t)(RC_ROUND - 1), &slot);
         if (lst == NULL)
             return NULL;
         items = ((PyListObject*)lst)->ob_item;
-        for (k = 0; k < n; k++) {               /* w != 0 here: the words listed hold the n actions */
-            PyObject* a = base[j][rc_ctz64(w)];
-            RC_ID_INCREF(a);
-            items[k] = a;
-            w &= w - 1;
-            z = (uint64_t)0 - (uint64_t)(w == 0);     /* all ones when the word is spent: take the next */
-            j += (int)(z & 1);
-            w |= wv[j] & z;
+        for (k = 0; k < n; k += RC_ROUND) {     /* w != 0 here: the words listed hold the n actions */
+            for (t = 0; t < RC_ROUND; t++) {
+                PyObject* a = base[j][rc_ctz64(w)];
+                RC_ID_INCREF(a);
+                items[k + t] = a;
+                w &= w - 1;
+                z = (uint64_t)0 - (uint64_t)(w == 0);     /* all ones when the word is spent: take the next */
+                j += (int)(z & 1);
+                w |= wv[j] & z;
+            }
         }
         Py_SET_SIZE(lst, n);
         rc_put_list(lst, slot);
@@ -235,10 +248,11 @@ cdef extern from *:
         const uint64_t* p = words;
         const uint64_t* const end = words + nw;
         const uint64_t* const end4 = words + (nw & ~3);
-        int j, m = 0, slot;
+        int j, t, m = 0, slot;
         Py_ssize_t n = 0, k = 0;
         PyObject* lst;
         PyObject** items;
+        (void)t;
         for (; p < end4; p += 4) {
             if (p[0] | p[1] | p[2] | p[3]) {
                 for (j = 0; j < 4; j++) {
@@ -253,19 +267,31 @@ cdef extern from *:
             m += *p != 0;
             n += rc_popcount64(*p);
         }
-        lst = rc_take_list(n, &slot);
+        lst = rc_take_list(n + RC_ROUND - 1, &slot);
         if (lst == NULL)
             return NULL;
         items = ((PyListObject*)lst)->ob_item;
         for (j = 0; j < m; j++) {
             uint64_t w = words[nonzero[j]];
             PyObject* const* base = id_items + ((Py_ssize_t)nonzero[j] << 6);
+    #if RC_PINNED_IDS
+            PyObject** out = items + k;
+            k += rc_popcount64(w);
+            do {                                /* past the word's bits, bit 63 stands in: a valid id */
+                for (t = 0; t < RC_ROUND; t++) {
+                    out[t] = base[rc_ctz64(w | ((uint64_t)1 << 63))];
+                    w &= w - 1;
+                }
+                out += RC_ROUND;
+            } while (w);
+    #else
             do {
                 PyObject* a = base[rc_ctz64(w)];
                 RC_ID_INCREF(a);
                 items[k++] = a;
                 w &= w - 1;
             } while (w);
+    #endif
         }
         Py_SET_SIZE(lst, n);
         rc_put_list(lst, slot);
@@ -292,7 +318,8 @@ cdef extern from *:
         }
         if (n == 0)
             return rc_mask_list(id_items, words, nw);
-        wv[m] = 0;
+        wv[m] = ~(uint64_t)0;                   /* past the words: bits to spare for the last round */
+        base[m] = id_items;
         return rc_fill_list(wv, base, n);
     }
 
