@@ -110,6 +110,37 @@ def test_objects_put_in_dropped_lists_are_released(default_game: robotcore.Game)
     assert [int(str(a)) for a in ids] == expected and all(sys.getrefcount(a) > 2 for a in ids)
 
 
+def test_a_stale_slot_never_passes_for_an_id(default_game: robotcore.Game) -> None:
+    """A list keeps, past its size, what a caller's append and pop left there; refilled and dropped, then given the
+    same object again, it must still release it (the refill's copy of the slots may hold nothing but ids)."""
+    import weakref
+
+    class Token:
+        pass
+
+    rng = random.Random(13)
+    state = default_game.new_initial_state(13)
+    while not state.is_terminal and not 8 <= len(state.legal_actions()) <= 15:
+        state.apply(rng.choice(state.legal_actions()))    # a pop at 8 or more keeps the list's storage
+    if state.is_terminal:
+        pytest.skip("no decision with 8 to 15 actions in this game")
+    expected = _reference(state, state.current_player)
+    token = Token()
+    dead = weakref.ref(token)
+    lst = state.legal_actions()
+    lst.append(token)
+    lst.pop()                                          # the slot past the ids still points at token
+    del lst
+    assert state.legal_actions() == expected           # refilled after the full release, the stale slot kept
+    lst = state.legal_actions()
+    lst.append(token)                                  # the same object, counted, where the stale pointer was
+    del lst
+    assert state.legal_actions() == expected
+    del token
+    assert state.legal_actions() == expected
+    assert dead() is None, "an object put in a dropped list was never released"
+
+
 def test_each_seat_has_its_own_mask(default_game: robotcore.Game) -> None:
     """In a simultaneous phase, asking for one seat's actions never lets another seat play them."""
     rng = random.Random(7)

@@ -99,7 +99,10 @@ cdef extern from *:
 
     /* Whether the first RC_SEEN item slots of ``items`` (allocated >= RC_SEEN) are those of ``seen``. The slots
        past the list's size are compared too: a list whose storage changed there (append then pop) takes the
-       slow path, which is only slower; this way the compare is one pass without a branch or a mask. */
+       slow path, which is only slower; this way the compare is one pass without a branch or a mask. It proves
+       the list's items ids because a copy holds nothing but ids and NULL: the slots past a refilled list's new
+       items are those of the copy it passed (an unchanged list), NULL (a new list, or one emptied by the slow
+       path, which clears them) or ids (the rounds of eight), and an item is never NULL. */
     static inline int rc_unchanged(PyObject* const* items, PyObject* const* seen) {
         uintptr_t diff = 0;
         int j;
@@ -141,6 +144,11 @@ cdef extern from *:
                 if (l->ob_item == NULL && cap >= RC_SEEN) {
                     l->ob_item = items;
                     l->allocated = cap;
+    #if RC_PINNED_IDS
+                    /* Past its new items the list's first slots go into the slot's copy: they must hold ids or
+                       NULL only, never what a caller left there (see rc_unchanged). */
+                    memset(items, 0, RC_SEEN * sizeof(PyObject*));
+    #endif
                     return lst;
                 }
                 if (l->ob_item == NULL) {       /* untouched, but too small to serve as a spare */
