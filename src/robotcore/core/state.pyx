@@ -91,7 +91,11 @@ cdef extern from *:
 
     static void rc_pin_ids(PyObject* const* ids, Py_ssize_t n) {
     #if RC_PINNED_IDS
+        static int pinned = 0;                  /* once a process, however often the module is set up */
         Py_ssize_t i;
+        if (pinned)
+            return;
+        pinned = 1;
         for (i = 0; i < n; i++)
             Py_SET_REFCNT(ids[i], Py_REFCNT(ids[i]) + ((Py_ssize_t)1 << 60));
     #endif
