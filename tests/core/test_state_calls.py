@@ -73,6 +73,74 @@ def test_dropped_lists_refilled_after_any_use(default_game: robotcore.Game) -> N
     assert answers and all(a == expected for a in answers)
 
 
+def test_objects_put_in_dropped_lists_are_released(default_game: robotcore.Game) -> None:
+    """The lists hold the action ids without counting them (the ids are pinned, see ``rc_pin_ids``), and a dropped
+    list still holding exactly those ids is refilled without releasing them; anything else a caller put in it,
+    in place of an id or past them, or an equal int that is another object, is released exactly once."""
+    import sys
+    import weakref
+
+    class Token:
+        pass
+
+    state = random_play(default_game.new_initial_state(12), random.Random(12), steps=3)
+    expected = _reference(state, state.current_player)
+    big = int("9" * 30)                                 # not an id, and no cached object: counted exactly
+    before = sys.getrefcount(big)
+    for trial in range(8):
+        lst = state.legal_actions()
+        token = Token()
+        dead = weakref.ref(token)
+        if trial % 4 == 0:
+            lst[0] = token                             # in place of an id: the size is unchanged
+        elif trial % 4 == 1:
+            lst[-1] = big
+        elif trial % 4 == 2:
+            lst.append(token)
+            lst.append(big)
+        else:
+            lst[0] = int(str(lst[0] + 10_000)) - 10_000   # equal to the id, another object when past 256
+            lst.insert(0, token)
+        del token, lst
+        assert state.legal_actions() == expected       # the dropped list refilled (or replaced)
+        assert state.legal_actions() == expected
+        assert dead() is None, f"trial {trial}: an object put in a dropped list was never released"
+        assert sys.getrefcount(big) == before, f"trial {trial}"
+    ids = state.legal_actions()
+    assert [int(str(a)) for a in ids] == expected and all(sys.getrefcount(a) > 2 for a in ids)
+
+
+def test_a_stale_slot_never_passes_for_an_id(default_game: robotcore.Game) -> None:
+    """A list keeps, past its size, what a caller's append and pop left there; refilled and dropped, then given the
+    same object again, it must still release it (the refill's copy of the slots may hold nothing but ids)."""
+    import weakref
+
+    class Token:
+        pass
+
+    rng = random.Random(13)
+    state = default_game.new_initial_state(13)
+    while not state.is_terminal and not 8 <= len(state.legal_actions()) <= 15:
+        state.apply(rng.choice(state.legal_actions()))    # a pop at 8 or more keeps the list's storage
+    if state.is_terminal:
+        pytest.skip("no decision with 8 to 15 actions in this game")
+    expected = _reference(state, state.current_player)
+    token = Token()
+    dead = weakref.ref(token)
+    lst = state.legal_actions()
+    lst.append(token)
+    lst.pop()                                          # the slot past the ids still points at token
+    del lst
+    assert state.legal_actions() == expected           # refilled after the full release, the stale slot kept
+    lst = state.legal_actions()
+    lst.append(token)                                  # the same object, counted, where the stale pointer was
+    del lst
+    assert state.legal_actions() == expected
+    del token
+    assert state.legal_actions() == expected
+    assert dead() is None, "an object put in a dropped list was never released"
+
+
 def test_each_seat_has_its_own_mask(default_game: robotcore.Game) -> None:
     """In a simultaneous phase, asking for one seat's actions never lets another seat play them."""
     rng = random.Random(7)
