@@ -27,7 +27,7 @@ from robotcore.games.robotrick.state cimport (
     LEAD_LOWEST_NON_TRUMP, LEAD_LOWEST_OF_SHORTEST, LEAD_LOWEST_TRUMP, MAX_AI_CARDS, MAX_ROUNDS,
     NUM_ACTIONS, NUM_CARDS, NUM_COLOURS, NUM_DISCARD_RULES, NUM_FOLLOW_RULES, NUM_LEAD_RULES, NUM_SEATS,
     NUM_STRENGTHS, PASS_BASE, PASS_CARDS, PHASE_OVER, PHASE_PASS, PHASE_PLAY, SET_ASIDE,
-    TRICKS_PER_ROUND, RTConfig, RTState, all_cards, colour_mask, colour_of,
+    TRICKS_PER_ROUND, DrocoPlan, RTConfig, RTState, all_cards, colour_mask, colour_of,
 )
 
 
@@ -56,14 +56,20 @@ NEXT[2][:] = [1, 2, DROCO, 0]
 # (the trick's ``trick_player`` bytes as one word).
 cdef uint32_t ORDER[MAX_ROUNDS][4]
 cdef uint8_t DROCO_AT[MAX_ROUNDS][4]     # Droco's position in ORDER[r][leader]
+cdef uint32_t SEATS[MAX_ROUNDS][4]       # the three seats of ORDER[r][leader] in play order, one byte each
 for _r in range(MAX_ROUNDS):
     for _p in range(4):
         ORDER[_r][_p] = 0
+        SEATS[_r][_p] = 0
         _q = _p
+        _k = 0
         for _i in range(4):
             ORDER[_r][_p] |= (<uint32_t>_q) << (8 * _i)
             if _q == DROCO:
                 DROCO_AT[_r][_p] = _i
+            else:
+                SEATS[_r][_p] |= (<uint32_t>_q) << (8 * _k)
+                _k += 1
             _q = NEXT[_r][_q]
 
 
@@ -159,6 +165,16 @@ cdef inline int pick_extreme_t(uint64_t cards, uint64_t trump_low, bint highest)
     return lowest_bit(other if other else at) + rank
 
 
+cdef inline int pick_extreme_if(uint64_t cards, uint64_t trump_low, uint64_t high) noexcept nogil:
+    """``pick_extreme_t`` with the strongest-or-weakest choice as a mask (all ones: strongest), without a
+    branch."""
+    cdef uint64_t ranks = (cards | (cards >> 13) | (cards >> 26) | (cards >> 39)) & 0x1FFF
+    cdef int rank = highest_if(ranks, high)
+    cdef uint64_t at = (cards >> rank) & <uint64_t>0x0000008004002001ULL
+    cdef uint64_t other = at & ~trump_low
+    return lowest_bit(other | (at & all_if(other == 0))) + rank
+
+
 cdef int colour_by_length(uint64_t cards, bint longest) noexcept nogil:
     """Colour with the most (or fewest, at least one) cards; ties: the stronger top card (longest) or the weaker
     bottom card (shortest), then the colour order."""
@@ -209,52 +225,79 @@ cdef inline int droco_follow(const RTConfig* cfg, int ai_card, uint64_t hand, ui
                              uint64_t led_mask, int tc, uint64_t tmask) noexcept nogil:
     """The card Droco plays from ``hand`` after the lead: ``trick`` holds the cards played so far, the first of
     colour ``led`` (its cards ``led_mask``); trump colour ``tc`` (``tmask``)."""
-    return droco_follow_by(cfg.ai_follow[ai_card], cfg.ai_discard[ai_card], hand, trick, led_mask, tmask)
+    return droco_follow_plan(&cfg.plan[ai_card], hand, trick, led_mask, tmask)
 
 
-cdef int droco_follow_by(int follow_rule, int discard_rule, uint64_t hand, uint64_t trick, uint64_t led_mask,
-                         uint64_t tmask) noexcept nogil:
-    """``droco_follow`` with the AI card's criteria read beforehand (the playout reads them once a round) and the
-    colours given by their cards only (six arguments: all of them in registers on the common calling
-    conventions)."""
-    cdef uint64_t trumps = hand & tmask, others = hand & ~tmask, follow = hand & led_mask, win
-    cdef uint64_t tlow = tmask & (~tmask + 1)          # the trump colour's weakest card
-    cdef int best = best_of(trick, led_mask, tmask), rule
+cdef inline uint64_t all_if(bint x) noexcept nogil:
+    """All ones when ``x``, else zero: a choice by data taken by a mask, not by a branch."""
+    return (<uint64_t>0) - <uint64_t>x
+
+
+cdef inline int highest_if(uint64_t cards, uint64_t high) noexcept nogil:
+    """The highest card of a non-empty set when ``high`` is all ones, its lowest when zero, without a branch."""
+    cdef int hb = highest_bit(cards), lb = lowest_bit(cards)
+    return lb ^ ((hb ^ lb) & <int>high)
+
+
+cdef int droco_follow_plan(const DrocoPlan* pl, uint64_t hand, uint64_t trick, uint64_t led_mask,
+                           uint64_t tmask) noexcept nogil:
+    """``droco_follow`` by the AI card's plan (``make_plan``): which of Droco's sets its criterion prefers is
+    data, taken by masks, so that every criterion runs the same instructions (a chain of tests on the criterion
+    mispredicted about once a trick when the AI cards change from one playout to the next); the one branch left
+    is whether Droco can follow."""
+    cdef uint64_t follow = hand & led_mask, win, trumps, others, prefer, fallback, none, m
+    cdef int best = best_of(trick, led_mask, tmask)
+    # the cards that beat the best so far: of the led colour, none once a trump leads (unless trumps were led);
+    # of the trumps, any when the best is not a trump
+    cdef uint64_t beat_led = above(best) & all_if((led_mask == tmask) | (not (tmask >> best) & 1))
     if follow:
-        # the led-colour cards that beat the best so far: none once a trump leads (unless trumps were led)
-        win = follow & above(best) if (led_mask == tmask or not (tmask >> best) & 1) else 0
-        rule = follow_rule
-        if rule == FOLLOW_HIGHEST:
-            return highest_bit(follow)
-        if rule == FOLLOW_LOWEST:
-            return lowest_bit(follow)
-        # (the choices by whether a card wins are taken by masks: that is the data, the rule is not)
-        if rule == FOLLOW_CHEAPEST_WIN:
-            return lowest_bit(win | (follow & ((<uint64_t>0) - <uint64_t>(win == 0))))
-        if rule == FOLLOW_HIGHEST_IF_WIN:
-            # the highest wins if any card does, else the lowest: the highest of the set holding only it, or
-            # only the lowest
-            return highest_bit(follow & ((<uint64_t>0) - <uint64_t>(win != 0)) | (follow & (~follow + 1)))
-        # FOLLOW_DUCK: the strongest card that does not take the lead, else the weakest
-        if follow & ~win:
-            return highest_bit(follow & ~win)
-        return lowest_bit(follow)
-    rule = discard_rule
-    if rule == DISCARD_LOWEST:
-        return pick_extreme_t(hand, tlow, False)
-    if rule == DISCARD_HIGHEST:
-        return pick_extreme_t(hand, tlow, True)
-    if rule == DISCARD_CHEAPEST_TRUMP_WIN:
-        # any trump beats a led-colour best; a trump best only a higher trump
-        win = trumps & above(best) if (tmask >> best) & 1 else trumps
-        if win:
-            return lowest_bit(win)
-        return pick_extreme_t(others, tlow, False) if others else lowest_bit(trumps)
-    if rule == DISCARD_HIGHEST_TRUMP:
-        return highest_bit(trumps) if trumps else pick_extreme_t(hand, tlow, False)
-    if rule == DISCARD_LOWEST_NON_TRUMP:
-        return pick_extreme_t(others, tlow, False) if others else lowest_bit(trumps)
-    return pick_extreme_t(others, tlow, True) if others else lowest_bit(trumps)    # DISCARD_HIGHEST_NON_TRUMP
+        win = follow & beat_led
+        prefer = follow & (pl.f_all | (win & pl.f_win) | (~win & pl.f_duck) | (all_if(win != 0) & pl.f_gate))
+        none = all_if(prefer == 0)
+        return highest_if(prefer | (follow & none), pl.f_high & ~none)
+    trumps = hand & tmask
+    others = hand & ~tmask
+    win = trumps & (above(best) | all_if(not (tmask >> best) & 1))
+    prefer = (hand & pl.d_hand) | (win & pl.d_trump_win) | (trumps & pl.d_trumps) | (others & pl.d_others)
+    m = all_if(others != 0) & pl.d_others_first
+    fallback = (others & m) | (hand & ~m)
+    none = all_if(prefer == 0)
+    return pick_extreme_if(prefer | (fallback & none), tmask & (~tmask + 1), pl.d_high & ~none)
+
+
+cdef DrocoPlan make_plan(int follow_rule, int discard_rule) noexcept nogil:
+    """An AI card's follow and discard criteria (RULES.md, "The AI cards") as ``droco_follow_plan``'s masks.
+    Following (the fallback is the lowest led-colour card): highest / lowest -> all of them; cheapest win -> the
+    winning cards, lowest; highest if win -> all of them, only when one wins, highest; duck -> those that do not
+    win, highest. Discarding (the fallback is the lowest non-trump, or the lowest card when all are trumps, but
+    for highest trump, whose fallback is the lowest card): lowest / highest -> the hand; cheapest trump win ->
+    the winning trumps, lowest; highest trump -> the trumps, highest; lowest / highest non-trump -> the
+    non-trumps."""
+    cdef DrocoPlan p
+    cdef uint64_t ones = ~(<uint64_t>0)
+    memset(&p, 0, sizeof(DrocoPlan))
+    if follow_rule == FOLLOW_HIGHEST or follow_rule == FOLLOW_LOWEST:
+        p.f_all = ones
+    elif follow_rule == FOLLOW_CHEAPEST_WIN:
+        p.f_win = ones
+    elif follow_rule == FOLLOW_HIGHEST_IF_WIN:
+        p.f_gate = ones
+    else:
+        p.f_duck = ones
+    p.f_high = all_if(follow_rule == FOLLOW_HIGHEST or follow_rule == FOLLOW_HIGHEST_IF_WIN
+                      or follow_rule == FOLLOW_DUCK)
+    if discard_rule == DISCARD_LOWEST or discard_rule == DISCARD_HIGHEST:
+        p.d_hand = ones
+    elif discard_rule == DISCARD_CHEAPEST_TRUMP_WIN:
+        p.d_trump_win = ones
+    elif discard_rule == DISCARD_HIGHEST_TRUMP:
+        p.d_trumps = ones
+    else:
+        p.d_others = ones
+    p.d_others_first = all_if(discard_rule != DISCARD_HIGHEST_TRUMP)
+    p.d_high = all_if(discard_rule == DISCARD_HIGHEST or discard_rule == DISCARD_HIGHEST_TRUMP
+                      or discard_rule == DISCARD_HIGHEST_NON_TRUMP)
+    return p
 
 
 cdef int droco_pick(const RTConfig* cfg, int ai_card, uint64_t hand, uint64_t trick, int led, int tc) noexcept nogil:
@@ -320,7 +363,7 @@ cdef extern from *:
         memcpy(p, &v, 4);
     #endif
     }
-    /* fast_trick is written once and must be inlined at each of its four call sites, where Droco's position is a
+    /* fast_trick is written once and must be inlined at each of its two call sites, where whether Droco leads is a
        constant (and deal_step at each of the shuffle's steps): the compilers' size heuristics would keep one shared
        copy. */
     #if defined(__GNUC__) || defined(__clang__)
@@ -529,87 +572,85 @@ cdef inline void take_trick(const RTConfig* cfg, RTState* s, uint32_t cards, uin
             score[winner] -= cfg.vp[c]
 
 
-cdef inline forced_inline_int follow_at(uint64_t* h, int p, bint droco, uint64_t trick, int led, uint64_t led_mask,
-                                       int tc, uint64_t tmask, int follow_rule, int discard_rule, uint32_t* voids,
-                                       uint64_t* rng) noexcept nogil:
-    """The card player ``p`` follows with (Droco's choice when ``droco``, a constant where fast_trick is inlined;
-    else the seat's draw among its legal cards, without a branch), taken from its hand ``h[p]``."""
+cdef inline forced_inline_int seat_follow(uint64_t* h, int p, int led, uint64_t led_mask, uint32_t* voids,
+                                         uint64_t* rng) noexcept nogil:
+    """The card seat ``p`` follows with, taken from its hand ``h[p]``: its draw among its legal cards (of the led
+    colour when it has one, else any, and it is then void in it), without a branch."""
+    cdef uint64_t hand = h[p], follow = hand & led_mask
+    cdef uint32_t none = follow == 0
     cdef int c
-    cdef uint64_t hand, follow
-    cdef uint32_t none
-    if droco:
-        c = droco_follow_by(follow_rule, discard_rule, h[DROCO], trick, led_mask, tmask)
-        h[DROCO] ^= bit(c)
-    else:
-        hand = h[p]
-        follow = hand & led_mask
-        none = follow == 0
-        voids[0] |= none << (p * 4 + led)
-        c = draw_card(hand if none else follow, rng)
-        h[p] = hand ^ bit(c)
+    voids[0] |= none << (p * 4 + led)
+    c = draw_card(hand if none else follow, rng)
+    h[p] = hand ^ bit(c)
     return c
 
 
-cdef inline forced_inline_int fast_trick(const RTConfig* cfg, RTState* s, uint64_t* h, uint32_t order, int d,
-                                        int at, int tc, uint64_t tmask, const int* rules, uint32_t* voids,
-                                        int32_t* score, uint64_t* up, uint64_t* down, uint64_t* played,
-                                        uint32_t* cards, uint64_t* rng) noexcept nogil:
-    """A whole trick from its lead, Droco at position ``d`` of ``order`` (a constant where it is inlined, so
-    every position's code knows whether Droco or a seat plays); returns the winner. The seats' draws are those of
-    ``random_playout_loop``; ``at`` is played_at's mark of the trick's player 0. Everything but played_at lives
-    in the caller's locals for the whole round: the hands ``h``, the captures ``up``/``down``, the scores, the
-    voids, the played set and the trick's cards (one byte each in ``cards``, play order), written back to the
-    struct once, when the fast tricks end. ``rules``: the AI card's lead, follow and discard criteria, and the
-    hangars."""
-    cdef int c0, c1, c2, c3, cd, led, winner, hangars = rules[3]
-    cdef int p0 = order & 0xFF, p1 = (order >> 8) & 0xFF, p2 = (order >> 16) & 0xFF, p3 = order >> 24
-    cdef uint64_t led_mask, trick, full
-    if d == 0:
-        c0 = droco_lead_by(rules[0], h[DROCO], tc, tmask)
-        h[DROCO] ^= bit(c0)
+cdef inline forced_inline_int fast_trick(const RTConfig* cfg, RTState* s, uint64_t* h, uint32_t seats, int d,
+                                        bint droco_leads, int at, int tc, uint64_t tmask, int lead_rule,
+                                        int hangars, const DrocoPlan* plan, uint32_t* voids, int32_t* score,
+                                        uint64_t* up, uint64_t* down, uint64_t* played, uint32_t* seat_cards,
+                                        int* droco_card, uint64_t* rng) noexcept nogil:
+    """A whole trick from its lead; returns the winner. ``seats``: the three seats in play order (one byte each),
+    Droco at position ``d`` of the trick. The seats draw in play order, as ``random_playout_loop`` does, and
+    Droco draws nothing, so the seats' cards come first and Droco's card after them from the cards played before
+    it (chosen by masks on ``d``): the same code serves Droco in any place but the lead, and ``droco_leads`` (a
+    constant at each of the two call sites) is the one case apart, a branch as predictable as who won the trick
+    before. ``at`` is played_at's mark of player 0. Everything but played_at lives in the caller's locals for the
+    whole round: the hands ``h``, the captures ``up``/``down``, the scores, the voids and the played set,
+    written back to the struct once, when the fast tricks end; ``seat_cards`` (the seats' cards in play order, a byte each) and
+    ``droco_card`` keep the trick for the struct's last trick."""
+    cdef int c0, c1, c2, cd, led, winner
+    cdef int s0 = seats & 0xFF, s1 = (seats >> 8) & 0xFF, s2 = seats >> 16
+    cdef uint64_t led_mask, trick, full, droco_won
+    if droco_leads:
+        cd = droco_lead_by(lead_rule, h[DROCO], tc, tmask)
+        h[DROCO] ^= bit(cd)
+        led = CARD_COLOUR[cd]
+        led_mask = SUIT_OF[cd]
+        c0 = seat_follow(h, s0, led, led_mask, voids, rng)
     else:
-        c0 = draw_card(h[p0], rng)
-        h[p0] ^= bit(c0)
-    led = CARD_COLOUR[c0]
-    led_mask = SUIT_OF[c0]
-    trick = bit(c0)
-    c1 = follow_at(h, p1, d == 1, trick, led, led_mask, tc, tmask, rules[1], rules[2], voids, rng)
-    trick |= bit(c1)
-    c2 = follow_at(h, p2, d == 2, trick, led, led_mask, tc, tmask, rules[1], rules[2], voids, rng)
-    trick |= bit(c2)
-    c3 = follow_at(h, p3, d == 3, trick, led, led_mask, tc, tmask, rules[1], rules[2], voids, rng)
-    trick |= bit(c3)
-    s.played_at[c0] = <uint8_t>(at + p0)
-    s.played_at[c1] = <uint8_t>(at + p1)
-    s.played_at[c2] = <uint8_t>(at + p2)
-    s.played_at[c3] = <uint8_t>(at + p3)
+        c0 = draw_card(h[s0], rng)
+        h[s0] ^= bit(c0)
+        led = CARD_COLOUR[c0]
+        led_mask = SUIT_OF[c0]
+    c1 = seat_follow(h, s1, led, led_mask, voids, rng)
+    c2 = seat_follow(h, s2, led, led_mask, voids, rng)
+    if not droco_leads:
+        cd = droco_follow_plan(plan, h[DROCO], bit(c0) | (bit(c1) & all_if(d >= 2)) | (bit(c2) & all_if(d == 3)),
+                               led_mask, tmask)
+        h[DROCO] ^= bit(cd)
+    trick = bit(c0) | bit(c1) | bit(c2) | bit(cd)
+    s.played_at[c0] = <uint8_t>(at + s0)
+    s.played_at[c1] = <uint8_t>(at + s1)
+    s.played_at[c2] = <uint8_t>(at + s2)
+    s.played_at[cd] = <uint8_t>(at + DROCO)
     played[0] |= trick
-    cards[0] = <uint32_t>c0 | (<uint32_t>c1 << 8) | (<uint32_t>c2 << 16) | (<uint32_t>c3 << 24)
+    seat_cards[0] = <uint32_t>c0 | (<uint32_t>c1 << 8) | (<uint32_t>c2 << 16)
+    droco_card[0] = cd
     winner = s.played_at[best_of(trick, led_mask, tmask)] - at
     # the captures (``capture``): Droco wins -> each seat keeps its own card face down; a seat wins -> Droco's
     # card goes face up while it has a free hangar, else face down
     if winner == DROCO:
-        if d != 0:
-            down[p0] |= bit(c0)
-            score[p0] -= cfg.vp[c0]
-        if d != 1:
-            down[p1] |= bit(c1)
-            score[p1] -= cfg.vp[c1]
-        if d != 2:
-            down[p2] |= bit(c2)
-            score[p2] -= cfg.vp[c2]
-        if d != 3:
-            down[p3] |= bit(c3)
-            score[p3] -= cfg.vp[c3]
+        down[s0] |= bit(c0)
+        score[s0] -= cfg.vp[c0]
+        down[s1] |= bit(c1)
+        score[s1] -= cfg.vp[c1]
+        down[s2] |= bit(c2)
+        score[s2] -= cfg.vp[c2]
     else:
-        cd = c0 if d == 0 else (c1 if d == 1 else (c2 if d == 2 else c3))
         # face up or face down by a mask (whether a hangar is free is the data): ``full`` all ones when none is,
         # and the card's points negated then ((v ^ -1) + 1 = -v)
-        full = (<uint64_t>0) - <uint64_t>(popcount(up[winner]) >= hangars)
+        full = all_if(popcount(up[winner]) >= hangars)
         up[winner] |= bit(cd) & ~full
         down[winner] |= bit(cd) & full
         score[winner] += (cfg.vp[cd] ^ <int32_t>full) - <int32_t>full
     return winner
+
+
+cdef inline uint32_t with_droco(uint32_t seat_bytes, int d, uint32_t droco_byte) noexcept nogil:
+    """Four bytes in play order from the seats' three and Droco's, Droco's at position ``d``."""
+    cdef uint32_t low = seat_bytes & ((<uint32_t>1 << (8 * d)) - 1)
+    return low | (droco_byte << (8 * d)) | ((seat_bytes ^ low) << 8)
 
 
 cdef int slow_trick(const RTConfig* cfg, RTState* s, uint64_t* rng, int64_t* n, int64_t max_len, uint32_t* voids,
@@ -679,22 +720,23 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
     that exceeded the bound, exactly as ``rt_apply`` leaves it).
 
     What ``play_card`` and ``capture`` do card by card is done here a trick at a time: a whole trick is one
-    ``fast_trick``, specialised by Droco's position in it, and the round's hands, captures, scores, voids and
+    ``fast_trick`` (two copies: Droco leads, or it plays after the seats' draws), and the round's hands, captures, scores, voids and
     played set stay in locals from the first fast trick to the last (only played_at, which says who won, is
     written as the cards are played; the AI card's criteria are read once), so the compiler keeps them in
     registers or on its own stack instead of reloading the struct after every byte stored into it. A trick begun
     before the playout goes card by card first (``slow_trick``), and so do the tricks in which the length bound
     may be reached."""
     cdef uint64_t rng = rng_io[0]
-    cdef int rnd = s.round, tc = colour_of(s.trump), p, winner, trick_no, leader, at
+    cdef int rnd = s.round, tc = colour_of(s.trump), p, winner, trick_no, leader, at, lead_rule, hangars
+    cdef int last_d = 0, last_leader = 0, droco_card = 0
     cdef uint64_t tmask = colour_mask(tc), played
-    cdef uint32_t voids = s.voids, fvoids, order, cards = 0, last_order = 0
+    cdef uint32_t voids = s.voids, fvoids, seat_cards = 0
     cdef int32_t score[NUM_SEATS]
     cdef int32_t fscore[NUM_SEATS]      # the fast tricks' own copies: nothing of theirs escapes to slow_trick
     cdef uint64_t h[4]
     cdef uint64_t up[NUM_SEATS]
     cdef uint64_t down[NUM_SEATS]
-    cdef int rules[4]
+    cdef const DrocoPlan* plan = &cfg.plan[s.ai_card]
     if not hands_fit(s):
         return PLAYOUT_TOO_LONG
     for p in range(NUM_SEATS):
@@ -711,10 +753,8 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
     trick_no = s.trick_no
     leader = s.leader
     if trick_no < TRICKS_PER_ROUND and n + NUM_SEATS <= max_len:
-        rules[0] = cfg.ai_lead[s.ai_card]
-        rules[1] = cfg.ai_follow[s.ai_card]
-        rules[2] = cfg.ai_discard[s.ai_card]
-        rules[3] = cfg.hangars
+        lead_rule = cfg.ai_lead[s.ai_card]
+        hangars = cfg.hangars
         for p in range(4):
             h[p] = s.hand[p]
         for p in range(NUM_SEATS):
@@ -724,22 +764,15 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
         played = s.played
         fvoids = voids
         while trick_no < TRICKS_PER_ROUND and n + NUM_SEATS <= max_len:
-            order = ORDER[rnd][leader]
             at = 1 + trick_no * 4
-            p = DROCO_AT[rnd][leader]
-            if p == 0:
-                winner = fast_trick(cfg, s, h, order, 0, at, tc, tmask, rules, &fvoids, fscore, up, down, &played,
-                                    &cards, &rng)
-            elif p == 1:
-                winner = fast_trick(cfg, s, h, order, 1, at, tc, tmask, rules, &fvoids, fscore, up, down, &played,
-                                    &cards, &rng)
-            elif p == 2:
-                winner = fast_trick(cfg, s, h, order, 2, at, tc, tmask, rules, &fvoids, fscore, up, down, &played,
-                                    &cards, &rng)
+            last_d = DROCO_AT[rnd][leader]
+            last_leader = leader
+            if leader == DROCO:
+                winner = fast_trick(cfg, s, h, SEATS[rnd][leader], 0, True, at, tc, tmask, lead_rule, hangars, plan,
+                                    &fvoids, fscore, up, down, &played, &seat_cards, &droco_card, &rng)
             else:
-                winner = fast_trick(cfg, s, h, order, 3, at, tc, tmask, rules, &fvoids, fscore, up, down, &played,
-                                    &cards, &rng)
-            last_order = order
+                winner = fast_trick(cfg, s, h, SEATS[rnd][leader], last_d, False, at, tc, tmask, lead_rule, hangars,
+                                    plan, &fvoids, fscore, up, down, &played, &seat_cards, &droco_card, &rng)
             n += NUM_SEATS
             leader = winner
             trick_no += 1
@@ -751,8 +784,9 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
             score[p] = fscore[p]
         s.played = played
         voids = fvoids
-        rt_store4(s.trick_card, cards)          # the last trick's cards and players stay in the struct
-        rt_store4(s.trick_player, last_order)
+        # the last trick's cards and players stay in the struct (the loop ran at least once)
+        rt_store4(s.trick_card, with_droco(seat_cards, last_d, <uint32_t>droco_card))
+        rt_store4(s.trick_player, ORDER[rnd][last_leader])
     while trick_no < TRICKS_PER_ROUND:          # the length bound may be reached: card by card
         s.leader = <uint8_t>leader
         s.trick_no = <uint8_t>trick_no
@@ -1188,6 +1222,7 @@ def make_core(vp, ai_rules, int hangars, bint same_ai, int rounds) -> GameCore:
         cfg.ai_lead[i] = lead
         cfg.ai_follow[i] = follow
         cfg.ai_discard[i] = discard
+        cfg.plan[i] = make_plan(follow, discard)
     cfg.num_ai = len(ai_rules)
     if not 0 <= hangars <= HAND_SIZE:
         raise ValueError("hangars must be within [0, 12]")

@@ -91,6 +91,24 @@ ctypedef struct RTState:
     uint8_t pad[6]               # always zero: the struct is a whole number of 8-byte words
 
 
+ctypedef struct DrocoPlan:
+    # An AI card's follow and discard criteria as masks (each all ones or zero), so that Droco's card after the
+    # lead is computed by the same few instructions for every criterion (``droco_follow_plan``): the set P it
+    # prefers is the union of the sets whose masks are set, its card P's highest when ``*_high`` is set, else
+    # its lowest, and when P is empty the lowest card of the fallback set.
+    uint64_t f_all               # following: P is the whole led-colour set
+    uint64_t f_win               # ... the led-colour cards that beat the best so far
+    uint64_t f_duck              # ... those that do not
+    uint64_t f_gate              # ... the whole set, but only when one of its cards wins
+    uint64_t f_high
+    uint64_t d_hand              # discarding: P is the hand
+    uint64_t d_trump_win         # ... the trumps that beat the best so far
+    uint64_t d_trumps
+    uint64_t d_others            # ... the non-trumps
+    uint64_t d_others_first      # the fallback is the non-trumps when there are any (else the hand)
+    uint64_t d_high
+
+
 ctypedef struct RTConfig:
     int8_t vp[52]                # victory points of each card
     uint8_t ai_lead[16]
@@ -100,6 +118,7 @@ ctypedef struct RTConfig:
     uint8_t hangars              # face-up captures allowed per seat per round
     uint8_t same_ai              # variant: one AI card for the whole game
     uint8_t rounds
+    DrocoPlan plan[MAX_AI_CARDS]         # per AI card, from ai_follow and ai_discard (``make_core``)
 
 
 cdef inline int colour_of(int card) noexcept nogil:
