@@ -367,17 +367,24 @@ cdef int rt_resample_prepare(const void* cfg, const void* st, int seat, void* sc
     return 0 if r.W[0][r.need_a][r.need_b] > 0.0 else 2
 
 
-cdef int _deal(const Prepared* r, uint64_t* rng, uint64_t* out_a, uint64_t* out_b, uint64_t* out_x) noexcept nogil:
+cdef inline double _w(const double* W, int c, int ra, int rb) noexcept nogil:
+    """``W[c][ra][rb]`` of a weight table given by its first element (``Prepared.W`` or a cache slot)."""
+    return W[(c * 13 + ra) * 13 + rb]
+
+
+cdef int _deal(const Prepared* r, const double* W, uint64_t* rng, uint64_t* out_a, uint64_t* out_b,
+               uint64_t* out_x) noexcept nogil:
     """Split the pool into seat a (need_a cards), seat b (need_b) and the set-aside (the rest), uniformly among
     the splits where no seat gets a colour it is known to lack. Counts per colour are drawn from the exact
-    weights, then the cards of each colour are shuffled. Returns 0, or -1 if no split exists."""
+    weights ``W`` (``Prepared.W``'s layout), then the cards of each colour are shuffled. Returns 0, or -1 if no
+    split exists."""
     cdef int c, ra, rb, ka, kb, i, chosen_a, chosen_b
     cdef bint done
     cdef double w, pick
     cdef uint8_t cards[13]
     cdef uint64_t sub
     cdef const int* u = r.u
-    if r.W[0][r.need_a][r.need_b] <= 0.0:
+    if _w(W, 0, r.need_a, r.need_b) <= 0.0:
         return -1
     out_a[0] = 0
     out_b[0] = 0
@@ -389,7 +396,7 @@ cdef int _deal(const Prepared* r, uint64_t* rng, uint64_t* out_a, uint64_t* out_
             ka = ra                       # the last colour takes what is still due: its only split of weight > 0
             kb = rb
         else:
-            pick = rng_unit(rng) * r.W[c][ra][rb]
+            pick = rng_unit(rng) * _w(W, c, ra, rb)
             chosen_a = 0
             chosen_b = 0
             done = False
@@ -400,7 +407,7 @@ cdef int _deal(const Prepared* r, uint64_t* rng, uint64_t* out_a, uint64_t* out_
                 for kb in range(max(0, ra - ka + rb - r.rem[c + 1]), min(rb, u[c] - ka) + 1):
                     if kb and (r.void_b >> c) & 1:
                         break
-                    w = BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * r.W[c + 1][ra - ka][rb - kb]
+                    w = BINOM[u[c]][ka] * BINOM[u[c] - ka][kb] * _w(W, c + 1, ra - ka, rb - kb)
                     if w <= 0.0:
                         continue
                     chosen_a = ka
@@ -434,12 +441,17 @@ cdef int _deal(const Prepared* r, uint64_t* rng, uint64_t* out_a, uint64_t* out_
 cdef int rt_resample_draw(const void* cfg, const void* scratch, const void* st, int seat, void* dst,
                           uint64_t* rng) noexcept nogil:
     cdef const Prepared* r = <const Prepared*>scratch
+    return _draw(r, &r.W[0][0][0], st, seat, dst, rng)
+
+
+cdef int _draw(const Prepared* r, const double* W, const void* st, int seat, void* dst, uint64_t* rng) noexcept nogil:
+    """``rt_resample_draw`` with the weights given apart (the Python path reads them from its cache in place)."""
     cdef RTState* s = <RTState*>dst
     cdef int a = (seat + 1) % NUM_SEATS, b = (seat + 2) % NUM_SEATS
     cdef uint64_t new_a, new_b, new_x
     if dst != st:
         memcpy(dst, st, sizeof(RTState))
-    if _deal(r, rng, &new_a, &new_b, &new_x) != 0:
+    if _deal(r, W, rng, &new_a, &new_b, &new_x) != 0:
         return 1
     s.aside = new_x
     if s.phase == PHASE_PASS:
@@ -477,7 +489,6 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
         raise AssertionError("no consistent deal exists: the state breaks Robotrick's invariants")
     for slot in range(WEIGHT_CACHE):
         if _weight_keys[slot] == r.key:
-            memcpy(r.W, _weights[slot], sizeof(r.W))
             break
     else:
         _deal_weights(&r)
@@ -485,7 +496,7 @@ def resample(game, State state, int seat, uint64_t seed) -> State:
         _weight_next = (_weight_next + 1) % WEIGHT_CACHE
         memcpy(_weights[slot], r.W, sizeof(r.W))
         _weight_keys[slot] = r.key
-    if rt_resample_draw(state.core.cfg, &r, state.data, seat, out.data, &rng) != 0:
+    if _draw(&r, &_weights[slot][0][0][0], state.data, seat, out.data, &rng) != 0:    # the weights in place
         raise AssertionError("no consistent deal exists: the state breaks Robotrick's invariants")
     out.seed = seed
     return out
