@@ -246,10 +246,9 @@ class Game(abc.ABC):
 
     def resample_hidden(self, state: State, seat: int, seed: int) -> State:
         """A state consistent with all ``seat`` knows, with everything hidden from it re-drawn, and no history:
-        the copy's history would be the real game's, others' hidden choices included."""
-        out: State = self.view_module.resample(self, state, seat, check_seed(seed))
-        out.drop_history()
-        return out
+        the copy's history would be the real game's, others' hidden choices included. (``State.resample_hidden``
+        does the work: the view module's ``resample``, in compiled code.)"""
+        return state.resample_hidden(seat, seed)
 
     def check_action_id(self, action: object) -> int:
         """``action`` as an int when it is an action id of this game; ``InvalidActionError`` otherwise."""

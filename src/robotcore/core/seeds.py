@@ -16,6 +16,8 @@ SEED_LIMIT = 1 << 64
 
 def check_seed(seed: object, what: str = "seed") -> int:
     """``seed`` as an int in ``[0, 2**64)``, or ``InvalidParameterError``."""
+    if type(seed) is int and 0 <= seed < SEED_LIMIT:        # the common call, checked first (search calls it often)
+        return seed
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise InvalidParameterError(f"{what} must be an int in [0, 2**64), got {type(seed).__name__}")
     value = int(seed)

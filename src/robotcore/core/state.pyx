@@ -33,6 +33,7 @@ from robotcore.errors import (
     InvalidSeatError,
     NotYourTurnError,
 )
+from robotcore.core.seeds import check_seed
 
 cnp.import_array()
 
@@ -812,8 +813,13 @@ cdef class State:
 
     def resample_hidden(self, seat, seed) -> State:
         """A state consistent with everything ``seat`` knows, with the rest re-dealt (ISMCTS determinisation).
-        It has no history: its past is not the game's (and the real one holds others' hidden choices)."""
-        return self.game.resample_hidden(self, self._seat(seat), seed)
+        It has no history: its past is not the game's (and the real one holds others' hidden choices). The
+        game's view module draws it (``Game.resample_hidden`` is this same call): done here, not through a
+        Python method, since search calls it once per determinisation."""
+        cdef int who = self._seat(seat)
+        cdef State out = self.game.view_module.resample(self.game, self, who, check_seed(seed))
+        out.hist_len = 0
+        return out
 
     def drop_history(self) -> None:
         """Forget the history (the struct stays): for determinisations, whose past is not the game's."""
