@@ -31,6 +31,34 @@ from robotcore.games.robotrick.state cimport (
 )
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* The four bytes p[0..3] from a word whose lowest byte is p[0]: one store on little-endian targets. */
+    static inline void rt_store4(uint8_t* p, uint32_t v) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+    #else
+        memcpy(p, &v, 4);
+    #endif
+    }
+    /* fast_trick is written once and must be inlined at each of its two call sites, where whether Droco leads is a
+       constant (and deal_step at each of the shuffle's steps): the compilers' size heuristics would keep one shared
+       copy. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define RT_FORCE_INLINE __attribute__((always_inline))
+    #elif defined(_MSC_VER)
+    #define RT_FORCE_INLINE __forceinline
+    #else
+    #define RT_FORCE_INLINE
+    #endif
+    """
+    void rt_store4(uint8_t* p, uint32_t v) nogil
+    ctypedef void forced_inline_void "RT_FORCE_INLINE void"
+    ctypedef int forced_inline_int "RT_FORCE_INLINE int"
+    ctypedef uint64_t forced_inline_u64 "RT_FORCE_INLINE uint64_t"
+
+
 # -- seating and tricks -----------------------------------------------------------------------------------------
 
 # NEXT[r][p]: the player after p clockwise in round r. In round r Droco sits between seat r and seat r+1:
@@ -239,8 +267,8 @@ cdef inline int highest_if(uint64_t cards, uint64_t high) noexcept nogil:
     return lb ^ ((hb ^ lb) & <int>high)
 
 
-cdef int droco_follow_plan(const DrocoPlan* pl, uint64_t hand, uint64_t trick, uint64_t led_mask,
-                           uint64_t tmask) noexcept nogil:
+cdef inline forced_inline_int droco_follow_plan(const DrocoPlan* pl, uint64_t hand, uint64_t trick,
+                                               uint64_t led_mask, uint64_t tmask) noexcept nogil:
     """``droco_follow`` by the AI card's plan (``make_plan``): which of Droco's sets its criterion prefers is
     data, taken by masks, so that every criterion runs the same instructions (a chain of tests on the criterion
     mispredicted about once a trick when the AI cards change from one playout to the next); the one branch left
@@ -352,32 +380,6 @@ cdef void rt_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
 
 # -- round flow -------------------------------------------------------------------------------------------------
 
-cdef extern from *:
-    """
-    #include <string.h>
-    /* The four bytes p[0..3] from a word whose lowest byte is p[0]: one store on little-endian targets. */
-    static inline void rt_store4(uint8_t* p, uint32_t v) {
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-    #else
-        memcpy(p, &v, 4);
-    #endif
-    }
-    /* fast_trick is written once and must be inlined at each of its two call sites, where whether Droco leads is a
-       constant (and deal_step at each of the shuffle's steps): the compilers' size heuristics would keep one shared
-       copy. */
-    #if defined(__GNUC__) || defined(__clang__)
-    #define RT_FORCE_INLINE __attribute__((always_inline))
-    #elif defined(_MSC_VER)
-    #define RT_FORCE_INLINE __forceinline
-    #else
-    #define RT_FORCE_INLINE
-    #endif
-    """
-    void rt_store4(uint8_t* p, uint32_t v) nogil
-    ctypedef void forced_inline_void "RT_FORCE_INLINE void"
-    ctypedef int forced_inline_int "RT_FORCE_INLINE int"
-    ctypedef uint64_t forced_inline_u64 "RT_FORCE_INLINE uint64_t"
 
 
 cdef inline forced_inline_u64 deal_step(uint64_t* rng, uint8_t* deck, int i) noexcept nogil:
