@@ -23,8 +23,8 @@ cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport (highest_bit, load_le64, lowest_bit, nonzero16, nth_set_bit, popcount,
-                                   zero_words)
+from robotcore.core.bits cimport (highest_bit, load_le32, load_le64, lowest_bit, nonzero16, nth_set_bit,
+                                   popcount, zero_words)
 from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
@@ -236,13 +236,18 @@ cdef int draw_bag(SPState* s) noexcept nogil:
             n += s.bag[c]
         if n == 0:
             return 0
+    # the k-th die of the bag in colour order: its colour is the number of colours whose running total is at
+    # most k (a colour with no die in the bag adds nothing to the total, so it is never chosen), found without a
+    # branch per colour (which colour it is changes every draw)
     k = <int>rng_below(&s.rng, <uint32_t>n)
-    for c in range(NCOL):
-        if k < s.bag[c]:
-            s.bag[c] -= 1
-            return mkdie(c, 1 + <int>rng_below(&s.rng, 6))
-        k -= s.bag[c]
-    return 0
+    n = s.bag[0]
+    c = k >= n
+    n += s.bag[1]
+    c += k >= n
+    n += s.bag[2]
+    c += k >= n
+    s.bag[c] -= 1
+    return mkdie(c, 1 + <int>rng_below(&s.rng, 6))
 
 
 cdef int draw_colour(SPState* s, int c) noexcept nogil:
@@ -387,17 +392,29 @@ cdef void step_track(const SPConfig* cfg, SPState* s, int p, int c) noexcept nog
             apply_symbol(cfg, s, p, cfg.bonus_sym[t][0], cfg.bonus_sym[t][1], cfg.bonus_sym[t][2])
 
 
+# the value of a die byte (dval), 0 for no die (index 0)
+cdef uint8_t DIE_VALUE[NTYPES + 1]
+
+
+cdef void _fill_die_value() noexcept:
+    cdef int b
+    DIE_VALUE[0] = 0
+    for b in range(1, NTYPES + 1):
+        DIE_VALUE[b] = <uint8_t>dval(b)
+
+
+_fill_die_value()
+
+
 cdef void check_level(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
     cdef Player* P = &s.pl[p]
-    cdef int c, total, n = 0
-    if P.level >= cfg.nlevels:
+    cdef int c
+    if P.level >= cfg.nlevels or load_le32(&P.space[0]) == 0:       # the top level; no die on the section
         return
-    total = P.upg_bonus + param_sum(cfg, P, AK_FACTORY_BONUS)
-    for c in range(NCOL):
-        if P.space[c]:
-            n += 1
-            total += dval(P.space[c])
-    if n == 0 or total < cfg.thresholds[P.level]:
+    # the dice's values (DIE_VALUE: 0 for an empty space), without a branch on which spaces hold one
+    cdef int total = P.upg_bonus + param_sum(cfg, P, AK_FACTORY_BONUS) + DIE_VALUE[P.space[0]] \
+        + DIE_VALUE[P.space[1]] + DIE_VALUE[P.space[2]] + DIE_VALUE[P.space[3]]
+    if total < cfg.thresholds[P.level]:
         return
     for c in range(NCOL):
         discard_die(s, P.space[c])
