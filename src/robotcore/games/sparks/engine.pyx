@@ -1173,10 +1173,13 @@ cdef void pick_die(const SPConfig* cfg, SPState* s, int i) noexcept nogil:
     if s.take_end == 2 and s.ntaken == 0 and inst(cfg, P, AK_QUINCY) == 0:
         s.take_end = 0 if i == 0 else 1
     gain_die(P, s.junk[i])
-    for j in range(i + 1, s.njunk):
-        s.junk[j - 1] = s.junk[j]
+    # the dice right of position i move one place left, as one 8-byte word (the row past njunk is zero, so the
+    # last place becomes 0): no loop whose length changes with the position taken
+    cdef uint64_t row = load_le64(s.junk)
+    row = (row & (((<uint64_t>1) << (8 * i)) - 1)) | (((row >> (8 * i)) >> 8) << (8 * i))
+    for j in range(MAX_JUNK):
+        s.junk[j] = <uint8_t>(row >> (8 * j))
     s.njunk -= 1
-    s.junk[s.njunk] = 0
     s.ntaken += 1
 
 
@@ -1200,10 +1203,10 @@ cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
             while held:
                 t = 8 * word + (lowest_bit(held) >> 3)
                 held &= held - 1
-                while P.avail[t]:
-                    P.avail[t] -= 1
-                    s.disc[t // 6] += 1
-                    P.cogs = sat(P.cogs + price)
+                # every die of the type at once (the price is never negative: the cogs saturate as one by one)
+                s.disc[t // 6] += P.avail[t]
+                P.cogs = sat(P.cogs + P.avail[t] * price)
+                P.avail[t] = 0
         if P.space[SP_STORE]:
             gain_die(P, P.space[SP_STORE])
             P.space[SP_STORE] = 0
@@ -1219,11 +1222,7 @@ cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
 
 
 cdef inline int free_slots(const Player* P) noexcept nogil:
-    cdef int k, n = 0
-    for k in range(SLOTS):
-        if P.line[k] == NO_CARD:
-            n += 1
-    return n
+    return (P.line[0] == NO_CARD) + (P.line[1] == NO_CARD) + (P.line[2] == NO_CARD)
 
 
 cdef void do_draw(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
@@ -1263,7 +1262,6 @@ cdef void finish_assign(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
 
 cdef void next_refiller(const SPConfig* cfg, SPState* s, bint advance) noexcept nogil:
     cdef Player* P
-    cdef int k
     cdef bint unfinished
     while True:
         if advance:
@@ -1276,10 +1274,7 @@ cdef void next_refiller(const SPConfig* cfg, SPState* s, bint advance) noexcept 
         P = &s.pl[s.taker]
         if free_slots(P) == 0:
             continue
-        unfinished = False
-        for k in range(SLOTS):
-            if P.line[k] != NO_CARD:
-                unfinished = True
+        unfinished = (P.line[0] & P.line[1] & P.line[2]) != NO_CARD      # a card in some slot
         if unfinished:
             return          # the seat may discard unfinished robots before drawing
         do_draw(cfg, s, s.taker)
