@@ -23,8 +23,8 @@ cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport (highest_bit, load_le64, lowest_bit, nonzero16, nth_set_bit, popcount,
-                                   zero_words)
+from robotcore.core.bits cimport (highest_bit, load_le32, load_le64, lowest_bit, nonzero16, nth_set_bit,
+                                   popcount, zero_words)
 from robotcore.core.playout cimport random_playout_loop_words
 from robotcore.core.rng cimport rng_below, rng_next, rng_seed, rng_shuffle_u8, rng_unit
 from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, State
@@ -236,13 +236,18 @@ cdef int draw_bag(SPState* s) noexcept nogil:
             n += s.bag[c]
         if n == 0:
             return 0
+    # the k-th die of the bag in colour order: its colour is the number of colours whose running total is at
+    # most k (a colour with no die in the bag adds nothing to the total, so it is never chosen), found without a
+    # branch per colour (which colour it is changes every draw)
     k = <int>rng_below(&s.rng, <uint32_t>n)
-    for c in range(NCOL):
-        if k < s.bag[c]:
-            s.bag[c] -= 1
-            return mkdie(c, 1 + <int>rng_below(&s.rng, 6))
-        k -= s.bag[c]
-    return 0
+    n = s.bag[0]
+    c = k >= n
+    n += s.bag[1]
+    c += k >= n
+    n += s.bag[2]
+    c += k >= n
+    s.bag[c] -= 1
+    return mkdie(c, 1 + <int>rng_below(&s.rng, 6))
 
 
 cdef int draw_colour(SPState* s, int c) noexcept nogil:
@@ -387,17 +392,29 @@ cdef void step_track(const SPConfig* cfg, SPState* s, int p, int c) noexcept nog
             apply_symbol(cfg, s, p, cfg.bonus_sym[t][0], cfg.bonus_sym[t][1], cfg.bonus_sym[t][2])
 
 
+# the value of a die byte (dval), 0 for no die (index 0)
+cdef uint8_t DIE_VALUE[NTYPES + 1]
+
+
+cdef void _fill_die_value() noexcept:
+    cdef int b
+    DIE_VALUE[0] = 0
+    for b in range(1, NTYPES + 1):
+        DIE_VALUE[b] = <uint8_t>dval(b)
+
+
+_fill_die_value()
+
+
 cdef void check_level(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
     cdef Player* P = &s.pl[p]
-    cdef int c, total, n = 0
-    if P.level >= cfg.nlevels:
+    cdef int c
+    if P.level >= cfg.nlevels or load_le32(&P.space[0]) == 0:       # the top level; no die on the section
         return
-    total = P.upg_bonus + param_sum(cfg, P, AK_FACTORY_BONUS)
-    for c in range(NCOL):
-        if P.space[c]:
-            n += 1
-            total += dval(P.space[c])
-    if n == 0 or total < cfg.thresholds[P.level]:
+    # the dice's values (DIE_VALUE: 0 for an empty space), without a branch on which spaces hold one
+    cdef int total = P.upg_bonus + param_sum(cfg, P, AK_FACTORY_BONUS) + DIE_VALUE[P.space[0]] \
+        + DIE_VALUE[P.space[1]] + DIE_VALUE[P.space[2]] + DIE_VALUE[P.space[3]]
+    if total < cfg.thresholds[P.level]:
         return
     for c in range(NCOL):
         discard_die(s, P.space[c])
@@ -845,31 +862,23 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
 # are set per available type, from the free spaces and the robot cards' requirement masks (``r_fit``,
 # built by make_core), which is what ``fit`` checks for a die from the available ones, for every die at once.
 
-cdef inline void set_field(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
-    """OR ``bits`` into the mask from action ``base`` on, the words it writes into ``written`` (a local of the
-    caller, kept in a register, stored into w[SP_WRITTEN] once)."""
-    cdef int off = base & 63
-    if bits << off:
-        w[base >> 6] |= bits << off
-        written[0] |= (<uint64_t>1) << (base >> 6)
-    if off and (bits >> (64 - off)):
-        w[(base >> 6) + 1] |= bits >> (64 - off)
-        written[0] |= (<uint64_t>1) << ((base >> 6) + 1)
+cdef inline uint64_t nz_bit(uint64_t x, int i) noexcept nogil:
+    """Bit i when ``x`` is not zero."""
+    return <uint64_t>(x != 0) << i
 
 
-cdef inline void set_place(uint64_t* w, uint64_t* written, int base, uint64_t bits) noexcept nogil:
-    """``set_field`` for a die type's place actions, whose field starts anywhere in a word: whether it spills into
-    the next word changes from type to type and decision to decision, and that branch mispredicted about once a
-    decision, so the spill is written without one (the word after a field is always in the buffer: the last
-    field ends in word SP_MASK_WORDS - 1, followed by SP_WRITTEN and a spare; OR-ing 0 there is safe)."""
-    cdef int i = base >> 6, off = base & 63
+cdef inline void set_place(uint64_t* w, uint64_t* written, int i, int off, uint64_t bits) noexcept nogil:
+    """OR a die type's place actions, or a space's rearrange actions (``bits``, 14 of them from bit ``off`` of word
+    ``i`` on) into the mask, the words written into ``written`` (a local of the caller, kept in a register, stored
+    into w[SP_WRITTEN] once). Whether the field spills into the next word, and whether either part is empty, change
+    from type to type and decision to decision: both parts are written and named without a branch (the word after
+    a field is always in the buffer: the place fields end in word 5, the rearrange ones in word 12; OR-ing 0 there
+    is safe)."""
     cdef uint64_t lo = bits << off
     cdef uint64_t hi = (bits >> 1) >> (63 - off)       # bits >> (64 - off), and 0 when off is 0
-    if lo:
-        w[i] |= lo
-        written[0] |= (<uint64_t>1) << i
+    w[i] |= lo
     w[i + 1] |= hi
-    written[0] |= <uint64_t>(hi != 0) << (i + 1)
+    written[0] |= nz_bit(lo, i) | nz_bit(hi, i + 1)
 
 
 cdef inline void set_one(uint64_t* w, uint64_t* written, int a) noexcept nogil:
@@ -878,113 +887,177 @@ cdef inline void set_one(uint64_t* w, uint64_t* written, int a) noexcept nogil:
     written[0] |= (<uint64_t>1) << (a >> 6)
 
 
-# the assistant kinds action_options counts (SPConfig.act_assists: the assistants of these kinds)
-cdef enum:
-    ACT_KINDS = ((1 << AK_EMMA) | (1 << AK_GORDON) | (1 << AK_IGNORE_VALUE) | (1 << AK_OCTAVIA) | (1 << AK_FRANK)
-                 | (1 << AK_SILAS) | (1 << AK_REROLL_ONE) | (1 << AK_ADJUST))
+# The place actions of die type t (colour c = t // 6) under ac = 1 when its colour requirement is paid or waived
+# (any colour: r_fit row NCOL + 1) and av = 1 when its value requirement is ignored (r_fit column 0): entry
+# t * 4 + ac + 2 * av. ``fit``: the r_fit index ci * 7 + vi; ``spaces``: the non-robot spaces the die may take
+# (its colour's upgrade space, or all four when the colour is paid, and the storage); ``word``/``off``: where the
+# type's 14 place actions start in the mask. Filled at import; read by action_options once per available type.
+ctypedef struct PlaceEntry:
+    uint8_t fit
+    uint8_t word
+    uint8_t off
+    uint8_t spare
+    uint16_t spaces
+    uint16_t spare2
 
 
-cdef inline int kinst(const SPConfig* cfg, uint32_t played, int ck, int kind) noexcept nogil:
-    """``inst`` from the seat's played assistants and the kind Conrad copies (-1: none)."""
-    return popcount(played & cfg.kind_mask[kind]) + (ck == kind)
+cdef PlaceEntry PLACE_TAB[NTYPES * 4]
 
 
+cdef void _fill_place_tab() noexcept:
+    cdef int t, ac, av, ci, vi, base
+    cdef PlaceEntry* e
+    for t in range(NTYPES):
+        for ac in range(2):
+            for av in range(2):
+                e = &PLACE_TAB[t * 4 + ac + 2 * av]
+                ci = NCOL + 1 if ac else t // 6
+                vi = 0 if av else t % 6 + 1
+                base = A_PLACE + t * NSPACE
+                e.fit = <uint8_t>(ci * 7 + vi)
+                e.word = <uint8_t>(base >> 6)
+                e.off = <uint8_t>(base & 63)
+                e.spaces = <uint16_t>((0xF if ac else 1 << (t // 6)) | (1 << SP_STORE))
+                e.spare = 0
+                e.spare2 = 0
+
+
+_fill_place_tab()
+
+
+cdef inline uint64_t all_if(bint c) noexcept nogil:
+    """All ones when ``c``, else 0 (a mask for a branch-free choice)."""
+    return (<uint64_t>0) - <uint64_t>c
+
+
+cdef inline uint64_t played_and_copy(const Player* P) noexcept nogil:
+    """The seat's played assistants (low half) and the one Conrad copies (high half, none for NO_CARD): with
+    ``SPConfig.kind_mask2``, ``inst`` is one popcount."""
+    cdef int conrad = P.conrad
+    return P.played | ((<uint64_t>(conrad != NO_CARD) << (conrad & (MAX_ASSIST - 1))) << 32)
+
+
+# Action-phase move generation without branches on the seat's data where it can: a branch whose direction changes
+# from decision to decision (which families are open, which types need their colour paid) mispredicts often, and
+# a mispredicted branch costs as much as 15-20 instructions. Every family but place and rearrange has constant ids
+# in mask words 5-8 (sell, sell space, up, down, flip, Frank, Silas, reroll one, reroll) and 12-14 (recruit,
+# spark box, cog box): each word is built in a local under all-ones-or-zero masks, OR-ed into the mask once, and
+# named in ``written`` from its value (each named word holds an action, as the kernel's loop expects). A word is
+# stored as soon as it is complete, so that few values stay live across the place loop. Place actions: one
+# PLACE_TAB entry per available type, written by ``set_place``.
 cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t* w) noexcept nogil:
     cdef const Player* P = &s.pl[p]
-    cdef int t, sp, to, b, a, c
-    cdef uint32_t bits, types, occ, free, upg, store, fits, own
-    cdef uint64_t boxes, written = 0
-    cdef bint paid_own, paid_other, ign_val, own_val, emma
-    cdef int ci, vi
+    cdef int t, sp, b, c
+    cdef uint32_t bits, types, occ, free, fr, up, fits, blocked
+    cdef uint64_t boxes, written, r5, r7, r8, r12, r13, r14, r6, m, sel, own2
+    cdef const PlaceEntry* e
+    cdef const uint8_t* fit0
+    cdef const uint8_t* fit1
+    cdef const uint8_t* fit2
     if P.npend:
         pending_options(cfg, s, p, w)
         return
     cdef uint32_t played = P.played
-    cdef int ck = cfg.a_kind[P.conrad] if P.conrad != NO_CARD else -1
-    cdef int cogs = P.cogs, tiles = P.tiles, sparks = P.sparks
-    cdef uint32_t hand = P.hand
-    cdef const uint8_t* fit0
-    cdef const uint8_t* fit1
-    cdef const uint8_t* fit2
+    cdef int cogs = P.cogs, tiles = P.tiles
+    cdef uint64_t pc = played_and_copy(P)
+    # recruit (780: word 12 from bit 12): the hand when the cogs pay for the next one, but Conrad with nothing to
+    # copy, and Warren in the solo game outside a secondary turn
+    c = popcount(played) + 1 - ((tiles >> TL_DISCOUNT) & 1)
+    blocked = cfg.kind_mask[AK_WARREN] & <uint32_t>all_if(is_solo(cfg) and not secondary(cfg, s))
+    blocked |= cfg.kind_mask[AK_CONRAD] & <uint32_t>all_if((played & ~cfg.kind_mask[AK_CONRAD] & ~blocked) == 0)
+    r12 = (<uint64_t>(P.hand & ~blocked) << 12) & all_if(cogs >= c)
+    # a spark on a box (812: word 12 from bit 44) and Emma's cog (876: word 13 from bit 44), once per round
+    boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
+    m = all_if(P.sparks != 0)
+    r12 |= (boxes << 44) & m
+    r13 = (boxes >> 20) & m
+    m = all_if((cogs != 0) & (popcount(pc & cfg.kind_mask2[AK_EMMA]) > P.used_emma))
+    r13 |= (boxes << 44) & m
+    r14 = (boxes >> 20) & m
+    w[12] |= r12
+    w[13] |= r13
+    w[14] |= r14
+    w[A_DONE >> 6] |= (<uint64_t>1) << (A_DONE & 63)
+    written = nz_bit(r12, 12) | nz_bit(r13, 13) | nz_bit(r14, 14) | ((<uint64_t>1) << (A_DONE >> 6))
     # the available die types and the occupied die spaces as bitsets (``space`` follows ``avail`` in Player)
     cdef uint32_t m1 = nonzero16(&P.avail[16])
     types = nonzero16(&P.avail[0]) | (m1 & 0xFF) << 16
     occ = m1 >> 8 | (nonzero16(&P.space[8]) & 0x3F) << 8
-    boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & ~P.box_used
-    # an assistant of a kind read here played, or copied by Conrad (without one, every count below is 0)
-    cdef bint kinds = (played & cfg.act_assists) != 0 or (ck >= 0 and (ACT_KINDS >> ck) & 1)
-    emma = kinds and cogs and P.used_emma < kinst(cfg, played, ck, AK_EMMA)
+    # sell a die on a space (400: word 6 from bit 16)
+    r6 = <uint64_t>occ << 16
+    # the dice the Rearrange tile may move this turn
+    cdef uint32_t rearr = occ & <uint32_t>all_if(((tiles >> TL_REARRANGE) & 1) & (P.rearranged < cfg.rearrange_limit))
     if types:
+        # sell (376: word 5 from bit 56, word 6), up (414: word 6 from bit 30), down (438: word 6 from bit 54,
+        # word 7), flip (462: word 7 from bit 14), Frank (486: word 7 from bit 38), Silas (510: word 7 from bit
+        # 62, word 8), reroll one (534: word 8 from bit 22), the t4 tile's reroll (558: word 8 bit 46)
+        r5 = <uint64_t>types << 56
+        r6 |= <uint64_t>types >> 8
+        m = all_if(cogs >= cfg.change_cost)
+        r6 |= (<uint64_t>(types & ~0x820820u) << 30) & m                # up: not a 6 (types 5, 11, 17, 23)
+        bits = types & ~0x041041u                                       # down: not a 1
+        r6 |= (<uint64_t>bits << 54) & m
+        r7 = (<uint64_t>bits >> 10) & m
+        r7 |= (<uint64_t>types << 14) & all_if(popcount(pc & cfg.kind_mask2[AK_OCTAVIA]) > P.used_octavia)
+        r7 |= ((<uint64_t>(types & (((cfg.frank_mask >> 1) & 0x3Fu) * 0x041041u)) << 38)
+               & all_if(popcount(pc & cfg.kind_mask2[AK_FRANK]) > P.used_frank))
+        m = all_if((pc & cfg.kind_mask2[AK_SILAS]) != 0)
+        r7 |= (<uint64_t>types << 62) & m
+        r8 = (<uint64_t>types >> 2) & m
+        r8 |= (<uint64_t>types << 22) & all_if(popcount(pc & cfg.kind_mask2[AK_REROLL_ONE]) > P.used_reroll1)
+        r8 |= (<uint64_t>(P.reroll_tile != 0)) << 46
+        w[5] |= r5
+        w[7] |= r7
+        w[8] |= r8
+        written |= nz_bit(r5, 5) | nz_bit(r7, 7) | nz_bit(r8, 8)
+        if popcount(pc & cfg.kind_mask2[AK_ADJUST]) > P.used_adjust:
+            written |= (<uint64_t>1) << (A_ADJUST >> 6)
+            w[A_ADJUST >> 6] |= (<uint64_t>1) << (A_ADJUST & 63)
+    w[6] |= r6
+    written |= nz_bit(r6, 6)
+    if types | rearr:
+        # Where a die may go (``fit``, for every die of a type at once): a robot space of a card in the line when
+        # its colour is the die's or "any" (every colour when paid: r_fit row NCOL + 1) and its value the die's
+        # or none (every value when ignored: column 0); an upgrade space of its colour (any when paid) when the
+        # section is open (not at the top level, fewer than upgrade_cap dice: the nibble table is the popcount of
+        # 4 bits; a die moved within the section leaves one space); the storage; free spaces only.
         free = ~occ & ((1u << NSPACE) - 1)
-        upg = free & ((1u << SP_ROBOT) - 1) if P.level < cfg.nlevels and popcount(occ & 15) < cfg.upgrade_cap else 0
-        store = free & (1u << SP_STORE) if cfg.storage else 0
-        fit0 = cfg.r_fit[P.line[0] if P.line[0] != NO_CARD else EMPTY_ROW]
-        fit1 = cfg.r_fit[P.line[1] if P.line[1] != NO_CARD else EMPTY_ROW]
-        fit2 = cfg.r_fit[P.line[2] if P.line[2] != NO_CARD else EMPTY_ROW]
-        paid_other = (1 if kinds and kinst(cfg, played, ck, AK_GORDON) else cfg.ignore_colour_cost) <= cogs
-        paid_own = paid_other or (tiles >> TL_IGN_COLOUR) & 1
-        ign_val = kinds and P.used_ignval < kinst(cfg, played, ck, AK_IGNORE_VALUE)
-        own_val = ign_val or (tiles >> TL_IGN_VALUE) & 1
-        own = 0x3Fu << (6 * p) if p < NCOL else 0
+        c = <int>((0x4332322132212110ULL >> (4 * (occ & 15))) & 15)
+        fr = free & ((0x1FFu << SP_ROBOT) | (<uint32_t>all_if(cfg.storage != 0) & (1u << SP_STORE)))
+        up = free & 15u & <uint32_t>all_if(P.level < cfg.nlevels)
+        # bits 2t, 2t + 1: type t's colour requirement paid or waived (own colour with the Ignore colour tile),
+        # its value requirement ignored (D9's use left; own colour with the Ignore value tile)
+        own2 = 0xFFFULL << (12 * p) if p < NCOL else 0
+        sel = ((0x555555555555ULL & all_if((1 if (pc & cfg.kind_mask2[AK_GORDON]) != 0
+                                            else cfg.ignore_colour_cost) <= cogs))
+               | (0xAAAAAAAAAAAAULL & all_if(popcount(pc & cfg.kind_mask2[AK_IGNORE_VALUE]) > P.used_ignval))
+               | (own2 & ((0x555555555555ULL & all_if((tiles >> TL_IGN_COLOUR) & 1))
+                          | (0xAAAAAAAAAAAAULL & all_if((tiles >> TL_IGN_VALUE) & 1)))))
+        # an empty slot (NO_CARD) reads row EMPTY_ROW (63), all zero; a card id is below 63
+        fit0 = cfg.r_fit[P.line[0] & EMPTY_ROW]
+        fit1 = cfg.r_fit[P.line[1] & EMPTY_ROW]
+        fit2 = cfg.r_fit[P.line[2] & EMPTY_ROW]
         bits = types
+        m = fr | (up & <uint32_t>all_if(c < cfg.upgrade_cap))
         while bits:
             t = lowest_bit(bits)
             bits &= bits - 1
-            c = t // 6
-            # a robot space takes the die when its colour is the die's or "any" (every colour when paid: mask
-            # ANY + 1) and its value the die's or none (every value when ignored: mask 0); an upgrade space wants
-            # its colour only
-            if (own >> t) & 1:
-                ci = NCOL + 1 if paid_own else c
-                vi = 0 if own_val else t % 6 + 1
-            else:
-                ci = NCOL + 1 if paid_other else c
-                vi = 0 if ign_val else t % 6 + 1
-            vi += ci * 7
-            fits = (((<uint32_t>fit0[vi] << SP_ROBOT) | (<uint32_t>fit1[vi] << (SP_ROBOT + 3))
-                     | (<uint32_t>fit2[vi] << (SP_ROBOT + 6))) & free) | store \
-                | (upg if ci == NCOL + 1 else upg & (1u << c))
-            set_place(w, &written, A_PLACE + t * NSPACE, fits)
-        set_field(w, &written, A_SELL, types)
-        if cogs >= cfg.change_cost:
-            set_field(w, &written, A_UP, types & ~0x820820u)          # not a 6 (types 5, 11, 17, 23)
-            set_field(w, &written, A_DOWN, types & ~0x041041u)        # not a 1
-        if kinds:
-            if P.used_octavia < kinst(cfg, played, ck, AK_OCTAVIA):
-                set_field(w, &written, A_FLIP, types)
-            if P.used_frank < kinst(cfg, played, ck, AK_FRANK):
-                set_field(w, &written, A_FRANK, types & (((cfg.frank_mask >> 1) & 0x3Fu) * 0x041041u))
-            if kinst(cfg, played, ck, AK_SILAS) > 0:
-                set_field(w, &written, A_SILAS, types)
-            if P.used_reroll1 < kinst(cfg, played, ck, AK_REROLL_ONE):
-                set_field(w, &written, A_REROLL1, types)
-            if P.used_adjust < kinst(cfg, played, ck, AK_ADJUST):
-                set_one(w, &written, A_ADJUST)
-        if P.reroll_tile:
-            set_one(w, &written, A_REROLL)
-    set_field(w, &written, A_SELL_SPACE, occ)
-    if (tiles >> TL_REARRANGE) & 1 and P.rearranged < cfg.rearrange_limit:
-        bits = occ
+            e = &PLACE_TAB[t * 4 + ((sel >> (2 * t)) & 3)]
+            fits = ((<uint32_t>fit0[e.fit] << SP_ROBOT) | (<uint32_t>fit1[e.fit] << (SP_ROBOT + 3))
+                    | (<uint32_t>fit2[e.fit] << (SP_ROBOT + 6)) | e.spaces) & <uint32_t>m
+            set_place(w, &written, e.word, e.off, fits)
+        # rearrange (584 + 14 * sp: words 9-12): the die on space sp to any space it fits
+        bits = rearr
         while bits:
             sp = lowest_bit(bits)
             bits &= bits - 1
-            b = P.space[sp]
-            for to in range(NSPACE):
-                if to != sp and fit(cfg, P, p, b, to, sp) >= 0:
-                    set_one(w, &written, A_REARRANGE + sp * NSPACE + to)
-    c = popcount(played) + 1 - ((tiles >> TL_DISCOUNT) & 1)
-    if cogs >= c:
-        bits = hand
-        while bits:
-            a = lowest_bit(bits)
-            bits &= bits - 1
-            if can_recruit(cfg, s, P, a):
-                set_one(w, &written, A_RECRUIT + a)
-    if sparks:
-        set_field(w, &written, A_SPARK_BOX, boxes)
-    if emma:
-        set_field(w, &written, A_COG_BOX, boxes)
-    set_one(w, &written, A_DONE)
+            t = P.space[sp] - 1
+            e = &PLACE_TAB[t * 4 + ((sel >> (2 * t)) & 3)]
+            fits = ((<uint32_t>fit0[e.fit] << SP_ROBOT) | (<uint32_t>fit1[e.fit] << (SP_ROBOT + 3))
+                    | (<uint32_t>fit2[e.fit] << (SP_ROBOT + 6)) | e.spaces) \
+                & (fr | (up & <uint32_t>all_if(c - (sp < SP_ROBOT) < cfg.upgrade_cap)))
+            b = A_REARRANGE + sp * NSPACE
+            set_place(w, &written, b >> 6, b & 63, fits)
     w[SP_WRITTEN] |= written
 
 
@@ -1100,10 +1173,13 @@ cdef void pick_die(const SPConfig* cfg, SPState* s, int i) noexcept nogil:
     if s.take_end == 2 and s.ntaken == 0 and inst(cfg, P, AK_QUINCY) == 0:
         s.take_end = 0 if i == 0 else 1
     gain_die(P, s.junk[i])
-    for j in range(i + 1, s.njunk):
-        s.junk[j - 1] = s.junk[j]
+    # the dice right of position i move one place left, as one 8-byte word (the row past njunk is zero, so the
+    # last place becomes 0): no loop whose length changes with the position taken
+    cdef uint64_t row = load_le64(s.junk)
+    row = (row & (((<uint64_t>1) << (8 * i)) - 1)) | (((row >> (8 * i)) >> 8) << (8 * i))
+    for j in range(MAX_JUNK):
+        s.junk[j] = <uint8_t>(row >> (8 * j))
     s.njunk -= 1
-    s.junk[s.njunk] = 0
     s.ntaken += 1
 
 
@@ -1127,10 +1203,10 @@ cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
             while held:
                 t = 8 * word + (lowest_bit(held) >> 3)
                 held &= held - 1
-                while P.avail[t]:
-                    P.avail[t] -= 1
-                    s.disc[t // 6] += 1
-                    P.cogs = sat(P.cogs + price)
+                # every die of the type at once (the price is never negative: the cogs saturate as one by one)
+                s.disc[t // 6] += P.avail[t]
+                P.cogs = sat(P.cogs + P.avail[t] * price)
+                P.avail[t] = 0
         if P.space[SP_STORE]:
             gain_die(P, P.space[SP_STORE])
             P.space[SP_STORE] = 0
@@ -1146,11 +1222,7 @@ cdef void end_turn(const SPConfig* cfg, SPState* s) noexcept nogil:
 
 
 cdef inline int free_slots(const Player* P) noexcept nogil:
-    cdef int k, n = 0
-    for k in range(SLOTS):
-        if P.line[k] == NO_CARD:
-            n += 1
-    return n
+    return (P.line[0] == NO_CARD) + (P.line[1] == NO_CARD) + (P.line[2] == NO_CARD)
 
 
 cdef void do_draw(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
@@ -1190,7 +1262,6 @@ cdef void finish_assign(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
 
 cdef void next_refiller(const SPConfig* cfg, SPState* s, bint advance) noexcept nogil:
     cdef Player* P
-    cdef int k
     cdef bint unfinished
     while True:
         if advance:
@@ -1203,10 +1274,7 @@ cdef void next_refiller(const SPConfig* cfg, SPState* s, bint advance) noexcept 
         P = &s.pl[s.taker]
         if free_slots(P) == 0:
             continue
-        unfinished = False
-        for k in range(SLOTS):
-            if P.line[k] != NO_CARD:
-                unfinished = True
+        unfinished = (P.line[0] & P.line[1] & P.line[2]) != NO_CARD      # a card in some slot
         if unfinished:
             return          # the seat may discard unfinished robots before drawing
         do_draw(cfg, s, s.taker)
@@ -1685,7 +1753,7 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
 cdef inline uint64_t sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's) into the loop's
     # MAX_MASK_WORDS words, and the set of the mask words it wrote (each holds an action: ``setb``, ``set_one``
-    # and ``set_field`` name a word only when they set a bit in it)
+    # and ``action_options`` name a word only when they set a bit in it)
     actor_legal(<const SPConfig*>c, <const SPState*>st, seat, words)
     return words[SP_WRITTEN]
 
@@ -2106,8 +2174,7 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
         cfg.a_param[i] = param
         cfg.a_points[i] = points
         cfg.kind_mask[kind] |= (<uint32_t>1) << i
-        if (ACT_KINDS >> kind) & 1:
-            cfg.act_assists |= (<uint32_t>1) << i
+        cfg.kind_mask2[kind] |= ((<uint64_t>1) << i) | ((<uint64_t>1) << (i + 32))
     bonus = t["bonus_tiles"]
     cfg.nbonus = len(t["bonus_after"])
     if len(bonus) != NCOL * cfg.nbonus or not 1 <= cfg.nbonus <= MAX_BONUS:

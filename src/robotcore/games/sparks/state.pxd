@@ -204,7 +204,9 @@ ctypedef struct SPState:
 ctypedef struct SPConfig:
     uint64_t box_robots               # robots with a power box
     uint32_t kind_mask[NUM_AKINDS]    # assistants of each kind
-    uint32_t act_assists              # assistants of the kinds in engine.pyx's ACT_KINDS (action_options reads)
+    # kind_mask[k] | kind_mask[k] << 32: the seat's played assistants in the low half and the one Conrad copies in
+    # the high half (engine.pyx's ``played_and_copy``) give ``inst`` as one popcount
+    uint64_t kind_mask2[NUM_AKINDS]
     uint8_t r_colour[MAX_ROBOTS]
     uint8_t r_n[MAX_ROBOTS]           # die spaces
     uint8_t r_col[MAX_ROBOTS][SPACES] # space colour or ANY
