@@ -270,16 +270,19 @@ cdef void refill(const SPConfig* cfg, SPState* s) noexcept nogil:
     memcpy(&hi, &s.market[2][0], 4)
     if not ((lo & cfg.vis_lo) | (hi & cfg.vis_hi)):        # no empty face-up slot (the usual case)
         return
-    for sup in range(NS):                                   # slots in order, while the deck lasts
-        empty = ((1u << cfg.vis[sup]) - 1) & ~slots_filled(s, sup)
-        if not empty:
-            continue
+    # the empty face-up slots of the three suppliers as one set (4 bits a supplier), filled in order, each from its
+    # supplier's deck while it lasts: one loop over the slots, where a loop per supplier and its test for empty
+    # slots each changed their course with what was taken (the same draws in the same order)
+    # (the top bit of each face-up slot's byte, NO_CARD's, gathered by a multiply: byte k's to bit k)
+    empty = (<uint32_t>((((lo & cfg.vis_lo) >> 7) * <uint64_t>0x0102040810204080ULL) >> 56)
+             | (((((hi & cfg.vis_hi) >> 7) * 0x204081u) >> 13) & 0xF00u))
+    while empty:
+        i = lowest_bit(empty)
+        empty &= empty - 1
+        sup = i >> 2
         n = deck_size(s, sup)
-        while empty and n > 0:
-            i = lowest_bit(empty)
-            empty &= empty - 1
-            s.market[sup][i] = <uint8_t>draw_type_of(s, sup, n)
-            n -= 1
+        if n > 0:
+            s.market[sup][i & 3] = <uint8_t>draw_type_of(s, sup, n)
 
 
 cdef void steal_random(SPState* s, int thief, int victim) noexcept nogil:
