@@ -1050,9 +1050,12 @@ cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words
     else:
         for i in range(cfg.mask_words):
             words[i] = 0
-    if s.phase == PH_OVER or seat != s.cur:
+    if seat != s.cur:
         return
-    legal_into(cfg, s, seat, words)
+    if s.phase == PH_MAIN:      # most calls: straight to it, without legal_into's frame and its jump on the phase
+        main_options(cfg, s, seat, words)
+    elif s.phase != PH_OVER:
+        legal_into(cfg, s, seat, words)
 
 
 # -- stepping ---------------------------------------------------------------------------------------------------
