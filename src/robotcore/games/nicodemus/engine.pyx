@@ -64,9 +64,12 @@ cdef uint64_t SPREAD3[256]
 # CLAMP3[r][x] = min(x, 3) << (2 * (r - 1)) for r = 1..3: a stock of cubes as the payable table indexes it (wood +
 # 4 copper + 16 crystal), each cube's part by one lookup.
 cdef uint32_t CLAMP3[4][256]
-# PLAY_TYPE[a], PLAY_USE[a]: the machine type and the use of play action a (a // 3, a % 3).
+# PLAY_TYPE[a]: the machine type of play action a (a // 3; its use, a % 3, is read through cfg.play_kind).
 cdef uint8_t PLAY_TYPE[3 * MAX_TYPES]
-cdef uint8_t PLAY_USE[3 * MAX_TYPES]
+cdef enum:
+    PLAY_GAIN = 0       # NMConfig.play_kind
+    PLAY_JOKER = 1
+    PLAY_EFFECT = 2
 
 
 cdef void _init_tables() noexcept:
@@ -129,7 +132,6 @@ cdef void _init_tables() noexcept:
                           | (max(0, (k >> 4) - (c >> 4)) << 4))
     for k in range(3 * MAX_TYPES):
         PLAY_TYPE[k] = k // 3
-        PLAY_USE[k] = k % 3
     for k in range(256):
         SPREAD3[k] = 0
         for a in range(8):
@@ -368,11 +370,9 @@ cdef inline int cubes(const NMState* s, int seat) noexcept nogil:
 
 cdef int reserve_of(const NMConfig* cfg, const NMState* s, int r) noexcept nogil:
     """What the reserve holds of resource r: the supply minus the players' stocks (minus, for charcoalium,
-    what lies on bric-a-brac machines). Never negative in a valid state."""
-    cdef int v = cfg.supply[r] - s.res[0][r] - s.res[1][r]
-    if r == COAL:
-        v -= table_coal_total(s)
-    return v
+    what lies on bric-a-brac machines, counted under a mask: a gain's resource comes from the action drawn).
+    Never negative in a valid state."""
+    return cfg.supply[r] - s.res[0][r] - s.res[1][r] - (table_coal_total(s) & (0 - <int>(r == COAL)))
 
 
 cdef inline void dec(uint8_t* x) noexcept nogil:
@@ -1038,36 +1038,47 @@ cdef void nm_legal_mask(const void* c, const void* st, int seat, uint64_t* words
     cdef const NMConfig* cfg = <const NMConfig*>c
     cdef const NMState* s = <const NMState*>st
     cdef int i
-    for i in range(cfg.mask_words):
-        words[i] = 0
-    if s.phase == PH_OVER or seat != s.cur:
+    if cfg.mask_words == 8:     # the default content's 473 actions: eight stores the compiler merges, not a loop
+        words[0] = 0
+        words[1] = 0
+        words[2] = 0
+        words[3] = 0
+        words[4] = 0
+        words[5] = 0
+        words[6] = 0
+        words[7] = 0
+    else:
+        for i in range(cfg.mask_words):
+            words[i] = 0
+    if seat != s.cur:
         return
-    legal_into(cfg, s, seat, words)
+    if s.phase == PH_MAIN:      # most calls: straight to it, without legal_into's frame and its jump on the phase
+        main_options(cfg, s, seat, words)
+    elif s.phase != PH_OVER:
+        legal_into(cfg, s, seat, words)
 
 
 # -- stepping ---------------------------------------------------------------------------------------------------
 
 cdef inline void play_step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
     """``step`` for a PLAY action (most decisions: a function of its own keeps its frame small)."""
-    cdef int seat = s.cur, t = PLAY_TYPE[action], use = PLAY_USE[action]      # PLAY is first: make_core
+    cdef int seat = s.cur, t = PLAY_TYPE[action], kind = cfg.play_kind[action]     # PLAY is first: make_core
     s.hand[seat][t] -= 1
     seen_leaving(s, 1 - seat, t)
     s.table[s.table_n] = <uint8_t>t                         # (its charcoalium entry is zero already)
     s.table_n += 1
     s.ctx_played = <uint8_t>t
     s.ctx_card = <uint8_t>t
-    if use == USE_COAL:
-        gain(cfg, s, seat, COAL, cfg.vp[t])
-    elif use == USE_PRODUCE:
-        if cfg.prod[t] == JOKER:
-            s.ctx_qty = 1
-            s.phase = PH_CHOOSE_RES
-            return
-        gain(cfg, s, seat, cfg.prod[t], 1)
+    # charcoalium and a production that is not a joker are one gain from a table (cfg.play_kind): one branch
+    # where the use and the production zone, coin tosses in random play, took two or three
+    if kind == PLAY_GAIN:
+        gain(cfg, s, seat, cfg.play_res[action], cfg.play_qty[action])
+        finish_play(cfg, s)
+    elif kind == PLAY_JOKER:
+        s.ctx_qty = 1
+        s.phase = PH_CHOOSE_RES
     else:
         start_effect(cfg, s, t)
-        return
-    finish_play(cfg, s)
 
 
 cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
@@ -1156,9 +1167,27 @@ cdef void step(const NMConfig* cfg, NMState* s, int action) noexcept nogil:
 
 
 cdef int single_option(const NMConfig* cfg, const NMState* s) noexcept nogil:
-    """The only legal action of the current player, or -1 when there are none or several."""
+    """The only legal action of the current player, or -1 when there are none or several. A phase of at most four
+    words (every phase of the default content) is cleared by four stores and its actions counted at once, the one
+    action found without a branch; wider ones take the loop."""
     cdef uint64_t words[MAX_MASK_WORDS]
-    cdef int i, found = -1, lo = cfg.word_lo[s.phase], hi = cfg.word_hi[s.phase]
+    cdef uint64_t w0, w1, w2, w3
+    cdef int i, j, n, found = -1, lo = cfg.word_lo[s.phase], hi = cfg.word_hi[s.phase]
+    if hi - lo <= 4 and lo + 4 <= MAX_MASK_WORDS:
+        words[lo] = 0
+        words[lo + 1] = 0
+        words[lo + 2] = 0
+        words[lo + 3] = 0
+        legal_into(cfg, s, s.cur, words)
+        w0 = words[lo]
+        w1 = words[lo + 1]
+        w2 = words[lo + 2]
+        w3 = words[lo + 3]
+        n = popcount(w0) + popcount(w1) + popcount(w2) + popcount(w3)
+        # with a single action, its word is the first non-zero one
+        j = (w0 == 0) + ((w0 | w1) == 0) + ((w0 | w1 | w2) == 0)
+        found = ((lo + j) << 6) | lowest_bit(words[lo + j] | ((<uint64_t>1) << 63))
+        return found if n == 1 else -1
     for i in range(lo, hi):
         words[i] = 0
     legal_into(cfg, s, s.cur, words)
@@ -1598,6 +1627,15 @@ cdef _move_tables(NMConfig* cfg, dict layout):
     for t in range(cfg.num_types):
         cfg.prod_types[cfg.prod[t]] |= 1u << t
         cfg.prod_unit[t] = (<uint64_t>1) << (8 * cfg.prod[t])
+        cfg.play_kind[3 * t + USE_COAL] = PLAY_GAIN
+        cfg.play_res[3 * t + USE_COAL] = COAL
+        cfg.play_qty[3 * t + USE_COAL] = cfg.vp[t]
+        cfg.play_kind[3 * t + USE_PRODUCE] = PLAY_JOKER if cfg.prod[t] == JOKER else PLAY_GAIN
+        cfg.play_res[3 * t + USE_PRODUCE] = 0 if cfg.prod[t] == JOKER else cfg.prod[t]
+        cfg.play_qty[3 * t + USE_PRODUCE] = 0 if cfg.prod[t] == JOKER else 1
+        cfg.play_kind[3 * t + USE_EFFECT] = PLAY_EFFECT
+        cfg.play_res[3 * t + USE_EFFECT] = 0
+        cfg.play_qty[3 * t + USE_EFFECT] = 0
         cfg.fx_types[cfg.effect[t]] |= 1u << t
         cfg.cost_cubes[t] = cfg.cost[t][1] | (<uint32_t>cfg.cost[t][2] << 8) | (<uint32_t>cfg.cost[t][3] << 16)
         cfg.take1_bits[t] = 0

@@ -173,6 +173,11 @@ ctypedef struct NMConfig:
     int16_t num_actions
     # move-generation tables, derived from the fields above by make_core (engine.pyx, "move generation")
     uint64_t prod_unit[MAX_TYPES]      # 1 << (8 * production): a workshop's reductions add up one byte per resource
+    uint8_t play_kind[3 * MAX_TYPES]   # per PLAY action: PLAY_GAIN (charcoalium, or a production that is not a
+                                       # joker: one gain, then the turn ends), PLAY_JOKER (choose the resource),
+                                       # PLAY_EFFECT
+    uint8_t play_res[3 * MAX_TYPES]    # ... and for PLAY_GAIN, the resource gained
+    uint8_t play_qty[3 * MAX_TYPES]    # ... and how many
     uint64_t attr_unit[4][MAX_TYPES]   # 1 << (4 * attribute) per ProjectKind (PK_IDENTICAL: the type itself): a set
                                        # of machines sums to its multiset of attributes, one nibble per value
     uint64_t proj_key[MAX_PROJECTS]    # the multiset a project requires, summed the same way (not PK_IDENTICAL)

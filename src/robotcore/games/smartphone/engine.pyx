@@ -225,7 +225,7 @@ cdef int draw_type_of(SPState* s, int sup, int size) noexcept nogil:
 
 cdef int draw_malus(const SPConfig* cfg, SPState* s) noexcept nogil:
     """The top malus card of the (non-empty) pile: a definition card while some remain, else one at random."""
-    cdef int t, r, s0, s1, total, i
+    cdef int t, r, s0, s1, total, i, ge
     cdef uint64_t x0, x1, x2, pre
     if s.top_next < cfg.ntop:
         s.top_next += 1
@@ -240,15 +240,15 @@ cdef int draw_malus(const SPConfig* cfg, SPState* s) noexcept nogil:
     # the r-th card in card order, as a scan over the counts would find it: the word of 8 counts holding it, then
     # in it the first count whose running sum exceeds r (the running sums are the bytes of one multiply, below
     # 256; three halving steps)
-    t = 0
-    if r >= s0:
-        r -= s0
-        t = 8
-        x0 = x1
-        if r >= s1:
-            r -= s1
-            t = 16
-            x0 = x2
+    # (without a branch: which word holds the card is the draw's)
+    ge = r >= s0
+    r -= s0 & -ge
+    t = 8 * ge
+    x0 ^= (x0 ^ x1) & (<uint64_t>0 - <uint64_t>ge)
+    ge = ge & (r >= s1)
+    r -= s1 & -ge
+    t += 8 * ge
+    x0 ^= (x0 ^ x2) & (<uint64_t>0 - <uint64_t>ge)
     pre = x0 * <uint64_t>0x0101010101010101ULL
     i = 0
     if <int>((pre >> 24) & 0xFF) <= r:
@@ -270,16 +270,19 @@ cdef void refill(const SPConfig* cfg, SPState* s) noexcept nogil:
     memcpy(&hi, &s.market[2][0], 4)
     if not ((lo & cfg.vis_lo) | (hi & cfg.vis_hi)):        # no empty face-up slot (the usual case)
         return
-    for sup in range(NS):                                   # slots in order, while the deck lasts
-        empty = ((1u << cfg.vis[sup]) - 1) & ~slots_filled(s, sup)
-        if not empty:
-            continue
+    # the empty face-up slots of the three suppliers as one set (4 bits a supplier), filled in order, each from its
+    # supplier's deck while it lasts: one loop over the slots, where a loop per supplier and its test for empty
+    # slots each changed their course with what was taken (the same draws in the same order)
+    # (the top bit of each face-up slot's byte, NO_CARD's, gathered by a multiply: byte k's to bit k)
+    empty = (<uint32_t>((((lo & cfg.vis_lo) >> 7) * <uint64_t>0x0102040810204080ULL) >> 56)
+             | (((((hi & cfg.vis_hi) >> 7) * 0x204081u) >> 13) & 0xF00u))
+    while empty:
+        i = lowest_bit(empty)
+        empty &= empty - 1
+        sup = i >> 2
         n = deck_size(s, sup)
-        while empty and n > 0:
-            i = lowest_bit(empty)
-            empty &= empty - 1
-            s.market[sup][i] = <uint8_t>draw_type_of(s, sup, n)
-            n -= 1
+        if n > 0:
+            s.market[sup][i & 3] = <uint8_t>draw_type_of(s, sup, n)
 
 
 cdef void steal_random(SPState* s, int thief, int victim) noexcept nogil:
@@ -446,6 +449,35 @@ cdef extern from *:
     """
     uint32_t sp_comps_in_reach(const uint8_t* hand, const uint8_t* rec) noexcept nogil
     int SP_LEAD(int c) noexcept nogil
+
+
+# A build's cards leave the hand for the board, every kind at once: hand -= opt, laid += opt, known drops with them
+# (a saturating difference: ``remove_card``'s rule). 16 bytes are read and written at each of the three rows (NK =
+# 15 counts; the 16th byte lies in the struct and is written back unchanged: the 16th byte of the option is masked
+# off); elsewhere a loop over the kinds the option lays.
+cdef extern from *:
+    """
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    static inline void sp_lay_cards(uint8_t* hand, uint8_t* known, uint8_t* laid, const uint8_t* opt) {
+        const __m128i o = _mm_and_si128(_mm_loadu_si128((const __m128i*)opt),
+                                        _mm_set_epi32(0x00FFFFFF, -1, -1, -1));
+        _mm_storeu_si128((__m128i*)hand, _mm_sub_epi8(_mm_loadu_si128((const __m128i*)hand), o));
+        _mm_storeu_si128((__m128i*)known, _mm_subs_epu8(_mm_loadu_si128((const __m128i*)known), o));
+        _mm_storeu_si128((__m128i*)laid, _mm_add_epi8(_mm_loadu_si128((const __m128i*)laid), o));
+    }
+    #else
+    static inline void sp_lay_cards(uint8_t* hand, uint8_t* known, uint8_t* laid, const uint8_t* opt) {
+        int k;
+        for (k = 0; k < 15; k++) {
+            hand[k] -= opt[k];
+            known[k] = known[k] > opt[k] ? known[k] - opt[k] : 0;
+            laid[k] += opt[k];
+        }
+    }
+    #endif
+    """
+    void sp_lay_cards(uint8_t* hand, uint8_t* known, uint8_t* laid, const uint8_t* opt) noexcept nogil
 
 
 cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words, uint64_t* written) noexcept nogil:
@@ -1009,10 +1041,7 @@ cdef void step_main(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
     elif a < cfg.a_depollute:                                   # build
         o = a - cfg.a_build
         c = cfg.opt_comp[o]
-        for k in range(NK):
-            if cfg.opt[o][k]:
-                remove_card(s, p, k, cfg.opt[o][k])
-                s.laid[p][k] += cfg.opt[o][k]
+        sp_lay_cards(s.hand[p], s.known[p], s.laid[p], cfg.opt[o])     # remove_card and laid, every kind at once
         s.built[p] |= <uint8_t>(1 << c)
         if s.built[p] == cfg.all_built:
             trigger_end(s, END_SMARTPHONE)
