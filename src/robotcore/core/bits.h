@@ -38,9 +38,14 @@ static inline int rc_msb64(uint64_t x) { int i = 0; while (x >>= 1) i++; return 
  * BMI2 is not in the x86-64 baseline the wheels target, so a function compiled for it is chosen at load
  * (``rc_fast_pdep``), and AMD's family 17h (Zen 1 and 2), whose PDEP is microcoded and slow, keeps the portable
  * code of ``nth_set_bit`` (core/bits.pxd), as do other compilers and architectures. Same answer either way. */
+/* A hot loop can be compiled twice, once with RC_BMI2 on its outer function (every call inlined into it, PDEP
+ * included, is then compiled for BMI2) and once without, the copy chosen by rc_fast_pdep once per call of the
+ * loop instead of once per draw: a call to rc_nth_bit_pdep from baseline code is a real call, not two
+ * instructions (``nth_set_bit_by`` in core/bits.pxd). */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
-__attribute__((target("bmi2"), unused)) static int rc_nth_bit_pdep(uint64_t x, int n) {
+#define RC_BMI2 __attribute__((target("bmi2")))
+__attribute__((target("bmi2"), unused)) static inline int rc_nth_bit_pdep(uint64_t x, int n) {
     return (int)__builtin_ctzll(_pdep_u64((uint64_t)1 << n, x));
 }
 static int rc_fast_pdep __attribute__((unused)) = 0;
@@ -49,6 +54,7 @@ __attribute__((constructor, unused)) static void rc_detect_pdep(void) {
     rc_fast_pdep = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h");
 }
 #else
+#define RC_BMI2
 #define rc_fast_pdep 0
 static inline int rc_nth_bit_pdep(uint64_t x, int n) { (void)x; (void)n; return -1; }   /* never called */
 #endif

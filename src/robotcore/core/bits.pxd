@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Bitset helpers over uint64 words (card sets, legal-action masks). Declared in bits.h, one per compiler."""
 
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from "bits.h" nogil:
     int rc_popcount64(uint64_t x)
@@ -14,6 +14,8 @@ cdef extern from "bits.h" nogil:
     void zero_words "rc_zero_words"(uint64_t* w, int n)   # straight-line stores for 8..24 words
     const int fast_pdep "rc_fast_pdep"         # nth_set_bit by PDEP (chosen at load; see bits.h)
     int nth_bit_pdep "rc_nth_bit_pdep"(uint64_t x, int n)
+    # the return type of a function compiled for BMI2 (bits.h's RC_BMI2): call it only when fast_pdep
+    ctypedef int64_t bmi2_int64 "RC_BMI2 int64_t"
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:

@@ -15,7 +15,7 @@ cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from robotcore.core.bits cimport bit, fast_pdep, highest_bit, lowest_bit, nth_bit_pdep, popcount
+from robotcore.core.bits cimport bit, bmi2_int64, fast_pdep, highest_bit, lowest_bit, nth_bit_pdep, popcount
 from robotcore.core.playout cimport PLAYOUT_TOO_LONG
 from robotcore.core.rng cimport rng_below, rng_seed
 from robotcore.core.state cimport EngineSpec, GameCore, take_native_hooks
@@ -57,6 +57,7 @@ cdef extern from *:
     ctypedef void forced_inline_void "RT_FORCE_INLINE void"
     ctypedef int forced_inline_int "RT_FORCE_INLINE int"
     ctypedef uint64_t forced_inline_u64 "RT_FORCE_INLINE uint64_t"
+    ctypedef int64_t forced_inline_i64 "RT_FORCE_INLINE int64_t"
 
 
 # -- seating and tricks -----------------------------------------------------------------------------------------
@@ -145,15 +146,20 @@ cdef int trick_best(const RTState* s) noexcept nogil:
 # strongest card of the led colour (rules A and B, as ``beats`` applies them card by card), so it is read off the
 # set of the trick's cards in a few instructions (``best_of``) instead of replaying the trick.
 
-cdef inline int kth_card(uint64_t cards, int k) noexcept nogil:
-    """The k-th lowest card of a set (k < its size): nth_set_bit's answer, by clearing the lowest cards one by
-    one, the cheapest way for hands of at most 12 cards (k averages about 2 here)."""
-    if fast_pdep:
+cdef inline forced_inline_int kth_card_by(uint64_t cards, int k, bint pdep) noexcept nogil:
+    """The k-th lowest card of a set (k < its size): nth_set_bit's answer, by PDEP when ``pdep`` (inlined where
+    ``pdep`` is a constant in a function compiled for BMI2: ``rt_playout``), else by clearing the lowest cards one
+    by one, the cheapest way for hands of at most 12 cards (k averages about 2 here)."""
+    if pdep:
         return nth_bit_pdep(cards, k)
     while k > 0:
         cards &= cards - 1
         k -= 1
     return lowest_bit(cards)
+
+
+cdef inline int kth_card(uint64_t cards, int k) noexcept nogil:
+    return kth_card_by(cards, k, fast_pdep)
 
 
 cdef inline uint64_t above(int card) noexcept nogil:
@@ -535,9 +541,9 @@ cdef inline void end_round_scored(const RTConfig* cfg, RTState* s, const int32_t
 
 
 
-cdef inline int draw_card(uint64_t cards, uint64_t* rng) noexcept nogil:
+cdef inline forced_inline_int draw_card(uint64_t cards, uint64_t* rng, bint pdep) noexcept nogil:
     """The playouts' draw over a seat's legal cards (a non-empty set): k uniform below their number, the k-th."""
-    return kth_card(cards, <int>rng_below(rng, <uint32_t>popcount(cards)))
+    return kth_card_by(cards, <int>rng_below(rng, <uint32_t>popcount(cards)), pdep)
 
 
 cdef inline int follow_card(const RTState* s, int player, uint64_t led_mask, int led, uint32_t* voids,
@@ -547,7 +553,7 @@ cdef inline int follow_card(const RTState* s, int player, uint64_t led_mask, int
     cdef uint64_t hand = s.hand[player], follow = hand & led_mask
     cdef uint32_t none = follow == 0
     voids[0] |= none << (player * 4 + led)
-    return draw_card(hand if none else follow, rng)
+    return draw_card(hand if none else follow, rng, fast_pdep)
 
 
 cdef inline void take_trick(const RTConfig* cfg, RTState* s, uint32_t cards, uint32_t order, int d, int winner,
@@ -575,14 +581,14 @@ cdef inline void take_trick(const RTConfig* cfg, RTState* s, uint32_t cards, uin
 
 
 cdef inline forced_inline_int seat_follow(uint64_t* h, int p, int led, uint64_t led_mask, uint32_t* voids,
-                                         uint64_t* rng) noexcept nogil:
+                                         uint64_t* rng, bint pdep) noexcept nogil:
     """The card seat ``p`` follows with, taken from its hand ``h[p]``: its draw among its legal cards (of the led
     colour when it has one, else any, and it is then void in it), without a branch."""
     cdef uint64_t hand = h[p], follow = hand & led_mask
     cdef uint32_t none = follow == 0
     cdef int c
     voids[0] |= none << (p * 4 + led)
-    c = draw_card(hand if none else follow, rng)
+    c = draw_card(hand if none else follow, rng, pdep)
     h[p] = hand ^ bit(c)
     return c
 
@@ -591,7 +597,7 @@ cdef inline forced_inline_int fast_trick(const RTConfig* cfg, RTState* s, uint64
                                         bint droco_leads, int at, int tc, uint64_t tmask, int lead_rule,
                                         int hangars, const DrocoPlan* plan, uint32_t* voids, int32_t* score,
                                         uint64_t* up, uint64_t* down, uint64_t* played, uint32_t* seat_cards,
-                                        int* droco_card, uint64_t* rng) noexcept nogil:
+                                        int* droco_card, uint64_t* rng, bint pdep) noexcept nogil:
     """A whole trick from its lead; returns the winner. ``seats``: the three seats in play order (one byte each),
     Droco at position ``d`` of the trick. The seats draw in play order, as ``random_playout_loop`` does, and
     Droco draws nothing, so the seats' cards come first and Droco's card after them from the cards played before
@@ -609,14 +615,14 @@ cdef inline forced_inline_int fast_trick(const RTConfig* cfg, RTState* s, uint64
         h[DROCO] ^= bit(cd)
         led = CARD_COLOUR[cd]
         led_mask = SUIT_OF[cd]
-        c0 = seat_follow(h, s0, led, led_mask, voids, rng)
+        c0 = seat_follow(h, s0, led, led_mask, voids, rng, pdep)
     else:
-        c0 = draw_card(h[s0], rng)
+        c0 = draw_card(h[s0], rng, pdep)
         h[s0] ^= bit(c0)
         led = CARD_COLOUR[c0]
         led_mask = SUIT_OF[c0]
-    c1 = seat_follow(h, s1, led, led_mask, voids, rng)
-    c2 = seat_follow(h, s2, led, led_mask, voids, rng)
+    c1 = seat_follow(h, s1, led, led_mask, voids, rng, pdep)
+    c2 = seat_follow(h, s2, led, led_mask, voids, rng, pdep)
     if not droco_leads:
         cd = droco_follow_plan(plan, h[DROCO], bit(c0) | (bit(c1) & all_if(d >= 2)) | (bit(c2) & all_if(d == 3)),
                                led_mask, tmask)
@@ -684,7 +690,8 @@ cdef int slow_trick(const RTConfig* cfg, RTState* s, uint64_t* rng, int64_t* n, 
                 s.trick_len = <uint8_t>pos
                 s.played |= trick
                 return -1
-            card = follow_card(s, player, led_mask, led, voids, rng) if pos else draw_card(s.hand[player], rng)
+            card = follow_card(s, player, led_mask, led, voids, rng) if pos else draw_card(s.hand[player], rng,
+                                                                                                   fast_pdep)
             n[0] += 1
         s.hand[player] &= ~bit(card)
         s.played_at[card] = <uint8_t>(1 + s.trick_no * 4 + player)
@@ -715,7 +722,8 @@ cdef inline bint hands_fit(const RTState* s) noexcept nogil:
     return True
 
 
-cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64_t n, int64_t max_len) noexcept nogil:
+cdef inline forced_inline_i64 play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64_t n, int64_t max_len,
+                                        bint pdep) noexcept nogil:
     """The random playout through the play phase of a round: ``random_playout_loop``'s draws (a uniform card
     among the legal ones of the seat to act, the k-th lowest). Returns the decisions counted so far once the round
     is over (the next one dealt or the game over), or PLAYOUT_TOO_LONG (the state then stands at the decision
@@ -771,10 +779,11 @@ cdef int64_t play_round(const RTConfig* cfg, RTState* s, uint64_t* rng_io, int64
             last_leader = leader
             if leader == DROCO:
                 winner = fast_trick(cfg, s, h, SEATS[rnd][leader], 0, True, at, tc, tmask, lead_rule, hangars, plan,
-                                    &fvoids, fscore, up, down, &played, &seat_cards, &droco_card, &rng)
+                                    &fvoids, fscore, up, down, &played, &seat_cards, &droco_card, &rng, pdep)
             else:
                 winner = fast_trick(cfg, s, h, SEATS[rnd][leader], last_d, False, at, tc, tmask, lead_rule, hangars,
-                                    plan, &fvoids, fscore, up, down, &played, &seat_cards, &droco_card, &rng)
+                                    plan, &fvoids, fscore, up, down, &played, &seat_cards, &droco_card, &rng,
+                                    pdep)
             n += NUM_SEATS
             leader = winner
             trick_no += 1
@@ -1146,9 +1155,26 @@ cdef int rt_validate(const void* c, const void* st) noexcept nogil:
 
 cdef int64_t rt_playout(const void* c, void* st, uint64_t* rng_io, int64_t max_len) noexcept nogil:
     """``random_playout_loop`` for Robotrick: the same draws in the same order, so the same end states (the
-    conformance suite compares the two), with the play phase in ``play_round``. The pass: seat 0 chooses until it
-    has chosen two cards, then seat 1, then seat 2 (the lowest acting seat first); once all six are chosen the cards
-    go to their receivers and ``play_round`` starts with Droco's lead (``pass_card``'s ``advance``)."""
+    conformance suite compares the two). Its body is compiled twice, for BMI2 (PDEP inlined in every draw) and
+    for the baseline, and the copy is chosen here once per playout (bits.h)."""
+    if fast_pdep:
+        return playout_bmi2(c, st, rng_io, max_len)
+    return playout_portable(c, st, rng_io, max_len)
+
+
+cdef bmi2_int64 playout_bmi2(const void* c, void* st, uint64_t* rng_io, int64_t max_len) noexcept nogil:
+    return playout_by(c, st, rng_io, max_len, True)
+
+
+cdef int64_t playout_portable(const void* c, void* st, uint64_t* rng_io, int64_t max_len) noexcept nogil:
+    return playout_by(c, st, rng_io, max_len, False)
+
+
+cdef inline forced_inline_i64 playout_by(const void* c, void* st, uint64_t* rng_io, int64_t max_len,
+                                         bint pdep) noexcept nogil:
+    """The playout, with the play phase in ``play_round``. The pass: seat 0 chooses until it has chosen two
+    cards, then seat 1, then seat 2 (the lowest acting seat first); once all six are chosen the cards go to their
+    receivers and ``play_round`` starts with Droco's lead (``pass_card``'s ``advance``)."""
     cdef const RTConfig* cfg = <const RTConfig*>c
     cdef RTState* s = <RTState*>st
     cdef int64_t n = 0
@@ -1156,7 +1182,7 @@ cdef int64_t rt_playout(const void* c, void* st, uint64_t* rng_io, int64_t max_l
     cdef uint64_t hand, rng
     while True:
         if s.phase == PHASE_PLAY:
-            n = play_round(cfg, s, rng_io, n, max_len)
+            n = play_round(cfg, s, rng_io, n, max_len, pdep)
             if n < 0:
                 return n
         elif s.phase == PHASE_PASS:
@@ -1168,7 +1194,7 @@ cdef int64_t rt_playout(const void* c, void* st, uint64_t* rng_io, int64_t max_l
                     if n >= max_len or cnt == 0:
                         rng_io[0] = rng
                         return PLAYOUT_TOO_LONG
-                    card = kth_card(hand, <int>rng_below(&rng, <uint32_t>cnt))
+                    card = kth_card_by(hand, <int>rng_below(&rng, <uint32_t>cnt), pdep)
                     s.hand[seat] = hand & ~bit(card)
                     s.passed[seat] |= bit(card)
                     s.pass_count[seat] += 1
