@@ -41,7 +41,9 @@ static inline int rc_msb64(uint64_t x) { int i = 0; while (x >>= 1) i++; return 
 /* A hot loop can be compiled twice, once with RC_BMI2 on its outer function (every call inlined into it, PDEP
  * included, is then compiled for BMI2) and once without, the copy chosen by rc_fast_pdep once per call of the
  * loop instead of once per draw: a call to rc_nth_bit_pdep from baseline code is a real call, not two
- * instructions (``nth_set_bit_by`` in core/bits.pxd). */
+ * instructions (Robotrick's ``rt_playout``). ROBOTCORE_PORTABLE_BITS=1 in the environment keeps the portable code
+ * everywhere, so that its copies are tested on a CPU that has a fast PDEP. */
+#include <stdlib.h>
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 #define RC_BMI2 __attribute__((target("bmi2")))
@@ -51,7 +53,9 @@ __attribute__((target("bmi2"), unused)) static inline int rc_nth_bit_pdep(uint64
 static int rc_fast_pdep __attribute__((unused)) = 0;
 __attribute__((constructor, unused)) static void rc_detect_pdep(void) {
     __builtin_cpu_init();
-    rc_fast_pdep = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h");
+    const char* portable = getenv("ROBOTCORE_PORTABLE_BITS");
+    rc_fast_pdep = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h")
+                   && !(portable && portable[0] == '1');
 }
 #else
 #define RC_BMI2

@@ -51,3 +51,45 @@ def test_length_bound_stops_where_apply_would(bound: int, monkeypatch: pytest.Mo
 
 def robotrick(rounds: int) -> robotcore.Game:
     return robotcore.load_game("robotrick", rounds=rounds)
+
+
+_BOTH_COPIES = """
+import hashlib, random, sys
+import numpy as np
+import robotcore
+from robotcore.core import batch
+from robotcore.core.rng import FAST_PDEP
+game = robotcore.load_game("robotrick")
+rng = random.Random(3)
+rows = []
+for i in range(300):
+    s = game.new_initial_state(seed=i)
+    for _ in range(i % 126):
+        if s.is_terminal:
+            break
+        p = s.current_player
+        s.apply(rng.choice(s.legal_actions(p)), p)
+    rows.append(np.frombuffer(s.state_bytes(), dtype=np.uint8))
+a = np.stack(rows).copy()
+n = batch.random_playouts(game, a, seed=11)
+print(int(FAST_PDEP), hashlib.sha256(a.tobytes() + n.tobytes()).hexdigest())
+"""
+
+
+def test_the_playouts_bmi2_copy_and_its_portable_copy_reach_the_same_states() -> None:
+    """``rt_playout`` is compiled twice (core/bits.h): for BMI2, taken on a CPU with a fast PDEP, and portable,
+    the only one on other CPUs. ROBOTCORE_PORTABLE_BITS=1 forces the portable copy in a second interpreter; both
+    must end 300 playouts from every phase in the same bytes."""
+    import os
+    import subprocess
+    import sys
+
+    def run(portable: bool) -> list[str]:
+        env = dict(os.environ, ROBOTCORE_PORTABLE_BITS="1" if portable else "0")
+        out = subprocess.run([sys.executable, "-c", _BOTH_COPIES], env=env, capture_output=True, text=True,
+                             check=True)
+        return out.stdout.split()
+
+    fast, portable = run(False), run(True)
+    assert portable[0] == "0"           # the variable took effect
+    assert fast[1] == portable[1]
