@@ -10,7 +10,10 @@ import pytest
 import robotcore
 from robotcore.tools.balance import balance, header, row
 
-SRC = pathlib.Path(robotcore.__file__).parent
+# the repository's sources: an installed package has no .pyx files (the wheel ships the compiled modules), so
+# reading it would check the Python layer only, as CI's non-editable install did
+_REPO_SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "robotcore"
+SRC = _REPO_SRC if _REPO_SRC.is_dir() else pathlib.Path(robotcore.__file__).parent
 
 
 def imported_modules(path: pathlib.Path) -> set[str]:
