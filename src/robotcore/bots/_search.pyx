@@ -110,6 +110,7 @@ cdef enum:
     ERR_MEMORY = -1
     ERR_ENGINE = -2        # an acting seat without a legal action, or a resampler error
     CHECK_EVERY = 16
+    PIMC_ROUND = 4         # iterations of each tree between two looks at the clock (PIMC on a time budget)
     MAX_NODES = 0x7FFFFFF0
 
 
@@ -293,28 +294,11 @@ cdef void _run(Job* job) noexcept nogil:
     cdef size_t size = spec.state_size
     cdef uint8_t* w = <uint8_t*>malloc(size + 8)
     cdef int32_t* path = <int32_t*>malloc((job.max_len + 2) * sizeof(int32_t))
-    cdef int64_t i = 0, j, pool = job.pool_start
+    cdef int64_t i = 0, j, k, n, pool = job.pool_start
     cdef int status = 0, r
     cdef Tree* t
     if w == NULL or path == NULL:
         job.status = ERR_MEMORY
-        free(w)
-        free(path)
-        return
-    if job.mode == 1 and job.deadline <= 0.0:
-        # PIMC on an iteration budget: each tree's iterations in a row. The trees are independent (each has its
-        # own world and random stream), so they end as they would taking turns, but one tree's nodes (tens of
-        # KB) stay in the L1 cache instead of all the trees' taking turns through L2.
-        for j in range(job.ntrees):
-            t = &job.trees[j]
-            for i in range(job.iterations):
-                memcpy(w, job.worlds + j * size, size)
-                status = _iterate(spec, job.cfg, t, w, job.seat, job.c, job.max_len, path, job.leaf, job.depth)
-                if status != 0:
-                    break
-            if status != 0:
-                break
-        job.status = status
         free(w)
         free(path)
         return
@@ -336,15 +320,25 @@ cdef void _run(Job* job) noexcept nogil:
             r = _iterate(spec, job.cfg, t, w, job.seat, job.c, job.max_len, path, job.leaf, job.depth)
             if r != 0:
                 status = r
+            i += 1
         else:
+            # PIMC: each tree runs its iterations of a round in a row, the whole budget at once when it is
+            # iterations, PIMC_ROUND between looks at the clock. The trees are independent (each has its own world
+            # and random stream), so they end as they would taking turns one iteration each, but one tree's nodes
+            # stay in the L1 cache instead of all the trees' taking turns through L2 (the walk waits on the load
+            # of every child it looks at).
+            n = PIMC_ROUND if job.deadline > 0.0 else job.iterations - i
             for j in range(job.ntrees):
-                memcpy(w, job.worlds + j * size, size)
-                r = _iterate(spec, job.cfg, &job.trees[j], w, job.seat, job.c, job.max_len, path, job.leaf,
-                             job.depth)
-                if r != 0:
-                    status = r
+                t = &job.trees[j]
+                for k in range(n):
+                    memcpy(w, job.worlds + j * size, size)
+                    r = _iterate(spec, job.cfg, t, w, job.seat, job.c, job.max_len, path, job.leaf, job.depth)
+                    if r != 0:
+                        status = r
+                        break
+                if status != 0:
                     break
-        i += 1
+            i += n
     job.status = status
     free(w)
     free(path)
