@@ -91,5 +91,7 @@ def test_the_playouts_bmi2_copy_and_its_portable_copy_reach_the_same_states() ->
         return out.stdout.split()
 
     fast, portable = run(False), run(True)
+    if fast[0] != "1":
+        pytest.skip("this CPU has no fast PDEP: it runs the portable copy only, so there is no second copy here")
     assert portable[0] == "0"           # the variable took effect
     assert fast[1] == portable[1]
