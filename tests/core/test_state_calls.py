@@ -238,3 +238,40 @@ def test_apply_reads_any_integer_action_as_before(default_game: robotcore.Game) 
         d = state.clone()
         d.apply(a)
         assert c == d and c.history == d.history == [(state.current_player, a)]
+
+
+_LISTS_DIGEST = """
+import hashlib, random, robotcore
+from robotcore.core.state import LIST_COMPRESS
+h = hashlib.sha256()
+for name in robotcore.list_games():
+    game = robotcore.load_game(name)
+    for seed in range(6):
+        rng, state = random.Random(seed), game.new_initial_state(seed)
+        while not state.is_terminal:
+            for seat in state.actors:
+                h.update(repr(state.legal_actions(seat)).encode())
+            state.apply(rng.choice(state.legal_actions()))
+print(int(LIST_COMPRESS), h.hexdigest())
+"""
+
+
+def test_the_compress_lists_and_the_portable_lists_are_the_same() -> None:
+    """``legal_actions`` decodes its masks by AVX-512 VBMI2's compress where the CPU has it (core/bits.h) and by
+    loops elsewhere; ROBOTCORE_PORTABLE_BITS=1 forces the loops in a second interpreter, and every list of six
+    random games of every game, for every acting seat, must be the same."""
+    import os
+    import subprocess
+    import sys
+
+    def run(portable: bool) -> list[str]:
+        env = dict(os.environ, ROBOTCORE_PORTABLE_BITS="1" if portable else "0")
+        out = subprocess.run([sys.executable, "-c", _LISTS_DIGEST], env=env, capture_output=True, text=True,
+                             check=True, timeout=600)
+        return out.stdout.split()
+
+    fast, portable = run(False), run(True)
+    assert portable[0] == "0"           # the variable took effect
+    if fast[0] == "0":
+        pytest.skip("this CPU has no AVX-512 VBMI2 (or this Python stores the ids counted): the loops only")
+    assert fast[1] == portable[1]

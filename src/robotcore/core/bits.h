@@ -51,15 +51,21 @@ __attribute__((target("bmi2"), unused)) static inline int rc_nth_bit_pdep(uint64
     return (int)__builtin_ctzll(_pdep_u64((uint64_t)1 << n, x));
 }
 static int rc_fast_pdep __attribute__((unused)) = 0;
+/* AVX-512 VBMI2's byte compress (the positions of a word's set bits in one instruction), for the kernel's
+ * legal-action lists (core/state.pyx, rc_decode_compress); the same switch keeps the portable loop. */
+static int rc_fast_compress __attribute__((unused)) = 0;
 __attribute__((constructor, unused)) static void rc_detect_pdep(void) {
     __builtin_cpu_init();
     const char* portable = getenv("ROBOTCORE_PORTABLE_BITS");
-    rc_fast_pdep = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h")
-                   && !(portable && portable[0] == '1');
+    int keep_portable = portable && portable[0] == '1';
+    rc_fast_pdep = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam17h") && !keep_portable;
+    rc_fast_compress = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+                       && __builtin_cpu_supports("avx512vbmi2") && !keep_portable;
 }
 #else
 #define RC_BMI2
 #define rc_fast_pdep 0
+#define rc_fast_compress 0
 static inline int rc_nth_bit_pdep(uint64_t x, int n) { (void)x; (void)n; return -1; }   /* never called */
 #endif
 

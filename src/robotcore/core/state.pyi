@@ -9,6 +9,8 @@ TERMINAL: int
 MAGIC: bytes
 FORMAT_VERSION: int
 
+LIST_COMPRESS: bool
+
 @final
 class GameCore:
     header: bytes
