@@ -434,6 +434,33 @@ def test_event_10_recycling_champion_takes_from_or_gives_malus_to_the_biggest_po
     assert hand(twin, 2) == {"R-AM": 2, "P-MR": 1} and hand(twin, 1) == {"P-MR": 1}
 
 
+def test_event_10_target_tied_with_the_champion_is_the_other_player() -> None:
+    """The champion cannot tax themself: when they are among the players with the most PolluPlus cards, the target
+    is the other player with that many (before, the * order's tie-break, which favours the champion's recycled
+    cards, named the champion as the target and the event did nothing)."""
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    give(f, 2, "R-AM", 2)                             # the champion
+    give(f, 2, "P-MC", 2)                             # ... with 2 PolluPlus cards
+    give_malus(g, f, 2, "M04")
+    give(f, 1, "P-MR", 2)                             # seat 1: 2 PolluPlus cards too
+    s = at_event(g, f, 10)
+    assert phase(g, s) == "event_tax" and s.current_player == 2
+    assert s.view(None)["turn_state"]["event_target"] == 1
+    s.apply_str("give M04")
+    assert s.view(None)["players"][1]["malus"] == {"M04": 1}
+    # the champion alone has the most PolluPlus cards: they would tax themself, nothing happens
+    f = fields(g)
+    skip_top(g, f)
+    give(f, 2, "R-AM", 2)
+    give(f, 2, "P-MC", 3)
+    give_malus(g, f, 2, "M04")
+    give(f, 1, "P-MR", 2)
+    s = at_event(g, f, 10)
+    assert phase(g, s) == "main"
+
+
 def test_event_11_recycling_tax_lose_two_resources_or_take_a_malus() -> None:
     g = game()
     f = fields(g)
@@ -671,6 +698,22 @@ def test_harsh_heavy_counts_twice_and_sticky_cannot_be_depolluted() -> None:
     assert "depollute M10" not in s.legal_action_strs() and "depollute M06" in s.legal_action_strs()
     plain = game()
     assert from_fields(plain, f).view(None)["players"][0]["malus_weight"] == 2
+
+
+def test_harsh_no_trade_offer_with_only_sticky_malus_to_give() -> None:
+    """A sticky malus cannot be offered in a trade: a player whose hand holds nothing else has no offer to make
+    (before, ``offer <seat>`` was legal and led to an offer that could only be cancelled)."""
+    g = game(harsh_malus=True)
+    f = fields(g)
+    skip_top(g, f)
+    f["flags"] |= FL_TRADING
+    give_malus(g, f, 0, "M10")                        # sticky
+    give(f, 0, "R-AM")                                # recycled: never traded
+    s = from_fields(g, f)
+    assert not any(a.startswith("offer") for a in s.legal_action_strs())
+    give_malus(g, f, 0, "M04")
+    s = from_fields(g, f)
+    assert {"offer 1", "offer 2", "offer 3"} <= set(s.legal_action_strs())
 
 
 def test_harsh_lose_asks_the_owner_which_card() -> None:
