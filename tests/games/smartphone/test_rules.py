@@ -182,6 +182,24 @@ def test_visible_cards_taken_are_replaced_at_the_end_of_the_turn_only() -> None:
     assert "hand" not in s.view(None) and sum(s.view(1)["hand"].values()) == 0
 
 
+def test_a_supply_stops_when_its_supplier_runs_out_and_an_empty_supplier_cannot_be_chosen() -> None:
+    g = game()
+    f = fields(g)
+    for t in range(5):                                # PolluMoins: the deck is gone, one face-up card is left
+        f["out"][5 + t] += f["deck"][5 + t]
+        f["deck"][5 + t] = 0
+    f["out"][5 + f["market"][1][1]] += 1
+    f["market"][1][1] = 0xFF
+    s = from_fields(g, f)
+    s.apply_str("supply PolluMoins")
+    assert s.legal_action_strs() == ["take M1"]
+    s.apply_str("take M1")
+    v = s.view(None)
+    assert s.current_player == 1 and sum(s.view(0)["hand"].values()) == 1     # one card instead of two
+    assert v["players"][0]["malus_count"] == 1 and v["market"]["PolluMoins"] == [None, None]
+    assert "supply PolluMoins" not in s.legal_action_strs() and "supply PolluPlus" in s.legal_action_strs()
+
+
 def test_build_lays_exactly_the_recipe_once_per_component() -> None:
     g = game()
     f = fields(g)
@@ -387,6 +405,17 @@ def test_event_7_takes_a_random_card_from_a_more_polluted_left_neighbour() -> No
     assert s.view(2)["players"][0]["known_in_hand"] == {"P-MR": 1}
 
 
+def test_event_7_needs_strictly_more_malus() -> None:
+    g = game(players=3)
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 0, "M04")
+    give_malus(g, f, 1, "M05")                        # as many as seat 0: nothing taken
+    give(f, 1, "P-MR")
+    s = at_event(g, f, 7)
+    assert hand(s, 0) == {} and hand(s, 1) == {"P-MR": 1}
+
+
 def test_event_8_doubles_the_supply_malus() -> None:
     g = game()
     f = fields(g)
@@ -551,6 +580,15 @@ def test_market_refresh_needs_four_identical_cards() -> None:
     set_market(f, "Recyclage", ["MC"])
     s = at_event(g, f, 14)
     assert phase(g, s) == "main"
+
+
+def test_market_refresh_needs_three_malus_in_the_pile() -> None:
+    g = game()
+    f = fields(g)
+    _four_identical(f)
+    empty_pile_but(g, f, 2)
+    s = at_event(g, f, 14)
+    assert phase(g, s) == "main" and s.view(None)["market"]["PolluPlus"] == ["AM", "AM", "AM"]
 
 
 def test_market_refresh_other_readings_are_parameters() -> None:
