@@ -259,6 +259,22 @@ def test_pass_only_when_nothing_else_is_possible_or_during_event_12() -> None:
     assert "pass" in s.legal_action_strs() and "depollute M04" not in s.legal_action_strs()
 
 
+def test_pass_when_no_action_is_possible() -> None:
+    g = game()
+    f = fields(g)
+    empty_pile_but(g, f, 0)                           # PolluPlus and PolluMoins closed
+    for t in range(5):                                # Recyclage has no card left
+        f["out"][10 + t] += f["deck"][10 + t]
+        f["deck"][10 + t] = 0
+    f["out"][10 + f["market"][2][0]] += 1
+    f["market"][2][0] = 0xFF
+    give(f, 0, "P-MR")                                # no recipe reached, no malus to discard
+    s = from_fields(g, f)
+    assert s.legal_action_strs() == ["pass"]
+    s.apply_str("pass")
+    assert s.current_player == 1
+
+
 # -- events -------------------------------------------------------------------------------------------------------
 
 
@@ -507,6 +523,17 @@ def test_event_11_recycling_tax_lose_two_resources_or_take_a_malus() -> None:
     assert hand(s, 1) == {"R-MC": 1} and s.current_player == 2
     twin.apply_str("take malus")
     assert twin.view(None)["players"][1]["malus_count"] == 1 and twin.current_player == 2
+
+
+def test_event_11_without_a_resource_to_lose_the_malus_is_taken() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 1, "R-MC", 2)                             # 2 recycled cards (fewer than 3), nothing else
+    s = at_event(g, f, 11)
+    assert s.current_player == 0 and s.legal_action_strs() == ["take malus"]
+    for _ in range(4):
+        s.apply_str("take malus")
+    assert phase(g, s) == "main" and [p["malus_count"] for p in s.view(None)["players"]] == [1, 1, 1, 1]
 
 
 def test_event_12_no_depollution_next_round_and_pass_allowed() -> None:
