@@ -412,7 +412,7 @@ class Reference:
         f["ev_pos"] = 0
         kind = ev.kind
         if kind == "quiz_take":
-            order = sorted(range(self.n), key=self.star_key)
+            order = sorted(range(self.n), key=lambda p: f["quiz"][p])     # the closest answer takes
             self.set_order(order)
             f["ev_n"] = 1
             self.visit()

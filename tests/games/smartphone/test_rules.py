@@ -279,33 +279,57 @@ def test_pass_when_no_action_is_possible() -> None:
 
 
 def test_star_order_most_recycled_then_fewest_malus_then_quiz() -> None:
+    # event 5 visits the fewest malus first, then by the * order: with no malus anywhere, the * order itself
     g = game()
     f = fields(g)
     skip_top(g, f)
     give(f, 2, "R-MC")                               # seat 2: one recycled card
-    give_malus(g, f, 0, "M04", 2)                    # seat 0: two malus; seats 1, 3: none (quiz decides)
-    s = at_event(g, f, 1)
-    assert phase(g, s) == "event_pick" and s.current_player == 2
+    s = at_event(g, f, 5)
+    order = s.view(None)["turn_state"]["event_order"]
+    quiz = s.view(None)["turn_state"]["quiz_ranks"]
+    assert s.current_player == 2 and order == [2] + sorted((0, 1, 3), key=lambda p: quiz[p])
+    # event 10's champion: most recycled cards, then fewest malus, then the quiz
     f = fields(g)
     skip_top(g, f)
-    give_malus(g, f, 0, "M04", 2)
-    s2 = at_event(g, f, 1)
-    quiz = s2.view(None)["turn_state"]["quiz_ranks"]
-    best = min((1, 2, 3), key=lambda p: quiz[p])
-    assert s2.current_player == best                 # no recycled card: fewest malus, then the quiz
-
-
-def test_event_1_quiz_winner_takes_one_visible_card_then_refill() -> None:
-    g = game()
+    give(f, 1, "R-MC")
+    give(f, 3, "R-AM")
+    give_malus(g, f, 1, "M04")                       # seats 1 and 3 tie on recycled cards; seat 1 has a malus
+    give(f, 0, "P-MR")                               # the target
+    s = at_event(g, f, 10)
+    assert phase(g, s) == "event_tax" and s.current_player == 3
     f = fields(g)
-    give(f, 1, "R-AM")
-    set_market(f, "PolluPlus", ["TR", "MC", "MC"])
-    s = at_event(g, f, 1)
-    assert s.current_player == 1 and len(s.legal_actions()) == 6 and "decline" not in s.legal_action_strs()
-    s.apply_str("take P1")
-    assert hand(s, 1) == {"R-AM": 1, "P-TR": 1}
-    v = s.view(None)
-    assert None not in v["market"]["PolluPlus"] and v["phase"] == "main" and s.current_player == 1
+    skip_top(g, f)
+    give(f, 1, "R-MC")
+    give(f, 3, "R-AM")
+    give(f, 0, "P-MR")
+    s = at_event(g, f, 10)
+    quiz = s.view(None)["turn_state"]["quiz_ranks"]
+    assert s.current_player == min((1, 3), key=lambda p: quiz[p])
+
+
+def test_event_1_the_closest_quiz_answer_takes_one_visible_card_then_refill() -> None:
+    """Card 1 (events.csv @db08592): "Le plus proche de la bonne reponse prend une ressource parmi les cartes
+    visibles". The quiz is a seeded draw (a ranking, ``quiz_ranks``): rank 0 takes, whoever holds the recycled
+    cards (the * order would only break ties between equally close answers, which a ranking has none of)."""
+    g = game()
+    winners = set()
+    for seed in range(8):
+        f = fields(g, seed)
+        give(f, 1, "R-AM")                            # the * order's first: it does not decide the quiz
+        set_market(f, "PolluPlus", ["TR", "MC", "AM"])
+        set_market(f, "PolluMoins", ["MR", "TR"])         # never 4 of a type after the refill: no refresh vote
+        set_market(f, "Recyclage", ["MC"])
+        s = at_event(g, f, 1)
+        quiz = s.view(None)["turn_state"]["quiz_ranks"]
+        winner = quiz.index(0)
+        winners.add(winner)
+        assert s.current_player == winner and s.view(None)["turn_state"]["event_order"] == [winner]
+        assert len(s.legal_actions()) == 6 and "decline" not in s.legal_action_strs()
+        s.apply_str("take P1")
+        assert hand(s, winner).get("P-TR") == 1
+        v = s.view(None)
+        assert None not in v["market"]["PolluPlus"] and v["phase"] == "main" and s.current_player == 1
+    assert len(winners) > 1 and winners != {1}
     assert g.content.events[0].quiz is not None                            # the question for a UI
 
 

@@ -881,7 +881,10 @@ cdef void start_event(const SPConfig* cfg, SPState* s) noexcept nogil:
         draw_quiz(cfg, s)
     s.ev_pos = 0
     if kind == EV_QUIZ_TAKE:
-        star_sort(cfg, s, False)
+        # the closest answer takes (card 1): the quiz's draw, rank 0 first; the * order would only break ties
+        # between equally close answers, and the drawn ranking has none
+        for p in range(cfg.n):
+            s.order[s.quiz[p]] = <uint8_t>p
         s.ev_n = 1
         ev_visit(cfg, s)
     elif kind == EV_COLLECT or kind == EV_DISCARD_SUPPLIER or kind == EV_HOARDING or kind == EV_RECYCLING_TAX:
