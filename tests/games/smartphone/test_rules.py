@@ -731,6 +731,29 @@ def test_recycling_bonus_to_every_tied_player_and_tie_breaks() -> None:
     assert keys[1] > keys[0]                          # equal score and recycled: fewer PolluPlus cards wins
 
 
+def test_tie_breaks_most_recycled_then_fewest_pollu_plus_then_fewest_pollu_moins() -> None:
+    """Seed line 53: "le plus de cartes recyclées, puis le moins de cartes PolluPlus, puis le moins de cartes
+    PolluMoins" (counted among the laid cards, RULES.md assumption 8), read through outcome()."""
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    boards = {0: (0b0001, ("R-MC", "R-AM", "R-AM", "P-MR", "P-AM")),      # shell, 3 recycled: the bonus
+              1: (0b0001, ("R-AM", "M-MR", "M-MC", "M-AM", "M-AM")),      # shell, 1 recycled
+              2: (0b0001, ("P-MR", "M-MC", "M-AM", "M-AM", "M-AM")),      # shell: 1 PolluPlus, 4 PolluMoins
+              3: (0b0010, ("P-MR", "M-MC", "M-MC", "M-AM"))}              # battery: 1 PolluPlus, 3 PolluMoins
+    for seat, (built, names) in boards.items():
+        for name in names:
+            f["deck"][kind(name)] -= 1
+            f["laid"][seat][kind(name)] += 1
+        f["built"][seat] = built
+    give_malus(g, f, 3, "M04", 2)
+    f["penalty"] = 1                                  # event 6: battery 6 - 2 malus = 4, as the shells
+    f["phase"], f["end_reason"] = 10, 2               # the game is over (event 13)
+    s = from_fields(g, f)
+    assert s.scores() == [6, 4, 4, 4]
+    assert s.outcome().places == (0, 1, 3, 2)
+
+
 def test_no_recycling_bonus_when_nobody_laid_a_recycled_card() -> None:
     g = game()
     f = fields(g)
