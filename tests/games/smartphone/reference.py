@@ -161,7 +161,9 @@ class Reference:
                         if f["malus"][seat][t] and not self.sticky(t)]
             if not out or f["flags"] & NODEP:
                 out.append(self.id("pass"))
-            if f["flags"] & TRADING and not f["offered"] and (self.losable(seat) or self.weight(seat)):
+            if f["flags"] & TRADING and not f["offered"] and (
+                    self.losable(seat) or any(n and not self.sticky(t) for t, n in
+                                              enumerate(f["malus"][seat][: self.nmalus]))):
                 out += [self.id("offer", q) for q in range(self.n) if q != seat]
         elif ph == PH["pick"]:
             sup = f["pick_sup"]
@@ -410,7 +412,7 @@ class Reference:
         f["ev_pos"] = 0
         kind = ev.kind
         if kind == "quiz_take":
-            order = sorted(range(self.n), key=self.star_key)
+            order = sorted(range(self.n), key=lambda p: f["quiz"][p])     # the closest answer takes
             self.set_order(order)
             f["ev_n"] = 1
             self.visit()
@@ -442,7 +444,13 @@ class Reference:
             self.end_event()
         elif kind == "recycling_duel":
             champ = self.champion(self.recycled)
-            target = self.champion(lambda p: self.in_hand(p, 0) + sum(f["laid"][p][0:5]))
+            pollu = [self.in_hand(p, 0) + sum(f["laid"][p][0:5]) for p in range(self.n)]
+            target = self.champion(lambda p: pollu[p])
+            if champ >= 0 and target == champ:
+                # nobody taxes themself: another player with as many PolluPlus cards is the target
+                others = [p for p in range(self.n) if p != champ and pollu[p] == pollu[champ]]
+                if others:
+                    target = min(others, key=self.star_key)
             if champ >= 0 and target >= 0 and champ != target and (
                     self.losable(target) or any(f["malus"][champ][: self.nmalus])):
                 f["order"][0], f["order"][1] = champ, target

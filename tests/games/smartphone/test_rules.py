@@ -182,6 +182,24 @@ def test_visible_cards_taken_are_replaced_at_the_end_of_the_turn_only() -> None:
     assert "hand" not in s.view(None) and sum(s.view(1)["hand"].values()) == 0
 
 
+def test_a_supply_stops_when_its_supplier_runs_out_and_an_empty_supplier_cannot_be_chosen() -> None:
+    g = game()
+    f = fields(g)
+    for t in range(5):                                # PolluMoins: the deck is gone, one face-up card is left
+        f["out"][5 + t] += f["deck"][5 + t]
+        f["deck"][5 + t] = 0
+    f["out"][5 + f["market"][1][1]] += 1
+    f["market"][1][1] = 0xFF
+    s = from_fields(g, f)
+    s.apply_str("supply PolluMoins")
+    assert s.legal_action_strs() == ["take M1"]
+    s.apply_str("take M1")
+    v = s.view(None)
+    assert s.current_player == 1 and sum(s.view(0)["hand"].values()) == 1     # one card instead of two
+    assert v["players"][0]["malus_count"] == 1 and v["market"]["PolluMoins"] == [None, None]
+    assert "supply PolluMoins" not in s.legal_action_strs() and "supply PolluPlus" in s.legal_action_strs()
+
+
 def test_build_lays_exactly_the_recipe_once_per_component() -> None:
     g = game()
     f = fields(g)
@@ -241,37 +259,77 @@ def test_pass_only_when_nothing_else_is_possible_or_during_event_12() -> None:
     assert "pass" in s.legal_action_strs() and "depollute M04" not in s.legal_action_strs()
 
 
+def test_pass_when_no_action_is_possible() -> None:
+    g = game()
+    f = fields(g)
+    empty_pile_but(g, f, 0)                           # PolluPlus and PolluMoins closed
+    for t in range(5):                                # Recyclage has no card left
+        f["out"][10 + t] += f["deck"][10 + t]
+        f["deck"][10 + t] = 0
+    f["out"][10 + f["market"][2][0]] += 1
+    f["market"][2][0] = 0xFF
+    give(f, 0, "P-MR")                                # no recipe reached, no malus to discard
+    s = from_fields(g, f)
+    assert s.legal_action_strs() == ["pass"]
+    s.apply_str("pass")
+    assert s.current_player == 1
+
+
 # -- events -------------------------------------------------------------------------------------------------------
 
 
 def test_star_order_most_recycled_then_fewest_malus_then_quiz() -> None:
+    # event 5 visits the fewest malus first, then by the * order: with no malus anywhere, the * order itself
     g = game()
     f = fields(g)
     skip_top(g, f)
     give(f, 2, "R-MC")                               # seat 2: one recycled card
-    give_malus(g, f, 0, "M04", 2)                    # seat 0: two malus; seats 1, 3: none (quiz decides)
-    s = at_event(g, f, 1)
-    assert phase(g, s) == "event_pick" and s.current_player == 2
+    s = at_event(g, f, 5)
+    order = s.view(None)["turn_state"]["event_order"]
+    quiz = s.view(None)["turn_state"]["quiz_ranks"]
+    assert s.current_player == 2 and order == [2] + sorted((0, 1, 3), key=lambda p: quiz[p])
+    # event 10's champion: most recycled cards, then fewest malus, then the quiz
     f = fields(g)
     skip_top(g, f)
-    give_malus(g, f, 0, "M04", 2)
-    s2 = at_event(g, f, 1)
-    quiz = s2.view(None)["turn_state"]["quiz_ranks"]
-    best = min((1, 2, 3), key=lambda p: quiz[p])
-    assert s2.current_player == best                 # no recycled card: fewest malus, then the quiz
-
-
-def test_event_1_quiz_winner_takes_one_visible_card_then_refill() -> None:
-    g = game()
+    give(f, 1, "R-MC")
+    give(f, 3, "R-AM")
+    give_malus(g, f, 1, "M04")                       # seats 1 and 3 tie on recycled cards; seat 1 has a malus
+    give(f, 0, "P-MR")                               # the target
+    s = at_event(g, f, 10)
+    assert phase(g, s) == "event_tax" and s.current_player == 3
     f = fields(g)
-    give(f, 1, "R-AM")
-    set_market(f, "PolluPlus", ["TR", "MC", "MC"])
-    s = at_event(g, f, 1)
-    assert s.current_player == 1 and len(s.legal_actions()) == 6 and "decline" not in s.legal_action_strs()
-    s.apply_str("take P1")
-    assert hand(s, 1) == {"R-AM": 1, "P-TR": 1}
-    v = s.view(None)
-    assert None not in v["market"]["PolluPlus"] and v["phase"] == "main" and s.current_player == 1
+    skip_top(g, f)
+    give(f, 1, "R-MC")
+    give(f, 3, "R-AM")
+    give(f, 0, "P-MR")
+    s = at_event(g, f, 10)
+    quiz = s.view(None)["turn_state"]["quiz_ranks"]
+    assert s.current_player == min((1, 3), key=lambda p: quiz[p])
+
+
+def test_event_1_the_closest_quiz_answer_takes_one_visible_card_then_refill() -> None:
+    """Card 1 (events.csv @db08592): "Le plus proche de la bonne reponse prend une ressource parmi les cartes
+    visibles". The quiz is a seeded draw (a ranking, ``quiz_ranks``): rank 0 takes, whoever holds the recycled
+    cards (the * order would only break ties between equally close answers, which a ranking has none of)."""
+    g = game()
+    winners = set()
+    for seed in range(8):
+        f = fields(g, seed)
+        give(f, 1, "R-AM")                            # the * order's first: it does not decide the quiz
+        set_market(f, "PolluPlus", ["TR", "MC", "AM"])
+        set_market(f, "PolluMoins", ["MR", "TR"])         # never 4 of a type after the refill: no refresh vote
+        set_market(f, "Recyclage", ["MC"])
+        s = at_event(g, f, 1)
+        quiz = s.view(None)["turn_state"]["quiz_ranks"]
+        winner = quiz.index(0)
+        winners.add(winner)
+        assert s.current_player == winner and s.view(None)["turn_state"]["event_order"] == [winner]
+        assert len(s.legal_actions()) == 6 and "decline" not in s.legal_action_strs()
+        s.apply_str("take P1")
+        assert hand(s, winner).get("P-TR") == 1
+        v = s.view(None)
+        assert None not in v["market"]["PolluPlus"] and v["phase"] == "main" and s.current_player == 1
+    assert len(winners) > 1 and winners != {1}
     assert g.content.events[0].quiz is not None                            # the question for a UI
 
 
@@ -387,6 +445,17 @@ def test_event_7_takes_a_random_card_from_a_more_polluted_left_neighbour() -> No
     assert s.view(2)["players"][0]["known_in_hand"] == {"P-MR": 1}
 
 
+def test_event_7_needs_strictly_more_malus() -> None:
+    g = game(players=3)
+    f = fields(g)
+    skip_top(g, f)
+    give_malus(g, f, 0, "M04")
+    give_malus(g, f, 1, "M05")                        # as many as seat 0: nothing taken
+    give(f, 1, "P-MR")
+    s = at_event(g, f, 7)
+    assert hand(s, 0) == {} and hand(s, 1) == {"P-MR": 1}
+
+
 def test_event_8_doubles_the_supply_malus() -> None:
     g = game()
     f = fields(g)
@@ -434,6 +503,33 @@ def test_event_10_recycling_champion_takes_from_or_gives_malus_to_the_biggest_po
     assert hand(twin, 2) == {"R-AM": 2, "P-MR": 1} and hand(twin, 1) == {"P-MR": 1}
 
 
+def test_event_10_target_tied_with_the_champion_is_the_other_player() -> None:
+    """The champion cannot tax themself: when they are among the players with the most PolluPlus cards, the target
+    is the other player with that many (before, the * order's tie-break, which favours the champion's recycled
+    cards, named the champion as the target and the event did nothing)."""
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    give(f, 2, "R-AM", 2)                             # the champion
+    give(f, 2, "P-MC", 2)                             # ... with 2 PolluPlus cards
+    give_malus(g, f, 2, "M04")
+    give(f, 1, "P-MR", 2)                             # seat 1: 2 PolluPlus cards too
+    s = at_event(g, f, 10)
+    assert phase(g, s) == "event_tax" and s.current_player == 2
+    assert s.view(None)["turn_state"]["event_target"] == 1
+    s.apply_str("give M04")
+    assert s.view(None)["players"][1]["malus"] == {"M04": 1}
+    # the champion alone has the most PolluPlus cards: they would tax themself, nothing happens
+    f = fields(g)
+    skip_top(g, f)
+    give(f, 2, "R-AM", 2)
+    give(f, 2, "P-MC", 3)
+    give_malus(g, f, 2, "M04")
+    give(f, 1, "P-MR", 2)
+    s = at_event(g, f, 10)
+    assert phase(g, s) == "main"
+
+
 def test_event_11_recycling_tax_lose_two_resources_or_take_a_malus() -> None:
     g = game()
     f = fields(g)
@@ -451,6 +547,17 @@ def test_event_11_recycling_tax_lose_two_resources_or_take_a_malus() -> None:
     assert hand(s, 1) == {"R-MC": 1} and s.current_player == 2
     twin.apply_str("take malus")
     assert twin.view(None)["players"][1]["malus_count"] == 1 and twin.current_player == 2
+
+
+def test_event_11_without_a_resource_to_lose_the_malus_is_taken() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 1, "R-MC", 2)                             # 2 recycled cards (fewer than 3), nothing else
+    s = at_event(g, f, 11)
+    assert s.current_player == 0 and s.legal_action_strs() == ["take malus"]
+    for _ in range(4):
+        s.apply_str("take malus")
+    assert phase(g, s) == "main" and [p["malus_count"] for p in s.view(None)["players"]] == [1, 1, 1, 1]
 
 
 def test_event_12_no_depollution_next_round_and_pass_allowed() -> None:
@@ -524,6 +631,15 @@ def test_market_refresh_needs_four_identical_cards() -> None:
     set_market(f, "Recyclage", ["MC"])
     s = at_event(g, f, 14)
     assert phase(g, s) == "main"
+
+
+def test_market_refresh_needs_three_malus_in_the_pile() -> None:
+    g = game()
+    f = fields(g)
+    _four_identical(f)
+    empty_pile_but(g, f, 2)
+    s = at_event(g, f, 14)
+    assert phase(g, s) == "main" and s.view(None)["market"]["PolluPlus"] == ["AM", "AM", "AM"]
 
 
 def test_market_refresh_other_readings_are_parameters() -> None:
@@ -615,6 +731,29 @@ def test_recycling_bonus_to_every_tied_player_and_tie_breaks() -> None:
     assert keys[1] > keys[0]                          # equal score and recycled: fewer PolluPlus cards wins
 
 
+def test_tie_breaks_most_recycled_then_fewest_pollu_plus_then_fewest_pollu_moins() -> None:
+    """Seed line 53: "le plus de cartes recyclées, puis le moins de cartes PolluPlus, puis le moins de cartes
+    PolluMoins" (counted among the laid cards, RULES.md assumption 8), read through outcome()."""
+    g = game()
+    f = fields(g)
+    skip_top(g, f)
+    boards = {0: (0b0001, ("R-MC", "R-AM", "R-AM", "P-MR", "P-AM")),      # shell, 3 recycled: the bonus
+              1: (0b0001, ("R-AM", "M-MR", "M-MC", "M-AM", "M-AM")),      # shell, 1 recycled
+              2: (0b0001, ("P-MR", "M-MC", "M-AM", "M-AM", "M-AM")),      # shell: 1 PolluPlus, 4 PolluMoins
+              3: (0b0010, ("P-MR", "M-MC", "M-MC", "M-AM"))}              # battery: 1 PolluPlus, 3 PolluMoins
+    for seat, (built, names) in boards.items():
+        for name in names:
+            f["deck"][kind(name)] -= 1
+            f["laid"][seat][kind(name)] += 1
+        f["built"][seat] = built
+    give_malus(g, f, 3, "M04", 2)
+    f["penalty"] = 1                                  # event 6: battery 6 - 2 malus = 4, as the shells
+    f["phase"], f["end_reason"] = 10, 2               # the game is over (event 13)
+    s = from_fields(g, f)
+    assert s.scores() == [6, 4, 4, 4]
+    assert s.outcome().places == (0, 1, 3, 2)
+
+
 def test_no_recycling_bonus_when_nobody_laid_a_recycled_card() -> None:
     g = game()
     f = fields(g)
@@ -671,6 +810,22 @@ def test_harsh_heavy_counts_twice_and_sticky_cannot_be_depolluted() -> None:
     assert "depollute M10" not in s.legal_action_strs() and "depollute M06" in s.legal_action_strs()
     plain = game()
     assert from_fields(plain, f).view(None)["players"][0]["malus_weight"] == 2
+
+
+def test_harsh_no_trade_offer_with_only_sticky_malus_to_give() -> None:
+    """A sticky malus cannot be offered in a trade: a player whose hand holds nothing else has no offer to make
+    (before, ``offer <seat>`` was legal and led to an offer that could only be cancelled)."""
+    g = game(harsh_malus=True)
+    f = fields(g)
+    skip_top(g, f)
+    f["flags"] |= FL_TRADING
+    give_malus(g, f, 0, "M10")                        # sticky
+    give(f, 0, "R-AM")                                # recycled: never traded
+    s = from_fields(g, f)
+    assert not any(a.startswith("offer") for a in s.legal_action_strs())
+    give_malus(g, f, 0, "M04")
+    s = from_fields(g, f)
+    assert {"offer 1", "offer 2", "offer 3"} <= set(s.legal_action_strs())
 
 
 def test_harsh_lose_asks_the_owner_which_card() -> None:

@@ -590,7 +590,8 @@ cdef uint64_t mask_main(const SPConfig* cfg, const SPState* s, int seat, uint64_
     else:
         written |= put_field(words, cfg.a_pass, 1)
     if s.flags & FL_TRADING:                                  # (from event 3 on)
-        trade = (s.offered == 0) & ((held | (kinds_held(s, seat) & 0x3FFu)) != 0)
+        # something to give: a non-recycled card, or a malus card that may be given (not a sticky one if harsh)
+        trade = (s.offered == 0) & (((held & cfg.dep_ok) | (kinds_held(s, seat) & 0x3FFu)) != 0)
         written |= put_field(words, cfg.a_offer, cfg.seat_bits & ~((<uint32_t>1) << seat) & (0u - trade))
     return written
 
@@ -854,12 +855,18 @@ cdef void ev_next_player(const SPConfig* cfg, SPState* s) noexcept nogil:
     ev_visit(cfg, s)
 
 
-cdef int best_by(const SPConfig* cfg, const SPState* s, bint by_recycled) noexcept nogil:
-    """Event 10: the seat with the most recycled cards (or PolluPlus cards), ties by the * order; -1 when the
-    most is 0."""
+cdef inline int pollu_plus_owned(const SPState* s, int p) noexcept nogil:
+    return hand_sup(s, p, 0) + laid_sup(s, p, 0)
+
+
+cdef int best_by(const SPConfig* cfg, const SPState* s, bint by_recycled, int skip) noexcept nogil:
+    """Event 10: the seat (other than ``skip``) with the most recycled cards (or PolluPlus cards), ties by the *
+    order; -1 when the most is 0."""
     cdef int p, v, best = -1, bv = 0
     for p in range(cfg.n):
-        v = recycled_owned(s, p) if by_recycled else hand_sup(s, p, 0) + laid_sup(s, p, 0)
+        if p == skip:
+            continue
+        v = recycled_owned(s, p) if by_recycled else pollu_plus_owned(s, p)
         if v > bv or (v == bv and v > 0 and star_before(cfg, s, p, best)):
             best = p
             bv = v
@@ -874,7 +881,10 @@ cdef void start_event(const SPConfig* cfg, SPState* s) noexcept nogil:
         draw_quiz(cfg, s)
     s.ev_pos = 0
     if kind == EV_QUIZ_TAKE:
-        star_sort(cfg, s, False)
+        # the closest answer takes (card 1): the quiz's draw, rank 0 first; the * order would only break ties
+        # between equally close answers, and the drawn ranking has none
+        for p in range(cfg.n):
+            s.order[s.quiz[p]] = <uint8_t>p
         s.ev_n = 1
         ev_visit(cfg, s)
     elif kind == EV_COLLECT or kind == EV_DISCARD_SUPPLIER or kind == EV_HOARDING or kind == EV_RECYCLING_TAX:
@@ -905,8 +915,14 @@ cdef void start_event(const SPConfig* cfg, SPState* s) noexcept nogil:
                 steal_random(s, p, t)
         finish_event(cfg, s)
     elif kind == EV_DUEL:
-        champ = best_by(cfg, s, True)
-        target = best_by(cfg, s, False)
+        champ = best_by(cfg, s, True, -1)
+        target = best_by(cfg, s, False, -1)
+        if champ >= 0 and target == champ:
+            # the champion cannot tax themself: when another player has as many PolluPlus cards, that one is the
+            # target (the * order, which favours the champion's recycled cards, would always name the champion)
+            q = best_by(cfg, s, False, champ)
+            if q >= 0 and pollu_plus_owned(s, q) == pollu_plus_owned(s, champ):
+                target = q
         any = False
         if champ >= 0 and target >= 0 and champ != target:
             if losable(s, target) > 0:
