@@ -194,7 +194,7 @@ class Reference:
             out.append(self.id("refuse"))
         elif ph == PH["event_pick"]:
             out += [self.slot_id(s, i) for s, i in self.ev_picks()]
-            if self.ev_kind() == "new_mines":
+            if not out:                                  # every pick is taken (card 5 included)
                 out.append(self.id("decline"))
         elif ph == PH["event_discard"]:
             ev = self.events[f["ev_cur"]]

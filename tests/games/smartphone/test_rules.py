@@ -404,7 +404,7 @@ def test_event_4_discards_two_pollu_plus_resources_chosen_by_the_owner() -> None
     assert phase(g, s) == "main" and s.view(None)["out_of_game"] == {"P-MR": 1, "P-TR": 1, "P-AM": 1}
 
 
-def test_event_5_fewest_malus_first_may_take_and_each_card_costs_a_malus_of_the_pile() -> None:
+def test_event_5_fewest_malus_first_each_takes_and_each_card_costs_a_malus_of_the_pile() -> None:
     g = game()
     f = fields(g)
     skip_top(g, f)
@@ -412,14 +412,18 @@ def test_event_5_fewest_malus_first_may_take_and_each_card_costs_a_malus_of_the_
     give_malus(g, f, 1, "M05", 1)
     give_malus(g, f, 3, "M06", 3)
     s = at_event(g, f, 5)
-    assert s.current_player == 2 and "decline" in s.legal_action_strs()
+    # "Choisissez une ressource parmi celles qui sont visibles": a pick, not an offer to decline
+    assert s.current_player == 2 and "decline" not in s.legal_action_strs()
+    assert set(s.legal_action_strs()) == {f"take {slot}" for slot in ("P1", "P2", "P3", "M1", "M2", "R1")}
     pile = s.view(None)["malus_pile"]
     s.apply_str("take P1")
     assert s.view(None)["malus_pile"] == pile - 1
     assert None not in s.view(None)["market"]["PolluPlus"]             # refilled after each pick
-    assert s.current_player == 1
-    s.apply_str("decline")
-    assert s.current_player == 0 and s.view(None)["malus_pile"] == pile - 1
+    assert s.current_player == 1 and "decline" not in s.legal_action_strs()
+    with pytest.raises(robotcore.IllegalActionError):
+        s.apply_str("decline")
+    s.apply_str("take M1")
+    assert s.current_player == 0 and s.view(None)["malus_pile"] == pile - 2
 
 
 def test_event_6_every_malus_costs_a_point() -> None:

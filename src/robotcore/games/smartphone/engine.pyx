@@ -657,11 +657,15 @@ cdef uint64_t mask_answer(const SPConfig* cfg, const SPState* s, int seat, uint6
 
 cdef uint64_t mask_ev_pick(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
     cdef int i, sup
+    cdef bint picked = False
     for sup in range(NS):
         for i in range(cfg.vis[sup]):
             if ev_pick_ok(cfg, s, sup, i):
                 set_one(words, cfg.vis0[sup] + i)
-    if cfg.ev_kind[s.ev_cur] == EV_NEW_MINES:
+                picked = True
+    # card 5 ("Choisissez une ressource parmi celles qui sont visibles") is not optional: ``decline`` stays in the
+    # action space as the answer of a player with nothing to take, whom the event passes over anyway
+    if not picked:
         set_one(words, cfg.a_decline)
     return cfg.phase_words[PH_EV_PICK]
 
