@@ -536,6 +536,8 @@ class Reference:
         elif kind == "die_choice":
             for _ in range(prm):
                 self.push(P, PD_DIE_CHOICE, 0)
+        elif kind == "factory_bonus":
+            self.check_level(p)          # the section may meet the requirement with the new bonus at once
 
     def settle(self, p: int) -> None:
         P = self.f["players"][p]

@@ -590,6 +590,30 @@ def test_margot_and_theodora_add_two_to_every_upgrade() -> None:
     assert player(s, 0)["level"] == 1
 
 
+def test_margot_recruited_when_the_section_already_meets_the_requirement_upgrades_at_once() -> None:
+    """"If the sum of all dice in your upgrade section matches or exceeds the value directly above your current
+    factory level, you upgrade" (seed l. 131-133), Margot "counts as +2 towards the requirement" (l. 367): a full
+    section (3 dice, the cap) worth 4 reaches 5 the moment Margot is played, and no die can be added to it any
+    more; likewise Conrad copying Margot (l. 348: "copies the effect")."""
+    g, f = _with(["Margot"])
+    on_space(f, 0, "up-red", "R1")
+    on_space(f, 0, "up-blue", "B1")
+    on_space(f, 0, "up-green", "G2")
+    f["players"][0]["sparks"] = 0
+    s = build(g, f)
+    assert not any(m.startswith("place") and "up-" in m for m in legal(g, s, 0))     # the section is full
+    act(g, s, 0, "recruit Margot")
+    p = player(s, 0)
+    assert p["level"] == 1 and p["sparks"] == 1 and all(v is None for v in p["upgrade"].values())
+    g, f = _with(["Conrad"], played=["Margot"])
+    on_space(f, 0, "up-red", "R1")
+    on_space(f, 0, "up-blue", "B1")                  # 1 + 1 + 2 = 4 < 5
+    s = build(g, f)
+    assert player(s, 0)["level"] == 0
+    act(g, s, 0, "recruit Conrad")                   # one option: copies Margot, 1 + 1 + 2 + 2 >= 5
+    assert player(s, 0)["conrad"] == "Margot" and player(s, 0)["level"] == 1
+
+
 def test_octavia_turns_a_die_to_its_opposite_side_once_per_turn() -> None:
     g, f = _with([], played=["Octavia"])
     give(f, 0, "Y2", "Y3")

@@ -546,6 +546,10 @@ cdef void onetime(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
     elif kind == AK_DIE_CHOICE:
         for i in range(prm):
             push(P, PD_DIE_CHOICE, 0)
+    elif kind == AK_FACTORY_BONUS:
+        # a permanent "+n towards the requirement": the section's dice may meet it already (the seed's upgrade
+        # is a condition on the section's sum, l. 131-133), and a full section could not take another die
+        check_level(cfg, s, p)
 
 
 cdef bint can_recruit(const SPConfig* cfg, const SPState* s, const Player* P, int a) noexcept nogil:
