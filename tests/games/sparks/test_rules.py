@@ -354,6 +354,49 @@ def test_change_a_value_one_cog_per_step_within_one_to_six() -> None:
     assert not any(m.startswith(("up ", "down ")) for m in legal(g, s, 0))
 
 
+def test_change_the_value_of_a_die_in_the_upgrade_section() -> None:
+    """"Change a die value: At any time, you may pay cogs to alter the value of one of your dice" (seed l. 166-169:
+    "your dice", where the actions' "available dice" are the ones next to the board, l. 103; a placed die is
+    "locked in place", l. 109, which a value change does not move). In the upgrade section the value counts
+    towards the level (l. 131-133): a red 4 left there from an earlier turn becomes a 5 for 1 cog, and level 1
+    (5) is reached at once. The free adjustments (D6, the P3 box: "any of your dice", l. 498; Silas) reach it too."""
+    g, f = _seat0()
+    on_space(f, 0, "up-red", "R4")
+    f["players"][0]["cogs"] = 1
+    f["players"][0]["sparks"] = 0
+    s = build(g, f)
+    moves = legal(g, s, 0)
+    assert "up_space up-red" in moves and "down_space up-red" in moves and "up_space up-blue" not in moves
+    act(g, s, 0, "up_space up-red")
+    p = player(s, 0)
+    assert p["level"] == 1 and p["sparks"] == 1 and p["cogs"] == 0 and p["upgrade"]["red"] is None
+    g, f = _seat0()
+    on_space(f, 0, "up-red", "R6")
+    on_space(f, 0, "up-blue", "B1")
+    f["players"][0]["cogs"] = 1
+    s = build(g, f)
+    moves = legal(g, s, 0)
+    assert "up_space up-red" not in moves and "down_space up-blue" not in moves         # within 1-6
+    f = fields(g, s)
+    f["players"][0]["cogs"] = 0
+    s = build(g, f)
+    assert not any(m.startswith(("up_space", "down_space")) for m in legal(g, s, 0))    # it costs a cog
+    g, f = _with([], played=["D6"], cogs=0)          # D6: a free +-1 on any die, the section's included
+    on_space(f, 0, "up-red", "R4")
+    s = build(g, f)
+    assert "adjust" in legal(g, s, 0)
+    act(g, s, 0, "adjust")
+    assert "up_space up-red" in legal(g, s, 0)
+    act(g, s, 0, "up_space up-red")
+    assert player(s, 0)["level"] == 1 and player(s, 0)["pending"] == []
+    g, f = _with([], played=["Silas"], cogs=0)       # Silas: a discarded 3 spread over the other dice
+    on_space(f, 0, "up-red", "R3")
+    give(f, 0, "B2")
+    s = build(g, f)
+    act(g, s, 0, "silas B2", "up_space up-red", "up_space up-red")
+    assert player(s, 0)["level"] == 1
+
+
 def test_ignore_a_colour_for_two_cogs() -> None:
     g, f = _seat0()
     set_line(g, f, 0, ["R1", None, None])
