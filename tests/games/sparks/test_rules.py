@@ -525,6 +525,8 @@ def test_slot_tile_recycle_moves_one_die_to_another_robot() -> None:
     act(g, s, 0, "recycle R5")
     moves = legal(g, s, 0)
     assert "place R5 s2.1" in moves and "up R5" in moves and "done" not in moves
+    # "you may not instead place the die in your upgrade section or sell it for a cog" (seed l. 277-280)
+    assert not any(m.startswith(("sell", "place R5 up-", "place R5 store")) for m in moves)
     act(g, s, 0, "up R5", "place R6 s2.2")
     assert player(s, 0)["line"][1]["dice"] == [None, "R6", None] and player(s, 0)["cogs"] == 1 + 1 - 1
 
@@ -1073,22 +1075,23 @@ def test_seed_example_robot_advances_two_red_and_gains_a_cog() -> None:
 
 def test_seed_example_adam() -> None:
     """Adam (active, 4 dice) completes a robot with two dice, fires a power box for 2 cogs, sells a die for a cog,
-    pays 3 cogs for his third assistant and stores his last die."""
+    pays 3 cogs for his third assistant and stores his last die (seed l. 178-196)."""
     g, f = _seat0()
     set_line(g, f, 0, ["R1", None, None])
     complete(g, f, 0, "B2")                          # a completed robot whose box gives 2 cogs
-    set_hand(g, f, 0, ["Gordon"], played=["D6", "D8"])
+    set_hand(g, f, 0, ["Gordon"], played=["D6", "D9"])   # two played assistants that do not touch the sale
     f["players"][0]["cogs"] = 0
     f["players"][0]["sparks"] = 1
     give(f, 0, "R3", "R4", "G2", "Y5")
     s = build(g, f)
     act(g, s, 0, "place R3 s1.1", "place R4 s1.2")
-    assert "R1" in player(s, 0)["tableau"]
+    assert "R1" in player(s, 0)["tableau"] and player(s, 0)["tracks"]["red"] == 1
     act(g, s, 0, "spark_box B2")
-    act(g, s, 0, "sell G2")                          # D8 adds 1: 2 cogs
-    assert player(s, 0)["cogs"] == 1 + 2 + 2
+    assert player(s, 0)["cogs"] == 1 + 2 and player(s, 0)["sparks"] == 0
+    act(g, s, 0, "sell G2")                          # a cog
+    assert player(s, 0)["cogs"] == 1 + 2 + 1
     act(g, s, 0, "recruit Gordon")                   # the third assistant: 3 cogs
-    assert player(s, 0)["cogs"] == 2
+    assert player(s, 0)["cogs"] == 1
     act(g, s, 0, "place Y5 store")
     assert player(s, 0)["storage"] == "Y5" and player(s, 0)["dice"] == []
 
