@@ -969,7 +969,7 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     cdef const Player* P = &s.pl[p]
     cdef int t, sp, b, c
     cdef uint32_t bits, types, occ, free, fr, up, fits, blocked
-    cdef uint64_t boxes, written, r5, r7, r8, r12, r13, r14, r6, m, sel, own2
+    cdef uint64_t boxes, written, r5, r7, r8, r12, r13, r14, r6, r21, m, sel, own2
     cdef const PlaceEntry* e
     cdef const uint8_t* fit0
     cdef const uint8_t* fit1
@@ -1032,20 +1032,23 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
         written |= nz_bit(r5, 5) | nz_bit(r7, 7) | nz_bit(r8, 8)
     w[6] |= r6
     written |= nz_bit(r6, 6)
-    if occ & 15:
-        # a die in the upgrade section: its value counts towards the level, so changing it (1 cog a step, within
-        # 1-6; the seed's "alter the value of one of your dice", "at any time") may complete the upgrade
-        if cogs >= cfg.change_cost:
-            for c in range(NCOL):
-                b = P.space[c]
-                if b:
-                    if dval(b) < 6:
-                        set_one(w, &written, A_UP_SPACE + c)
-                    if dval(b) > 1:
-                        set_one(w, &written, A_DOWN_SPACE + c)
-    if (types | (occ & 15)) and popcount(pc & cfg.kind_mask2[AK_ADJUST]) > P.used_adjust:
-        written |= (<uint64_t>1) << (A_ADJUST >> 6)
-        w[A_ADJUST >> 6] |= (<uint64_t>1) << (A_ADJUST & 63)
+    # word 21: D6's adjust (1353: bit 9) with a die available or in the upgrade section, and the section's dice
+    # changed by 1 cog (up_space 1354: bits 10-13, down_space 1368: bits 24-27; the seed's "alter the value of one
+    # of your dice", "at any time": a die there counts by its value), within 1-6 (DIE_VALUE: 0 for an empty
+    # space, so the unsigned tests v - 1 < 5 and v - 2 < 5 leave it out), without a branch per space
+    r21 = ((<uint64_t>(<unsigned int>(DIE_VALUE[P.space[0]] - 1) < 5u))
+         | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[1]] - 1) < 5u) << 1)
+         | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[2]] - 1) < 5u) << 2)
+         | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[3]] - 1) < 5u) << 3)) << (A_UP_SPACE & 63)
+    r21 |= ((<uint64_t>(<unsigned int>(DIE_VALUE[P.space[0]] - 2) < 5u))
+          | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[1]] - 2) < 5u) << 1)
+          | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[2]] - 2) < 5u) << 2)
+          | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[3]] - 2) < 5u) << 3)) << (A_DOWN_SPACE & 63)
+    r21 &= all_if(cogs >= cfg.change_cost)
+    r21 |= (<uint64_t>((types | (occ & 15)) != 0) & <uint64_t>(popcount(pc & cfg.kind_mask2[AK_ADJUST]) > P.used_adjust)) \
+        << (A_ADJUST & 63)
+    w[A_ADJUST >> 6] |= r21
+    written |= nz_bit(r21, A_ADJUST >> 6)
     if types | rearr:
         # Where a die may go (``fit``, for every die of a type at once): a robot space of a card in the line when
         # its colour is the die's or "any" (every colour when paid: r_fit row NCOL + 1) and its value the die's
@@ -2286,6 +2289,8 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
                 A_COPY, A_COMPLETE, A_DIE_CHOICE, A_RECYCLE, A_SKIP, A_DONE, A_DISCARD_ROBOT, A_DRAW, A_ASSIGN,
                 A_DRAFT, A_ADJUST, A_UP_SPACE, A_DOWN_SPACE]:
         raise AssertionError("the action layout and the engine's family table disagree")
+    if (A_UP_SPACE >> 6) != (A_ADJUST >> 6) or ((A_DOWN_SPACE + NCOL - 1) >> 6) != (A_ADJUST >> 6):
+        raise AssertionError("action_options writes adjust, up_space and down_space as one mask word")
     for i, (name, size) in enumerate(_FAMILIES):
         for r in range(layout[name][0], layout[name][0] + size):
             cfg.fam[r] = <uint8_t>i
