@@ -959,6 +959,61 @@ def test_goal_tiles_variant_two_random_goals_worth_six() -> None:
     assert goal in player(s, 0)["goals_met"] and s.scores()[0] >= before + 6
 
 
+def test_every_goal_tile_just_met_and_just_missed() -> None:
+    """The six goal tiles (seed l. 318-324; thresholds [D] but the last, which the seed states: "Reach the third
+    bonus space on two different scoring tracks"), each at its threshold and one below, and 6 points [I] for each
+    goal met when in play (a solo game of difficulty 6 has all six)."""
+    g, s = at_action(players=1, seed=0, goals=6)
+    g0 = game(players=1, goals=0)
+    assert set(s.view(None)["goals"]) == {"assistants", "level", "same_colour", "power_boxes", "sparks", "third_bonus"}
+
+    def base() -> dict:
+        f = fields(g, s)
+        P = f["players"][0]
+        P["track"] = [0, 0, 0, 0]
+        P["level"] = 0
+        P["sparks"] = 0
+        P["cogs"] = 0
+        set_hand(g, f, 0, [])
+        return f
+
+    cases = {
+        "assistants": (lambda f: set_hand(g, f, 0, [], played=["D6", "D8", "D9", "Emma"]),
+                       lambda f: set_hand(g, f, 0, [], played=["D6", "D8", "D9", "Emma", "Frank"])),
+        "level": (lambda f: f["players"][0].__setitem__("level", 3), lambda f: f["players"][0].__setitem__("level", 4)),
+        "same_colour": (lambda f: complete(g, f, 0, "G1", "G3", "G4", "B1"),
+                        lambda f: complete(g, f, 0, "G1", "G3", "G4", "G5")),
+        "power_boxes": (lambda f: complete(g, f, 0, "R2", "B6", "G9"),
+                        lambda f: complete(g, f, 0, "R2", "B6", "G9", "Y12")),
+        "sparks": (lambda f: f["players"][0].__setitem__("sparks", 3),
+                   lambda f: f["players"][0].__setitem__("sparks", 4)),
+        "third_bonus": (lambda f: f["players"][0].__setitem__("track", [9, 8, 0, 0]),
+                        lambda f: f["players"][0].__setitem__("track", [9, 9, 0, 0])),
+    }
+    for goal, (below, at) in cases.items():
+        f = base()
+        below(f)
+        s_below = build(g, f)
+        f = base()
+        at(f)
+        s_at = build(g, f)
+        assert goal not in player(s_below, 0)["goals_met"], goal
+        assert goal in player(s_at, 0)["goals_met"], goal
+        assert player(s_at, 0)["goals_met"] == [goal], goal
+        # the same position with no goal tile in play scores 6 less
+        f["goals"] = 0
+        assert s_at.scores()[0] == build(g0, f).scores()[0] + 6, goal
+    # a spark on a power box still counts ("Have 4 sparks"), Emma's cog on one does not
+    f = base()
+    set_hand(g, f, 0, [], played=["Emma"])
+    f["players"][0]["sparks"] = 3
+    f["players"][0]["box_used"] = 1 << 63
+    assert "sparks" in player(build(g, f), 0)["goals_met"]
+    f["players"][0]["box_cog"] = 1 << 63
+    f["players"][0]["used_emma"] = 1
+    assert "sparks" not in player(build(g, f), 0)["goals_met"]
+
+
 def test_assistant_draft_deal_seven_keep_one_pass_left() -> None:
     g = game(players=3, draft=True)
     s = g.new_initial_state(2)
