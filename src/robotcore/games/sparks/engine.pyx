@@ -409,6 +409,21 @@ cdef void _fill_die_value() noexcept:
 _fill_die_value()
 
 
+# for a die byte on an upgrade space (0: none), bit 0: it may go up (not a 6), bit 14: down (not a 1); shifted by
+# the space's index and by A_UP_SPACE & 63 this is its up_space / down_space actions (A_DOWN_SPACE = A_UP_SPACE + 14)
+cdef uint32_t SECTION_CHANGE[NTYPES + 1]
+
+
+cdef void _fill_section_change() noexcept:
+    cdef int b
+    SECTION_CHANGE[0] = 0
+    for b in range(1, NTYPES + 1):
+        SECTION_CHANGE[b] = (1u if dval(b) < 6 else 0u) | ((1u << NSPACE) if dval(b) > 1 else 0u)
+
+
+_fill_section_change()
+
+
 cdef void check_level(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
     cdef Player* P = &s.pl[p]
     cdef int c
@@ -1034,16 +1049,10 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     written |= nz_bit(r6, 6)
     # word 21: D6's adjust (1353: bit 9) with a die available or in the upgrade section, and the section's dice
     # changed by 1 cog (up_space 1354: bits 10-13, down_space 1368: bits 24-27; the seed's "alter the value of one
-    # of your dice", "at any time": a die there counts by its value), within 1-6 (DIE_VALUE: 0 for an empty
-    # space, so the unsigned tests v - 1 < 5 and v - 2 < 5 leave it out), without a branch per space
-    r21 = ((<uint64_t>(<unsigned int>(DIE_VALUE[P.space[0]] - 1) < 5u))
-         | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[1]] - 1) < 5u) << 1)
-         | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[2]] - 1) < 5u) << 2)
-         | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[3]] - 1) < 5u) << 3)) << (A_UP_SPACE & 63)
-    r21 |= ((<uint64_t>(<unsigned int>(DIE_VALUE[P.space[0]] - 2) < 5u))
-          | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[1]] - 2) < 5u) << 1)
-          | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[2]] - 2) < 5u) << 2)
-          | (<uint64_t>(<unsigned int>(DIE_VALUE[P.space[3]] - 2) < 5u) << 3)) << (A_DOWN_SPACE & 63)
+    # of your dice", "at any time": a die there counts by its value), within 1-6: one SECTION_CHANGE entry per
+    # space (0 for an empty one), without a branch per space
+    r21 = (<uint64_t>(SECTION_CHANGE[P.space[0]] | (SECTION_CHANGE[P.space[1]] << 1)
+                      | (SECTION_CHANGE[P.space[2]] << 2) | (SECTION_CHANGE[P.space[3]] << 3))) << (A_UP_SPACE & 63)
     r21 &= all_if(cogs >= cfg.change_cost)
     r21 |= (<uint64_t>((types | (occ & 15)) != 0) & <uint64_t>(popcount(pc & cfg.kind_mask2[AK_ADJUST]) > P.used_adjust)) \
         << (A_ADJUST & 63)
@@ -2289,7 +2298,8 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
                 A_COPY, A_COMPLETE, A_DIE_CHOICE, A_RECYCLE, A_SKIP, A_DONE, A_DISCARD_ROBOT, A_DRAW, A_ASSIGN,
                 A_DRAFT, A_ADJUST, A_UP_SPACE, A_DOWN_SPACE]:
         raise AssertionError("the action layout and the engine's family table disagree")
-    if (A_UP_SPACE >> 6) != (A_ADJUST >> 6) or ((A_DOWN_SPACE + NCOL - 1) >> 6) != (A_ADJUST >> 6):
+    if (A_UP_SPACE >> 6) != (A_ADJUST >> 6) or ((A_DOWN_SPACE + NCOL - 1) >> 6) != (A_ADJUST >> 6) \
+            or A_DOWN_SPACE != A_UP_SPACE + NSPACE:
         raise AssertionError("action_options writes adjust, up_space and down_space as one mask word")
     for i, (name, size) in enumerate(_FAMILIES):
         for r in range(layout[name][0], layout[name][0] + size):
