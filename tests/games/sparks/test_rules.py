@@ -359,7 +359,7 @@ def test_change_the_value_of_a_die_in_the_upgrade_section() -> None:
     "your dice", where the actions' "available dice" are the ones next to the board, l. 103; a placed die is
     "locked in place", l. 109, which a value change does not move). In the upgrade section the value counts
     towards the level (l. 131-133): a red 4 left there from an earlier turn becomes a 5 for 1 cog, and level 1
-    (5) is reached at once. The free adjustments (D6, the P3 box: "any of your dice", l. 498; Silas) reach it too."""
+    (5) is reached at once. The free adjustments (D6, the P3 box: "any of your dice", l. 499; Silas) reach it too."""
     g, f = _seat0()
     on_space(f, 0, "up-red", "R4")
     f["players"][0]["cogs"] = 1
@@ -637,9 +637,9 @@ def test_margot_and_theodora_add_two_to_every_upgrade() -> None:
 
 def test_margot_recruited_when_the_section_already_meets_the_requirement_upgrades_at_once() -> None:
     """"If the sum of all dice in your upgrade section matches or exceeds the value directly above your current
-    factory level, you upgrade" (seed l. 131-133), Margot "counts as +2 towards the requirement" (l. 367): a full
+    factory level, you upgrade" (seed l. 131-133), Margot "counts as +2 towards the requirement" (l. 368): a full
     section (3 dice, the cap) worth 4 reaches 5 the moment Margot is played, and no die can be added to it any
-    more; likewise Conrad copying Margot (l. 348: "copies the effect")."""
+    more; likewise Conrad copying Margot (l. 349-350: "copies the effect")."""
     g, f = _with(["Margot"])
     on_space(f, 0, "up-red", "R1")
     on_space(f, 0, "up-blue", "B1")
@@ -960,7 +960,7 @@ def test_goal_tiles_variant_two_random_goals_worth_six() -> None:
 
 
 def test_every_goal_tile_just_met_and_just_missed() -> None:
-    """The six goal tiles (seed l. 318-324; thresholds [D] but the last, which the seed states: "Reach the third
+    """The six goal tiles (seed l. 315-320; thresholds [D] but the last, which the seed states: "Reach the third
     bonus space on two different scoring tracks"), each at its threshold and one below, and 6 points [I] for each
     goal met when in play (a solo game of difficulty 6 has all six)."""
     g, s = at_action(players=1, seed=0, goals=6)
