@@ -315,8 +315,10 @@ class Reference:
                 out.add(B["reroll_one"] + t)
         if P["reroll_tile"] and self.dice_n(P):
             out.add(B["reroll"])
-        if P["used_adjust"] < self.count(P, "adjust") and self.dice_n(P):
+        if P["used_adjust"] < self.count(P, "adjust") and (self.dice_n(P) or self.section(P)):
             out.add(B["adjust"])
+        if P["cogs"] >= self.c.change_cost:
+            out |= self.section_changes(P)
         rearr = P["tiles"] >> TILE["rearrange"] & 1 and P["rearranged"] < self.c.rearrange_limit
         for sp in range(14):
             b = P["space"][sp]
@@ -337,6 +339,16 @@ class Reference:
                 out.add(B["cog_box"] + b)
         out.add(B["done"])
         return sorted(out)
+
+    def section(self, P: dict[str, Any]) -> list[int]:
+        """The upgrade section's spaces that hold a die."""
+        return [c for c in range(4) if P["space"][c]]
+
+    def section_changes(self, P: dict[str, Any]) -> set[int]:
+        """+1 / -1 to a die in the upgrade section (its value counts towards the level), within 1-6."""
+        B = self.base
+        out = {B["up_space"] + c for c in self.section(P) if val(P["space"][c]) < 6}
+        return out | {B["down_space"] + c for c in self.section(P) if val(P["space"][c]) > 1}
 
     def pending_legal(self, p: int) -> set[int]:
         B = self.base
@@ -360,6 +372,7 @@ class Reference:
                         out.add(B["up"] + t)
                     if t % 6 > 0:
                         out.add(B["down"] + t)
+            out |= self.section_changes(P)
             out.add(B["skip"])
         elif head == PD_RECYCLE_PICK:
             out |= {B["recycle"] + P["rc"][i] - 1 for i in range(P["nrc"])}
@@ -536,6 +549,8 @@ class Reference:
         elif kind == "die_choice":
             for _ in range(prm):
                 self.push(P, PD_DIE_CHOICE, 0)
+        elif kind == "factory_bonus":
+            self.check_level(p)          # the section may meet the requirement with the new bonus at once
 
     def settle(self, p: int) -> None:
         P = self.f["players"][p]
@@ -597,11 +612,11 @@ class Reference:
                     return
                 self.pop(P)
             elif head == PD_ADJUST:
-                if arg > 0 and self.dice_n(P):
+                if arg > 0 and (self.dice_n(P) or self.section(P)):
                     return
                 self.pop(P)
             elif head == PD_SILAS:
-                if P["silas"] > 0 and self.dice_n(P):
+                if P["silas"] > 0 and (self.dice_n(P) or self.section(P)):
                     return
                 P["silas"] = 0
                 self.pop(P)
@@ -929,6 +944,15 @@ class Reference:
         elif name == "adjust":
             P["used_adjust"] += 1
             self.push(P, PD_ADJUST, 1)
+        elif name in ("up_space", "down_space"):
+            if head == PD_ADJUST:
+                P["parg"][0] -= 1
+            elif head == PD_SILAS:
+                P["silas"] -= 1
+            else:
+                P["cogs"] -= self.c.change_cost
+            P["space"][k] += 1 if name == "up_space" else -1
+            self.check_level(p)
         elif name == "mark":
             P["avail"][k] -= 1
             P["rr"][P["nrr"]] = k + 1

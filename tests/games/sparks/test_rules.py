@@ -354,6 +354,49 @@ def test_change_a_value_one_cog_per_step_within_one_to_six() -> None:
     assert not any(m.startswith(("up ", "down ")) for m in legal(g, s, 0))
 
 
+def test_change_the_value_of_a_die_in_the_upgrade_section() -> None:
+    """"Change a die value: At any time, you may pay cogs to alter the value of one of your dice" (seed l. 166-169:
+    "your dice", where the actions' "available dice" are the ones next to the board, l. 103; a placed die is
+    "locked in place", l. 109, which a value change does not move). In the upgrade section the value counts
+    towards the level (l. 131-133): a red 4 left there from an earlier turn becomes a 5 for 1 cog, and level 1
+    (5) is reached at once. The free adjustments (D6, the P3 box: "any of your dice", l. 499; Silas) reach it too."""
+    g, f = _seat0()
+    on_space(f, 0, "up-red", "R4")
+    f["players"][0]["cogs"] = 1
+    f["players"][0]["sparks"] = 0
+    s = build(g, f)
+    moves = legal(g, s, 0)
+    assert "up_space up-red" in moves and "down_space up-red" in moves and "up_space up-blue" not in moves
+    act(g, s, 0, "up_space up-red")
+    p = player(s, 0)
+    assert p["level"] == 1 and p["sparks"] == 1 and p["cogs"] == 0 and p["upgrade"]["red"] is None
+    g, f = _seat0()
+    on_space(f, 0, "up-red", "R6")
+    on_space(f, 0, "up-blue", "B1")
+    f["players"][0]["cogs"] = 1
+    s = build(g, f)
+    moves = legal(g, s, 0)
+    assert "up_space up-red" not in moves and "down_space up-blue" not in moves         # within 1-6
+    f = fields(g, s)
+    f["players"][0]["cogs"] = 0
+    s = build(g, f)
+    assert not any(m.startswith(("up_space", "down_space")) for m in legal(g, s, 0))    # it costs a cog
+    g, f = _with([], played=["D6"], cogs=0)          # D6: a free +-1 on any die, the section's included
+    on_space(f, 0, "up-red", "R4")
+    s = build(g, f)
+    assert "adjust" in legal(g, s, 0)
+    act(g, s, 0, "adjust")
+    assert "up_space up-red" in legal(g, s, 0)
+    act(g, s, 0, "up_space up-red")
+    assert player(s, 0)["level"] == 1 and player(s, 0)["pending"] == []
+    g, f = _with([], played=["Silas"], cogs=0)       # Silas: a discarded 3 spread over the other dice
+    on_space(f, 0, "up-red", "R3")
+    give(f, 0, "B2")
+    s = build(g, f)
+    act(g, s, 0, "silas B2", "up_space up-red", "up_space up-red")
+    assert player(s, 0)["level"] == 1
+
+
 def test_ignore_a_colour_for_two_cogs() -> None:
     g, f = _seat0()
     set_line(g, f, 0, ["R1", None, None])
@@ -482,6 +525,8 @@ def test_slot_tile_recycle_moves_one_die_to_another_robot() -> None:
     act(g, s, 0, "recycle R5")
     moves = legal(g, s, 0)
     assert "place R5 s2.1" in moves and "up R5" in moves and "done" not in moves
+    # "you may not instead place the die in your upgrade section or sell it for a cog" (seed l. 277-280)
+    assert not any(m.startswith(("sell", "place R5 up-", "place R5 store")) for m in moves)
     act(g, s, 0, "up R5", "place R6 s2.2")
     assert player(s, 0)["line"][1]["dice"] == [None, "R6", None] and player(s, 0)["cogs"] == 1 + 1 - 1
 
@@ -588,6 +633,30 @@ def test_margot_and_theodora_add_two_to_every_upgrade() -> None:
     s = build(g, f)
     act(g, s, 0, "place B1 up-blue")                # 1 + 1 + 2 + 2 >= 5
     assert player(s, 0)["level"] == 1
+
+
+def test_margot_recruited_when_the_section_already_meets_the_requirement_upgrades_at_once() -> None:
+    """"If the sum of all dice in your upgrade section matches or exceeds the value directly above your current
+    factory level, you upgrade" (seed l. 131-133), Margot "counts as +2 towards the requirement" (l. 368): a full
+    section (3 dice, the cap) worth 4 reaches 5 the moment Margot is played, and no die can be added to it any
+    more; likewise Conrad copying Margot (l. 349-350: "copies the effect")."""
+    g, f = _with(["Margot"])
+    on_space(f, 0, "up-red", "R1")
+    on_space(f, 0, "up-blue", "B1")
+    on_space(f, 0, "up-green", "G2")
+    f["players"][0]["sparks"] = 0
+    s = build(g, f)
+    assert not any(m.startswith("place") and "up-" in m for m in legal(g, s, 0))     # the section is full
+    act(g, s, 0, "recruit Margot")
+    p = player(s, 0)
+    assert p["level"] == 1 and p["sparks"] == 1 and all(v is None for v in p["upgrade"].values())
+    g, f = _with(["Conrad"], played=["Margot"])
+    on_space(f, 0, "up-red", "R1")
+    on_space(f, 0, "up-blue", "B1")                  # 1 + 1 + 2 = 4 < 5
+    s = build(g, f)
+    assert player(s, 0)["level"] == 0
+    act(g, s, 0, "recruit Conrad")                   # one option: copies Margot, 1 + 1 + 2 + 2 >= 5
+    assert player(s, 0)["conrad"] == "Margot" and player(s, 0)["level"] == 1
 
 
 def test_octavia_turns_a_die_to_its_opposite_side_once_per_turn() -> None:
@@ -890,6 +959,61 @@ def test_goal_tiles_variant_two_random_goals_worth_six() -> None:
     assert goal in player(s, 0)["goals_met"] and s.scores()[0] >= before + 6
 
 
+def test_every_goal_tile_just_met_and_just_missed() -> None:
+    """The six goal tiles (seed l. 315-320; thresholds [D] but the last, which the seed states: "Reach the third
+    bonus space on two different scoring tracks"), each at its threshold and one below, and 6 points [I] for each
+    goal met when in play (a solo game of difficulty 6 has all six)."""
+    g, s = at_action(players=1, seed=0, goals=6)
+    g0 = game(players=1, goals=0)
+    assert set(s.view(None)["goals"]) == {"assistants", "level", "same_colour", "power_boxes", "sparks", "third_bonus"}
+
+    def base() -> dict:
+        f = fields(g, s)
+        P = f["players"][0]
+        P["track"] = [0, 0, 0, 0]
+        P["level"] = 0
+        P["sparks"] = 0
+        P["cogs"] = 0
+        set_hand(g, f, 0, [])
+        return f
+
+    cases = {
+        "assistants": (lambda f: set_hand(g, f, 0, [], played=["D6", "D8", "D9", "Emma"]),
+                       lambda f: set_hand(g, f, 0, [], played=["D6", "D8", "D9", "Emma", "Frank"])),
+        "level": (lambda f: f["players"][0].__setitem__("level", 3), lambda f: f["players"][0].__setitem__("level", 4)),
+        "same_colour": (lambda f: complete(g, f, 0, "G1", "G3", "G4", "B1"),
+                        lambda f: complete(g, f, 0, "G1", "G3", "G4", "G5")),
+        "power_boxes": (lambda f: complete(g, f, 0, "R2", "B6", "G9"),
+                        lambda f: complete(g, f, 0, "R2", "B6", "G9", "Y12")),
+        "sparks": (lambda f: f["players"][0].__setitem__("sparks", 3),
+                   lambda f: f["players"][0].__setitem__("sparks", 4)),
+        "third_bonus": (lambda f: f["players"][0].__setitem__("track", [9, 8, 0, 0]),
+                        lambda f: f["players"][0].__setitem__("track", [9, 9, 0, 0])),
+    }
+    for goal, (below, at) in cases.items():
+        f = base()
+        below(f)
+        s_below = build(g, f)
+        f = base()
+        at(f)
+        s_at = build(g, f)
+        assert goal not in player(s_below, 0)["goals_met"], goal
+        assert goal in player(s_at, 0)["goals_met"], goal
+        assert player(s_at, 0)["goals_met"] == [goal], goal
+        # the same position with no goal tile in play scores 6 less
+        f["goals"] = 0
+        assert s_at.scores()[0] == build(g0, f).scores()[0] + 6, goal
+    # a spark on a power box still counts ("Have 4 sparks"), Emma's cog on one does not
+    f = base()
+    set_hand(g, f, 0, [], played=["Emma"])
+    f["players"][0]["sparks"] = 3
+    f["players"][0]["box_used"] = 1 << 63
+    assert "sparks" in player(build(g, f), 0)["goals_met"]
+    f["players"][0]["box_cog"] = 1 << 63
+    f["players"][0]["used_emma"] = 1
+    assert "sparks" not in player(build(g, f), 0)["goals_met"]
+
+
 def test_assistant_draft_deal_seven_keep_one_pass_left() -> None:
     g = game(players=3, draft=True)
     s = g.new_initial_state(2)
@@ -1006,22 +1130,23 @@ def test_seed_example_robot_advances_two_red_and_gains_a_cog() -> None:
 
 def test_seed_example_adam() -> None:
     """Adam (active, 4 dice) completes a robot with two dice, fires a power box for 2 cogs, sells a die for a cog,
-    pays 3 cogs for his third assistant and stores his last die."""
+    pays 3 cogs for his third assistant and stores his last die (seed l. 178-196)."""
     g, f = _seat0()
     set_line(g, f, 0, ["R1", None, None])
     complete(g, f, 0, "B2")                          # a completed robot whose box gives 2 cogs
-    set_hand(g, f, 0, ["Gordon"], played=["D6", "D8"])
+    set_hand(g, f, 0, ["Gordon"], played=["D6", "D9"])   # two played assistants that do not touch the sale
     f["players"][0]["cogs"] = 0
     f["players"][0]["sparks"] = 1
     give(f, 0, "R3", "R4", "G2", "Y5")
     s = build(g, f)
     act(g, s, 0, "place R3 s1.1", "place R4 s1.2")
-    assert "R1" in player(s, 0)["tableau"]
+    assert "R1" in player(s, 0)["tableau"] and player(s, 0)["tracks"]["red"] == 1
     act(g, s, 0, "spark_box B2")
-    act(g, s, 0, "sell G2")                          # D8 adds 1: 2 cogs
-    assert player(s, 0)["cogs"] == 1 + 2 + 2
+    assert player(s, 0)["cogs"] == 1 + 2 and player(s, 0)["sparks"] == 0
+    act(g, s, 0, "sell G2")                          # a cog
+    assert player(s, 0)["cogs"] == 1 + 2 + 1
     act(g, s, 0, "recruit Gordon")                   # the third assistant: 3 cogs
-    assert player(s, 0)["cogs"] == 2
+    assert player(s, 0)["cogs"] == 1
     act(g, s, 0, "place Y5 store")
     assert player(s, 0)["storage"] == "Y5" and player(s, 0)["dice"] == []
 

@@ -40,6 +40,7 @@ _FAMILIES = (
     ("free_box", 64), ("track", NCOL), ("tile", NTILES * 4), ("copy", MAX_ASSIST), ("complete", SLOTS),
     ("die_choice", NTYPES), ("recycle", NTYPES), ("skip", 1), ("done", 1), ("discard_robot", SLOTS),
     ("draw", 1), ("assign", 64 * SLOTS), ("draft", MAX_ASSIST), ("adjust", 1),
+    ("up_space", NSPACE), ("down_space", NSPACE),
 )
 
 
@@ -89,6 +90,8 @@ cdef enum:
     A_ASSIGN = 1129
     A_DRAFT = 1321
     A_ADJUST = 1353
+    A_UP_SPACE = 1354
+    A_DOWN_SPACE = 1368
 
 
 # the families of _FAMILIES, in order (make_core checks it)
@@ -96,7 +99,7 @@ cdef enum:
     F_TAKE, F_PICK, F_PLACE, F_SELL, F_SELL_SPACE, F_UP, F_DOWN, F_FLIP, F_FRANK, F_SILAS, F_REROLL1, F_REROLL
     F_MARK, F_ROLL, F_REARRANGE, F_RECRUIT, F_SPARK_BOX, F_COG_BOX, F_FREE_BOX, F_TRACK, F_TILE, F_COPY
     F_COMPLETE, F_DIE_CHOICE, F_RECYCLE, F_SKIP, F_DONE, F_DISCARD_ROBOT, F_DRAW, F_ASSIGN, F_DRAFT, F_ADJUST
-    NUM_FAMILIES
+    F_UP_SPACE, F_DOWN_SPACE, NUM_FAMILIES
 
 
 cdef enum:
@@ -406,6 +409,21 @@ cdef void _fill_die_value() noexcept:
 _fill_die_value()
 
 
+# for a die byte on an upgrade space (0: none), bit 0: it may go up (not a 6), bit 14: down (not a 1); shifted by
+# the space's index and by A_UP_SPACE & 63 this is its up_space / down_space actions (A_DOWN_SPACE = A_UP_SPACE + 14)
+cdef uint32_t SECTION_CHANGE[NTYPES + 1]
+
+
+cdef void _fill_section_change() noexcept:
+    cdef int b
+    SECTION_CHANGE[0] = 0
+    for b in range(1, NTYPES + 1):
+        SECTION_CHANGE[b] = (1u if dval(b) < 6 else 0u) | ((1u << NSPACE) if dval(b) > 1 else 0u)
+
+
+_fill_section_change()
+
+
 cdef void check_level(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
     cdef Player* P = &s.pl[p]
     cdef int c
@@ -546,6 +564,10 @@ cdef void onetime(const SPConfig* cfg, SPState* s, int p, int a) noexcept nogil:
     elif kind == AK_DIE_CHOICE:
         for i in range(prm):
             push(P, PD_DIE_CHOICE, 0)
+    elif kind == AK_FACTORY_BONUS:
+        # a permanent "+n towards the requirement": the section's dice may meet it already (the seed's upgrade
+        # is a condition on the section's sum, l. 131-133), and a full section could not take another die
+        check_level(cfg, s, p)
 
 
 cdef bint can_recruit(const SPConfig* cfg, const SPState* s, const Player* P, int a) noexcept nogil:
@@ -560,6 +582,12 @@ cdef bint can_recruit(const SPConfig* cfg, const SPState* s, const Player* P, in
 cdef bint any_dice(const Player* P) noexcept nogil:
     """Whether the seat has an available die."""
     return (load_le64(&P.avail[0]) | load_le64(&P.avail[8]) | load_le64(&P.avail[16])) != 0
+
+
+cdef inline bint adjustable(const Player* P) noexcept nogil:
+    """Whether the seat has a die whose value a free adjustment may change: an available one or one in the
+    upgrade section (whose sum counts; RULES.md, "Changing a die in the upgrade section")."""
+    return any_dice(P) or load_le32(&P.space[0]) != 0
 
 
 cdef int dice_count(const Player* P) noexcept nogil:
@@ -635,11 +663,11 @@ cdef void settle(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
                 return
             pop(P)
         elif head == PD_ADJUST:
-            if arg > 0 and any_dice(P):
+            if arg > 0 and adjustable(P):
                 return
             pop(P)
         elif head == PD_SILAS:
-            if P.silas > 0 and any_dice(P):
+            if P.silas > 0 and adjustable(P):
                 return
             P.silas = 0
             pop(P)
@@ -808,6 +836,13 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
                     setb(w, A_UP + t)
                 if t % 6 > 0:
                     setb(w, A_DOWN + t)
+        for k in range(NCOL):           # "any of your dice": the upgrade section's too
+            b = P.space[k]
+            if b:
+                if dval(b) < 6:
+                    setb(w, A_UP_SPACE + k)
+                if dval(b) > 1:
+                    setb(w, A_DOWN_SPACE + k)
         setb(w, A_SKIP)
     elif head == PD_RECYCLE_PICK:
         for i in range(P.nrc):
@@ -949,7 +984,7 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
     cdef const Player* P = &s.pl[p]
     cdef int t, sp, b, c
     cdef uint32_t bits, types, occ, free, fr, up, fits, blocked
-    cdef uint64_t boxes, written, r5, r7, r8, r12, r13, r14, r6, m, sel, own2
+    cdef uint64_t boxes, written, r5, r7, r8, r12, r13, r14, r6, r21, m, sel, own2
     cdef const PlaceEntry* e
     cdef const uint8_t* fit0
     cdef const uint8_t* fit1
@@ -1010,11 +1045,19 @@ cdef void action_options(const SPConfig* cfg, const SPState* s, int p, uint64_t*
         w[7] |= r7
         w[8] |= r8
         written |= nz_bit(r5, 5) | nz_bit(r7, 7) | nz_bit(r8, 8)
-        if popcount(pc & cfg.kind_mask2[AK_ADJUST]) > P.used_adjust:
-            written |= (<uint64_t>1) << (A_ADJUST >> 6)
-            w[A_ADJUST >> 6] |= (<uint64_t>1) << (A_ADJUST & 63)
     w[6] |= r6
     written |= nz_bit(r6, 6)
+    # word 21: D6's adjust (1353: bit 9) with a die available or in the upgrade section, and the section's dice
+    # changed by 1 cog (up_space 1354: bits 10-13, down_space 1368: bits 24-27; the seed's "alter the value of one
+    # of your dice", "at any time": a die there counts by its value), within 1-6: one SECTION_CHANGE entry per
+    # space (0 for an empty one), without a branch per space
+    r21 = (<uint64_t>(SECTION_CHANGE[P.space[0]] | (SECTION_CHANGE[P.space[1]] << 1)
+                      | (SECTION_CHANGE[P.space[2]] << 2) | (SECTION_CHANGE[P.space[3]] << 3))) << (A_UP_SPACE & 63)
+    r21 &= all_if(cogs >= cfg.change_cost)
+    r21 |= (<uint64_t>((types | (occ & 15)) != 0) & <uint64_t>(popcount(pc & cfg.kind_mask2[AK_ADJUST]) > P.used_adjust)) \
+        << (A_ADJUST & 63)
+    w[A_ADJUST >> 6] |= r21
+    written |= nz_bit(r21, A_ADJUST >> 6)
     if types | rearr:
         # Where a die may go (``fit``, for every die of a type at once): a robot space of a card in the line when
         # its colour is the die's or "any" (every colour when paid: r_fit row NCOL + 1) and its value the die's
@@ -1378,6 +1421,17 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
     elif f == F_ADJUST:
         P.used_adjust += 1
         push(P, PD_ADJUST, 1)
+    elif f == F_UP_SPACE or f == F_DOWN_SPACE:
+        sp = (a - A_UP_SPACE) % NSPACE
+        k = 1 if a < A_DOWN_SPACE else -1
+        if head == PD_ADJUST:
+            P.parg[0] -= 1
+        elif head == PD_SILAS:
+            P.silas -= 1
+        else:
+            P.cogs -= cfg.change_cost
+        P.space[sp] = <uint8_t>(P.space[sp] + k)
+        check_level(cfg, s, p)
     elif f == F_MARK:
         t = a - A_MARK
         P.avail[t] -= 1
@@ -2242,8 +2296,11 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
                 A_TAKE, A_PICK, A_PLACE, A_SELL, A_SELL_SPACE, A_UP, A_DOWN, A_FLIP, A_FRANK, A_SILAS, A_REROLL1,
                 A_REROLL, A_MARK, A_ROLL, A_REARRANGE, A_RECRUIT, A_SPARK_BOX, A_COG_BOX, A_FREE_BOX, A_TRACK, A_TILE,
                 A_COPY, A_COMPLETE, A_DIE_CHOICE, A_RECYCLE, A_SKIP, A_DONE, A_DISCARD_ROBOT, A_DRAW, A_ASSIGN,
-                A_DRAFT, A_ADJUST]:
+                A_DRAFT, A_ADJUST, A_UP_SPACE, A_DOWN_SPACE]:
         raise AssertionError("the action layout and the engine's family table disagree")
+    if (A_UP_SPACE >> 6) != (A_ADJUST >> 6) or ((A_DOWN_SPACE + NCOL - 1) >> 6) != (A_ADJUST >> 6) \
+            or A_DOWN_SPACE != A_UP_SPACE + NSPACE:
+        raise AssertionError("action_options writes adjust, up_space and down_space as one mask word")
     for i, (name, size) in enumerate(_FAMILIES):
         for r in range(layout[name][0], layout[name][0] + size):
             cfg.fam[r] = <uint8_t>i

@@ -36,7 +36,7 @@ cdef enum:
     NGOALS = 6
     NPROD = 4
     EMPTY_ROW = 63            # MAX_ROBOTS: the row of the robot masks for an empty slot
-    SP_NUM_ACTIONS = 1354     # engine.action_layout()["num_actions"] (the ids are the same under every content)
+    SP_NUM_ACTIONS = 1382     # engine.action_layout()["num_actions"] (the ids are the same under every content)
 
 # effect symbols (data.SYMBOLS)
 cdef enum:
