@@ -232,13 +232,14 @@ cdef extern from *:
     #if RC_PINNED_IDS && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
     #define RC_COMPRESS_ROUND 8
     #define RC_LIST_COMPRESS rc_fast_compress
+    static const uint8_t rc_iota64[64] = {         /* (GCC 8 has no _mm512_set_epi8) */
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+        29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55,
+        56, 57, 58, 59, 60, 61, 62, 63};
     __attribute__((target("avx512f,avx512bw,avx512vbmi2"), noinline))
     static void rc_decode_compress(PyObject** items, PyObject* const* id_items, const uint64_t* words,
                                    uint64_t which) {
-        const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
-                                             47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
-                                             31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                                             15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        const __m512i iota = _mm512_loadu_si512((const void*)rc_iota64);
         uint8_t at[64];
         uint64_t b;
         Py_ssize_t k = 0;
@@ -266,7 +267,7 @@ cdef extern from *:
                                    uint64_t which) { (void)items; (void)id_items; (void)words; (void)which; }
     #endif
 
-    /* The list of the ids of the ``n`` (> 0) actions in the words of the set ``which`` by rc_decode_compress. */
+    /* The list of the ids of the ``n`` (>= 0) actions in the words of the set ``which`` by rc_decode_compress. */
     static PyObject* rc_compressed_list(PyObject* const* id_items, const uint64_t* words, uint64_t which,
                                         Py_ssize_t n) {
         int slot;
@@ -413,8 +414,9 @@ cdef extern from *:
     void rc_pin_ids(PyObject** ids, Py_ssize_t n)
     const int RC_LIST_COMPRESS
 
-#: Whether ``legal_actions`` builds its lists by AVX-512 VBMI2's compress on this CPU (core/bits.h) rather than
-#: the portable loops (the same lists either way).
+#: Whether ``legal_actions`` builds its lists by AVX-512 VBMI2's compress on this CPU (core/bits.h: Intel's with
+#: VBMI2) and this Python (pinned ids: 64-bit CPython 3.10-3.11 with the GIL) rather than the portable loops (the
+#: same lists either way).
 LIST_COMPRESS: bool = bool(RC_LIST_COMPRESS)
 
 

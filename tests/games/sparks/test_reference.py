@@ -27,7 +27,8 @@ def choose(game: robotcore.Game, legal: list[int], rng: random.Random, biased: b
     if not biased:
         return rng.choice(legal)
     names = [game.action_to_dict(a)["type"] for a in legal]
-    eager = [a for a, n in zip(legal, names) if n not in ("done", "sell", "sell_space", "skip", "up", "down")]
+    eager = [a for a, n in zip(legal, names) if n not in ("done", "sell", "sell_space", "skip", "up", "down",
+                                                                "up_space", "down_space")]
     if eager and rng.random() < 0.9:
         return rng.choice(eager)
     return rng.choice(legal)

@@ -586,7 +586,7 @@ cdef bint any_dice(const Player* P) noexcept nogil:
 
 cdef inline bint adjustable(const Player* P) noexcept nogil:
     """Whether the seat has a die whose value a free adjustment may change: an available one or one in the
-    upgrade section (whose sum counts; RULES.md, "Changing a die in the upgrade section")."""
+    upgrade section (whose sum counts; RULES.md, the action table's `up_space` row)."""
     return any_dice(P) or load_le32(&P.space[0]) != 0
 
 
