@@ -5,6 +5,7 @@ against the committed OpenAPI document."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import uuid
 from collections.abc import Iterator
@@ -157,3 +158,13 @@ def any_db_api(request: pytest.FixtureRequest, tmp_path: Path, openapi_schema: A
 
 def new_key() -> str:
     return uuid.uuid4().hex
+
+
+def typical_stride(game: robotcore.Game, seed: int, rng: random.Random, checks: int) -> int:
+    """Every how many steps a match's checks run, for ``checks`` spread over a typical game (max_game_length can
+    be far above what games really last): the length of one random game from ``seed``, played with ``rng``."""
+    typical = game.new_initial_state(seed)
+    while not typical.is_terminal:
+        s = rng.choice(typical.actors)
+        typical.apply(rng.choice(typical.legal_actions(s)), s)
+    return max(1, len(typical.history) // checks)

@@ -30,7 +30,7 @@ import robotcore
 from robotcore import Game, State
 from robotcore_api.service import MatchService
 
-from .conftest import ApiClient, database_url, make_api
+from .conftest import ApiClient, database_url, make_api, typical_stride
 from .test_secrets import twin_match
 
 #: (game, parameters): every game at every seat count from 2 to 4 it allows, and the variants whose hidden
@@ -154,11 +154,7 @@ def play_and_attack(api: ApiClient, name: str, params: dict[str, Any], seed: int
     _, other_tokens = api.create(name, params=params, seed=seed + 1)
     foreign = other_tokens[0]
     rng = random.Random(seed)
-    typical = game.new_initial_state(seed)
-    while not typical.is_terminal:
-        s = rng.choice(typical.actors)
-        typical.apply(rng.choice(typical.legal_actions(s)), s)
-    stride = max(1, len(typical.history) // CHECKS)
+    stride = typical_stride(game, seed, rng, CHECKS)
     step = checks = 0
     while True:
         rec = svc.store.get_match(match_id)
@@ -276,9 +272,12 @@ def check_log_entries(name: str, params: dict[str, Any]) -> None:
                          ids=[i for i, c in zip(IDS, CONFIGS) if c[1].get("open_workshop", True)])
 def test_the_log_shows_only_what_the_view_counts(name: str, params: dict[str, Any]) -> None:
     """A hidden action still shows as a row (its seat, a new version): the seat's view must show that much."""
-    game = robotcore.load_game(name, **params)
+    _check_views_count_hidden_actions(robotcore.load_game(name, **params), range(2))
+
+
+def _check_views_count_hidden_actions(game: Game, seeds: range) -> None:
     rng = random.Random(8)
-    for state, actor, action, _ in random_states(game, range(2), rng):
+    for state, actor, action, _ in random_states(game, seeds, rng):
         if game.is_public_action(action):
             continue
         after = state.clone()
@@ -286,23 +285,14 @@ def test_the_log_shows_only_what_the_view_counts(name: str, params: dict[str, An
         for observer in range(game.num_players):
             if observer != actor:
                 assert _views(state, observer) != _views(after, observer), (
-                    f"{name}: seat {observer}'s view does not change when seat {actor} commits "
+                    f"{game.name}: seat {observer}'s view does not change when seat {actor} commits "
                     f"{game.action_to_str(action)}, but the version and the log count it")
 
 
 @pytest.mark.xfail(strict=True, reason="Scrapyard's closed-workshop variant: the match version and the log's "
                                        "hidden rows count every workshop action of each seat, which the view hides")
 def test_closed_workshop_counts_stay_hidden() -> None:
-    game = robotcore.load_game("scrapyard", players=3, open_workshop=False)
-    rng = random.Random(8)
-    for state, actor, action, _ in random_states(game, range(1), rng):
-        if game.is_public_action(action):
-            continue
-        after = state.clone()
-        after.apply(action, actor)
-        for observer in range(game.num_players):
-            if observer != actor:
-                assert _views(state, observer) != _views(after, observer)
+    _check_views_count_hidden_actions(robotcore.load_game("scrapyard", players=3, open_workshop=False), range(1))
 
 
 # -- the checks have teeth ------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from robotcore_api.auth import hash_token, new_token
 from robotcore_api.service import MatchService
 from robotcore_api.store import MatchRecord, SeatSpec, actions
 
-from .conftest import GAMES, ApiClient, database_url, make_api
+from .conftest import GAMES, ApiClient, database_url, make_api, typical_stride
 
 #: At most this many checked steps per match (long games are checked at evenly spread steps).
 CHECKS_PER_MATCH = 40
@@ -94,12 +94,7 @@ def play_and_compare(api: ApiClient, name: str, seed: int, seats: list[dict[str,
     match_id = doc["match_id"]
     game = robotcore.load_game(name)
     rng = random.Random(seed)
-    # spread the checks over a typical game (max_game_length can be far above what games really last)
-    typical = game.new_initial_state(seed)
-    while not typical.is_terminal:
-        s = rng.choice(typical.actors)
-        typical.apply(rng.choice(typical.legal_actions(s)), s)
-    stride = max(1, len(typical.history) // CHECKS_PER_MATCH)
+    stride = typical_stride(game, seed, rng, CHECKS_PER_MATCH)
     step = checks = 0
     seen_tokens = set(tokens.values())
     while True:

@@ -576,22 +576,21 @@ ctypedef uint64_t (*mask_fn)(const SPConfig* cfg, const SPState* s, int seat, ui
 cdef uint64_t mask_main(const SPConfig* cfg, const SPState* s, int seat, uint64_t* words) noexcept nogil:
     # the families decided by the chance of a random game (the builds, depollution or pass, the offer's targets)
     # written without a branch; depollute, stop and pass are one field (stop is never legal here)
-    cdef uint32_t bits, held, dep, trade
+    cdef uint32_t bits, dep, trade
     cdef int any
     cdef uint64_t written
     bits = suppliers_open(cfg, s, seat, pile_size(cfg, s))
     written = put_field(words, cfg.a_supply, bits)
     any = build_opts(cfg, s, seat, words, &written) | (bits != 0)
-    held = malus_held(s, seat)
+    dep = malus_held(s, seat) & cfg.dep_ok                    # the malus it may depollute or give (not sticky)
     if not (s.flags & FL_NODEP):                              # (event 12's round only: well predicted)
-        dep = held & cfg.dep_ok
         any |= dep != 0
         written |= put_field(words, cfg.a_depollute, dep | (<uint64_t>(any == 0) << cfg.o_pass))
     else:
         written |= put_field(words, cfg.a_pass, 1)
     if s.flags & FL_TRADING:                                  # (from event 3 on)
-        # something to give: a non-recycled card, or a malus card that may be given (not a sticky one if harsh)
-        trade = (s.offered == 0) & (((held & cfg.dep_ok) | (kinds_held(s, seat) & 0x3FFu)) != 0)
+        # something to give: a non-recycled card, or a malus card that may be given
+        trade = (s.offered == 0) & ((dep | (kinds_held(s, seat) & 0x3FFu)) != 0)
         written |= put_field(words, cfg.a_offer, cfg.seat_bits & ~((<uint32_t>1) << seat) & (0u - trade))
     return written
 
