@@ -18,7 +18,8 @@ default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_SPECTATOR_TICK_S``, ``ROB
 - ``gthread`` workers: a thread pool per process; each watcher then holds a thread, so at most half of a
   worker's threads watch at once (``ROBOTCORE_MAX_WATCHERS`` defaults to that).
 - gunicorn's own refusals (request line or headers over its limits, malformed requests) are answered as
-  problem+json too (``gunicorn_errors``).
+  problem+json too (``gunicorn_errors``); an answer's headers and whole body go out in one send
+  (``gunicorn_response``).
 - Workers share nothing but the database: watchers learn of moves through it (``live.ChangeFeed``).
 - ``preload_app``: the app (and the database schema) is made once in the master; each worker opens its own
   database connections after the fork.
@@ -43,12 +44,14 @@ if worker_class == "gevent":
 
     monkey.patch_all()
 
-from . import gunicorn_errors  # noqa: E402 - after the monkey-patching
+from . import gunicorn_errors, gunicorn_response  # noqa: E402 - after the monkey-patching
 from .live import default_workers  # noqa: E402
 from .store import default_database_url  # noqa: E402
 
 # gunicorn's own refusals (414, 431, 400 before the app is reached) answered as problem+json
 gunicorn_errors.install()
+# an answer's headers and its body in one send (``gunicorn_response``)
+gunicorn_response.install()
 
 wsgi_app = "robotcore_api.wsgi:app"
 bind = [os.environ.get("ROBOTCORE_BIND", "127.0.0.1:8000")]
