@@ -21,6 +21,7 @@ default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_SPECTATOR_TICK_S``, ``ROB
   problem+json too (``gunicorn_errors``); an answer's headers and whole body go out in one send
   (``gunicorn_response``).
 - Workers share nothing but the database: watchers learn of moves through it (``live.ChangeFeed``).
+- ``post_request`` (gevent): each connection's requests take turns with the other connections of its worker.
 - ``preload_app``: the app (and the database schema) is made once in the master; each worker opens its own
   database connections after the fork.
 - ``timeout`` 60 s: above the longest request the service makes on purpose (a 25 s long-poll; event streams
@@ -79,3 +80,17 @@ control_socket_disable = True
 def pre_fork(server: Any, worker: Any) -> None:
     """In the master, before each worker is forked: what exists now (the preloaded app) is never collected."""
     gc.freeze()
+
+
+if worker_class == "gevent":
+    import gevent
+
+    def post_request(worker: Any, req: Any) -> None:
+        """After each answer, the worker's other greenlets run before this connection's next request is read.
+
+        gunicorn's async worker reads a keep-alive connection's next request at once, and gevent's socket reads
+        without switching when the bytes are already there: a client that asks again as soon as it has its
+        answer kept the loop to itself, and the other connections of that worker waited (32 clients on
+        /v1/health: p50 1.3 ms, p99 350 ms). One switch through the hub per request serves them in turn (p50
+        8-9 ms, p99 20-28 ms, at the same throughput)."""
+        gevent.sleep(0)

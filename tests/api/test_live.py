@@ -179,6 +179,46 @@ def test_racing_clients_through_several_workers(server: LiveServer) -> None:
     assert service.verify_replay(match_id)
 
 
+def test_connections_of_a_worker_take_turns(tmp_path: Path) -> None:
+    """A connection whose requests are all there already (pipelined) does not keep its gevent worker to itself:
+    another connection's request is answered before that burst is through (gunicorn_conf.post_request). Without
+    the switch after each request the worker answered all 1,000 of the burst first, since nothing in it waits;
+    with it, 1 here."""
+    srv = LiveServer(f"sqlite:///{tmp_path / 'turns.db'}", tmp_path, workers=1).start()
+    request = b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n"
+    burst = 1000
+    try:
+        a = socket.socket()
+        a.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 21)   # the whole burst's answers fit: no send waits
+        a.connect(("127.0.0.1", srv.port))
+        b = socket.create_connection(("127.0.0.1", srv.port))
+        with a, b:
+            for sock in (a, b):                 # both connections accepted and read by the worker first
+                sock.sendall(request)
+                assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+            a.sendall(request * burst)
+            seen = a.recv(1 << 20)              # the burst is under way...
+            assert seen.startswith(b"HTTP/1.1 200")
+            b.sendall(request)                  # ...when the other connection asks
+            b.settimeout(30)
+            assert b.recv(4096).startswith(b"HTTP/1.1 200")
+            a.setblocking(False)
+            try:
+                while chunk := a.recv(1 << 20):
+                    seen += chunk
+            except BlockingIOError:
+                pass
+            answered = seen.count(b"HTTP/1.1 200")
+            assert answered < burst // 2, f"the other connection waited for {answered} of the burst's answers"
+            a.settimeout(30)
+            while seen.count(b"HTTP/1.1 200") < burst:   # and the burst is answered in full
+                chunk = a.recv(1 << 20)
+                assert chunk
+                seen += chunk
+    finally:
+        srv.stop()
+
+
 def test_kill_9_mid_match_loses_no_acknowledged_move(tmp_path: Path) -> None:
     """A client plays as fast as it can; the server is killed with SIGKILL (master and workers) at a random
     moment, then restarted on the same database file. Every move the client had been told was accepted is
