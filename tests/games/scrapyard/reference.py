@@ -390,6 +390,7 @@ class Reference:
         f["day_fate"] = [0] * 28
         f["dealt"] = [0] * 4
         f["broke_at"] = [NOT_BROKEN] * 4
+        f["worked"] = [0] * 4
         f["done"] = 0
         f["step"] = 0
         f["day"] += 1
@@ -402,6 +403,8 @@ class Reference:
         f = self.f
         P = self.P(p)
         kind = d["type"]
+        if not self.open and kind != "done":
+            f["worked"][p] = min(255, f["worked"][p] + 1)      # the table sees that p acted, not what it did
         if kind == "overflow":
             self.discard_cubes(P, d["discard"])
         elif kind == "done":

@@ -615,7 +615,7 @@ def test_purchase_at_most_one_standard_structure_assembled_at_once_if_its_slot_i
     assert f["phase"] == WORKSHOP                             # one purchase per day: on to the workshop
 
 
-SEATS_AT, PER_SEAT = 12 * 128, 44          # the observation's per-seat block (RULES.md, "Observation")
+SEATS_AT, PER_SEAT = 12 * 128, 45          # the observation's per-seat block (RULES.md, "Observation")
 
 
 def test_a_seat_that_cannot_buy_takes_no_part_in_the_purchase() -> None:
@@ -693,25 +693,59 @@ def test_the_seeds_open_workshop_shows_every_action_as_it_happens() -> None:
 
 def test_a_closed_workshop_hides_the_work_until_every_seat_is_done() -> None:
     """The alternative to the seed (``open_workshop=False``, RULES.md): workshop actions as hidden simultaneous
-    commitments, everything shown when the last seat is done."""
+    commitments, everything shown when the last seat is done; meanwhile the table sees how many actions each
+    seat has taken (``worked``), not which."""
     game = game_of(open_workshop=False)
     assert not game.is_public_action(game.parse_action("clean"))
     state = advance(game.new_initial_state(seed=9), random.Random(9),
                     lambda f: f["phase"] == WORKSHOP and f["done"] == 0 and f["pl"][0]["hand"] != 0)
     others = {s: state.view(s) for s in (1, 2, 3)}
+    assert [p["worked"] for p in others[1]["players"]] == [0, 0, 0, 0]
     text = next(t for t in state.legal_action_strs(0) if t.startswith("place"))
     act(state, text, 0)
     assert state.view(0)["my_position"]["benches"][0]["card"] == text.split()[1]
-    assert state.view(0)["players"] == others[1]["players"]          # the table still sees the reveal
     for s in (1, 2, 3):
-        assert state.view(s) == others[s]
+        seen = state.view(s)
+        assert seen["players"][0].pop("worked") == 1                  # seat 0 did something...
+        del others[s]["players"][0]["worked"]
+        assert seen == others[s]                                      # ...and nothing shows what
+    assert state.view(0)["players"] == state.view(1)["players"]       # the table still sees the reveal
     act(state, "done", 0)
+    assert state.view(1)["players"][0]["worked"] == 1                 # "done" is seen as such, not counted
     assert state.view(1)["players"][0]["done"] is True
     rng = random.Random(1)
     while fields(state)["phase"] == WORKSHOP:
         seat = rng.choice(state.actors)
         state.apply(rng.choice(state.legal_actions(seat)), seat)
     assert state.view(1)["players"][0]["benches"][0]["card"] == text.split()[1]   # now public
+    assert [p["worked"] for p in state.view(1)["players"]] == [0, 0, 0, 0]        # counted again tomorrow
+
+
+def test_work_is_counted_in_a_closed_workshop_only() -> None:
+    """``worked`` (state and view) exists for a closed workshop: a state counting work anywhere else (the open
+    workshop, another phase, a seat beyond the table) is refused."""
+    for closed in (False, True):
+        game = game_of(open_workshop=not closed, players=3)
+        state = advance(game.new_initial_state(seed=9), random.Random(9),
+                        lambda f: f["phase"] == WORKSHOP and f["done"] == 0)
+        assert ("worked" in state.view(0)["players"][0]) is closed
+        f = fields(state)
+        f["worked"][1] = 3
+        if closed:
+            assert fields(build(game, f))["worked"][1] == 3
+            assert state.view(0) != build(game, f).view(0)
+        else:
+            with pytest.raises(robotcore.CorruptStateError):
+                build(game, f)
+        f = fields(state)
+        f["worked"][3] = 1                       # a fourth seat at a table of three
+        with pytest.raises(robotcore.CorruptStateError):
+            build(game, f)
+    draft = advance(game.new_initial_state(seed=9), random.Random(9), lambda f: f["phase"] == DRAFT)
+    f = fields(draft)
+    f["worked"][0] = 1
+    with pytest.raises(robotcore.CorruptStateError):
+        build(game, f)
 
 
 def test_place_puts_a_hand_card_on_an_empty_workbench() -> None:

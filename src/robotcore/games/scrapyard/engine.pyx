@@ -666,6 +666,7 @@ cdef void end_day(const SYConfig* cfg, SYState* s) noexcept nogil:
     for p in range(MAX_P):
         s.dealt[p] = 0
         s.broke_at[p] = NOT_BROKEN
+        s.worked[p] = 0
     s.done = 0
     s.step = 0
     s.day += 1
@@ -689,6 +690,8 @@ cdef void to_discard(const SYConfig* cfg, SYState* s, int p, int c) noexcept nog
 cdef void workshop_apply(const SYConfig* cfg, SYState* s, int p, int a) noexcept nogil:
     cdef Player* P = &s.pl[p]
     cdef int b, c, t, r, code, k
+    if not cfg.open_workshop and a != cfg.a_done and s.worked[p] < 255:
+        s.worked[p] += 1                # what the others see of a closed workshop: that seat p did something
     # the blocks by how often random play picks them (place, discard, done, clean, overflow, repair...), each a
     # single unsigned range test: fewer tests, and fewer mispredicted ones, before the common actions
     if <uint32_t>(a - cfg.a_place) < <uint32_t>cfg.ncards:
@@ -1211,9 +1214,12 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     cdef bint ok, in_log
     if s.phase > PH_OVER or s.day > cfg.days or (s.phase == PH_OVER) != (s.day == cfg.days):
         return 1
-    for i in range(8):
+    for i in range(4):
         if s.spare[i]:
             return 2
+    for p in range(MAX_P):
+        if s.worked[p] and (p >= cfg.nseats or s.phase != PH_WORKSHOP or cfg.open_workshop):
+            return 2                    # counted in a closed workshop only
     for r in range(NUM_RES):
         ok = False
         for i in range(6):
@@ -1837,6 +1843,7 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
         "phase": s.phase,
         "step": s.step,
         "done": s.done,
+        "worked": [s.worked[p] for p in range(MAX_P)],
     }
 
 
@@ -1844,6 +1851,7 @@ def pack_state(dict f) -> bytes:
     """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
     cdef SYState s
     cdef int p, k, r
+    worked = f.get("worked", [0] * MAX_P)         # (counted in a closed workshop only: 0 elsewhere)
     memset(&s, 0, sizeof(SYState))
     s.rng = f["rng"]
     _set_words(s.deck, f["deck"])
@@ -1857,6 +1865,7 @@ def pack_state(dict f) -> bytes:
         s.pending[p] = f["pending"][p]
         s.dealt[p] = f["dealt"][p]
         s.broke_at[p] = f["broke_at"][p]
+        s.worked[p] = worked[p]
     for k in range(MAX_DEALT):
         s.day_card[k] = f["day_card"][k]
         s.day_fate[k] = f["day_fate"][k]

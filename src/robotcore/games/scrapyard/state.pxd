@@ -105,7 +105,9 @@ ctypedef struct SYState:
     uint8_t phase
     uint8_t step                      # draft passes resolved today
     uint8_t done                      # workshop: bit p = seat p has finished for today
-    uint8_t spare[8]                  # always 0 (explicit padding: 848 bytes)
+    uint8_t worked[MAX_P]             # closed workshop: actions each seat has taken since the reveal, "done"
+                                      # aside (public: the table sees a seat work, not what it does); else 0
+    uint8_t spare[4]                  # always 0 (explicit padding: 848 bytes)
 
 
 ctypedef struct SYConfig:

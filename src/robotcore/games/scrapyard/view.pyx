@@ -6,7 +6,8 @@ Hidden from a seat: the deck and the unseen part of the discard pile; during the
 other seats' hands and Reserves (only their backs — Structure or Upgrade — are public) and the cards they broke;
 every other seat's pending commitment (a draft choice, a purchase, an overflow discard); during a closed workshop
 (``open_workshop=False``), the other seats' work since the reveal (they are seen as revealed until everybody is
-done; in the seed's open workshop every action is seen as it happens); the PRNG.
+done, with the number of actions each has taken; in the seed's open workshop every action is seen as it
+happens); the PRNG.
 
 A seat remembers every hand it held today, pass by pass (perfect recall). Since the draft's routing is public
 (who broke at which pass, the day's direction), it knows where each of those hands went, so resampling
@@ -50,8 +51,8 @@ cdef enum:
     PLANE_BENCH = 4          # 4 planes: relative seats 0 (me) .. 3
     PLANE_ROBOT = 8          # 4 planes
     NUM_PLANES = 12
-    PER_SEAT = 44           # res 4, waste, hours, ext 2, structures 4, standard 4, upgrades 4, hand 2,
-                            # reserve 2, bench progress 16, broke, committed/done, score, complete
+    PER_SEAT = 45           # res 4, waste, hours, ext 2, structures 4, standard 4, upgrades 4, hand 2,
+                            # reserve 2, bench progress 16, broke, committed/done, score, complete, worked
     SEATS_AT = NUM_PLANES * MAX_CARDS
     GLOBALS_AT = SEATS_AT + MAX_P * PER_SEAT
     F_PHASE = GLOBALS_AT            # 5
@@ -178,6 +179,8 @@ cdef dict _public(game, State state):
         entry["reserve_backs"] = _reserve_backs(cfg, s, p)
         entry["committed"] = s.pending[p] != NO_PENDING
         entry["done"] = bool((s.done >> p) & 1) if s.phase == PH_WORKSHOP else False
+        if not cfg.open_workshop:
+            entry["worked"] = s.worked[p]       # a closed workshop's actions, seen as such (not what they are)
         players.append(entry)
     return {
         "game": "scrapyard",
@@ -345,6 +348,7 @@ def observation(State state, int seat) -> cnp.ndarray:
         o[base + 41] = (s.pending[p] != NO_PENDING) or ((s.done >> p) & 1 and s.phase == PH_WORKSHOP)
         o[base + 42] = player_score(cfg, P) / 60.0
         o[base + 43] = robot_complete(P)
+        o[base + 44] = s.worked[p] / 32.0
     o[F_PHASE + s.phase] = 1.0
     o[F_DAY + (s.day if s.day < 6 else 5)] = 1.0
     o[F_STEP] = s.step / 8.0
