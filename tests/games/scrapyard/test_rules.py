@@ -93,6 +93,7 @@ def over_fields(game: ScrapyardGame) -> dict[str, Any]:
         "reserve": [0] * 4, "pl": [empty_player() for _ in range(4)], "pub": [copy.deepcopy(blank) for _ in range(4)],
         "pending": [NO_PENDING] * 4, "day_card": [0] * 28, "day_fate": [0] * 28, "dealt": [0] * 4,
         "broke_at": [NOT_BROKEN] * 4, "dice": [0, 0, 0, 0], "day": 6, "phase": OVER, "step": 0, "done": 0,
+        "worked": [0] * 4,
     }
 
 

@@ -1851,7 +1851,6 @@ def pack_state(dict f) -> bytes:
     """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
     cdef SYState s
     cdef int p, k, r
-    worked = f.get("worked", [0] * MAX_P)         # (counted in a closed workshop only: 0 elsewhere)
     memset(&s, 0, sizeof(SYState))
     s.rng = f["rng"]
     _set_words(s.deck, f["deck"])
@@ -1865,7 +1864,7 @@ def pack_state(dict f) -> bytes:
         s.pending[p] = f["pending"][p]
         s.dealt[p] = f["dealt"][p]
         s.broke_at[p] = f["broke_at"][p]
-        s.worked[p] = worked[p]
+        s.worked[p] = f["worked"][p]
     for k in range(MAX_DEALT):
         s.day_card[k] = f["day_card"][k]
         s.day_fate[k] = f["day_fate"][k]
