@@ -63,6 +63,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import robotcore_api
 from robotcore_api.client import ApiError, Client
 from robotcore_api.live import default_workers
 
@@ -85,16 +86,19 @@ def worker_exit(server, worker):
     worker.profile.dump_stats(f"{DIR}/worker-{worker.pid}.prof")
 """
 
+#: The service's own files, wherever the package is installed from (an editable install maps it to ``api/``).
+_API = os.path.dirname(robotcore_api.__file__) + os.sep
+
 #: Where a function's CPU time is counted in ``--profile``'s breakdown: the first prefix of its file that matches.
 PARTS = [
     ("gunicorn + gevent (HTTP parsing, sockets, event loop)", ("gunicorn/", "gevent/", "greenlet", "socket")),
     ("Flask + werkzeug (request and response objects, routing, hooks)", ("flask/", "werkzeug/", "flask_smorest/",
                                                                            "webargs/", "marshmallow/")),
-    ("store (SQL statements, SQLite, compare-and-set)", ("robotcore_api/store.py", "sqlite3", "sqlalchemy/",
+    ("store (SQL statements, SQLite, compare-and-set)", (_API + "store.py", "sqlite3", "sqlalchemy/",
                                                          "psycopg")),
-    ("answer (payloads: view, legal actions; JSON encoding)", ("robotcore_api/payloads.py", "orjson")),
+    ("answer (payloads: view, legal actions; JSON encoding)", (_API + "payloads.py", "orjson")),
     ("engine and bots (robotcore: apply, legal actions, views, bot choices)", ("robotcore/",)),
-    ("service, routes, auth (robotcore_api)", ("robotcore_api/",)),
+    ("service, routes, auth (robotcore_api)", (_API,)),
 ]
 
 
