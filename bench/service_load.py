@@ -91,7 +91,8 @@ _API = os.path.dirname(robotcore_api.__file__) + os.sep
 
 #: Where a function's CPU time is counted in ``--profile``'s breakdown: the first prefix of its file that matches.
 PARTS = [
-    ("gunicorn + gevent (HTTP parsing, sockets, event loop)", ("gunicorn/", "gevent/", "greenlet", "socket")),
+    ("gunicorn + gevent (HTTP parsing, sockets, event loop)", ("gunicorn/", "gevent/", "greenlet", "socket",
+                                                              _API + "gunicorn_")),
     ("Flask + werkzeug (request and response objects, routing, hooks)", ("flask/", "werkzeug/", "flask_smorest/",
                                                                            "webargs/", "marshmallow/")),
     ("store (SQL statements, SQLite, compare-and-set)", (_API + "store.py", "sqlite3", "sqlalchemy/",
@@ -102,19 +103,21 @@ PARTS = [
 ]
 
 
+def part_of(key: tuple[str, int, str]) -> str | None:
+    """The part of ``PARTS`` a profiled function (cProfile's key: file, line, name) belongs to; None for a
+    built-in function that none names (it counts for its callers)."""
+    filename, _line, name = key
+    where = filename if filename != "~" else name
+    found = next((label for label, keys in PARTS if any(k in where for k in keys)), None)
+    return found if found is not None or filename != "~" else None
+
+
 def profile_breakdown(paths: list[Path]) -> dict[str, float]:
     """The workers' CPU time (cProfile with process_time) by part of the stack, in seconds. A built-in
     function (len, isinstance, dict.get...) counts for the parts of its callers, in proportion."""
     import pstats
 
     stats = pstats.Stats(*[str(p) for p in paths]).stats  # type: ignore[attr-defined]
-
-    def part_of(key: tuple[str, int, str]) -> str | None:
-        filename, _line, name = key
-        where = filename if filename != "~" else name
-        found = next((label for label, keys in PARTS if any(k in where for k in keys)), None)
-        return found if found is not None or filename != "~" else None
-
     totals: dict[str, float] = {}
     for key, (_cc, _nc, tottime, _ct, callers) in stats.items():
         part = part_of(key)

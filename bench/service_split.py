@@ -4,10 +4,16 @@ least is the ratio of the two (a move in health calls), measured in one run.
 
     python bench/service_split.py --matches 20            # robotrick, one human seat against two random bots
     python bench/service_split.py --gevent --stages       # gevent patched (as in gunicorn), and the split by stage
+    python bench/service_split.py --sql                   # a move's SQL alone, statement by statement
 
 The stages are functions of the service wrapped with a thread-time counter (each includes the ones it calls);
 "the app" is Flask's whole WSGI call, so the app minus "the move route" is Flask's own request machinery. The
 counters cost a little themselves: compare versions without ``--stages``.
+
+``--sql`` times a move's transaction on a fresh SQLite store with nothing else in between (``sql_split``): the
+store's own ``commit``, the same statements on its connection without it, each statement alone, without the
+foreign-key checks, and several moves (of different matches) in one transaction, as a group commit would make
+them. Each figure is the median of interleaved blocks of thread CPU time.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ import io
 import json
 import os
 import random
+import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -71,7 +79,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the moves' headers: as bench/service_load's lean load clients (the default: no "
                              "Idempotency-Key), or the example client's (full: Accept, Accept-Encoding and an "
                              "Idempotency-Key on every move)")
+    parser.add_argument("--sql", action="store_true", help="time a move's SQL alone instead (see above)")
     args = parser.parse_args(argv)
+    if args.sql:
+        return sql_split()
     app = create_app(f"sqlite:///{tempfile.mkdtemp(prefix='robotcore-split-')}/bench.db")
     svc = app.extensions["robotcore"]
     spent: collections.Counter[str] = collections.Counter()
@@ -139,6 +150,78 @@ def main(argv: list[str] | None = None) -> int:
           f"a move costs {move_ns / health_ns:.3f} health calls")
     for label in order if args.stages else []:
         print(f"  {label:48s} {spent[label] / moves / 1e3:8.1f} µs a move")
+    return 0
+
+
+def sql_split(matches: int = 64, moves: int = 1500, rounds: int = 5) -> int:
+    """A move's SQL on a fresh SQLite store (WAL, synchronous NORMAL, as the service's): the compare-and-set
+    UPDATE of a 300-byte state and the INSERT of three action rows (a human's move and two bots'), spread over
+    ``matches`` matches at random, as concurrent matches are."""
+    from robotcore_api.store import MatchRecord, NewActions, SeatSpec, Store
+
+    store = Store(f"sqlite:///{tempfile.mkdtemp(prefix='robotcore-sql-')}/bench.db")
+    store.create_schema()
+    state = bytes(range(256)) + bytes(44)
+    seats = [SeatSpec("human", token_hash="0" * 64), SeatSpec("bot", bot="random"), SeatSpec("bot", bot="random")]
+    names = ["Store.commit (the service's call)", "the same statements, without Store.commit around them",
+             "the UPDATE alone", "the INSERT of 3 rows alone", "BEGIN and COMMIT alone",
+             "the statements without foreign-key checks", "4 moves in one transaction (group commit)",
+             "16 moves in one transaction (group commit)"]
+    # each probe plays matches of its own, so that every one's versions follow on from its last
+    ids = {name: [f"m{k:03d}{m:012d}" for m in range(matches)] for k, name in enumerate(names)}
+    for mid in (m for group in ids.values() for m in group):
+        store.insert_match(MatchRecord(id=mid, game="robotrick", params={}, seed=1, seats=seats, version=0,
+                                       state=state, finished=False, bots_due=False, created_at=0.0, updated_at=0.0))
+    version = {m: 0 for group in ids.values() for m in group}
+    entries = [(0, 5, False), (1, 6, True), (2, 7, True)]
+    rng = random.Random(1)
+    insert = store._insert_actions(len(entries))
+
+    def via_store(group: list[str]) -> None:
+        mid = rng.choice(group)
+        assert store.commit(mid, version[mid], NewActions(entries, state, False, False))
+        version[mid] += len(entries)
+
+    def statements(conn: Any, group: list[str], update: bool = True, rows: bool = True, batch: int = 1) -> None:
+        cur = conn.cursor()
+        cur.execute("BEGIN")
+        for _ in range(batch):
+            mid = rng.choice(group)
+            v, now = version[mid], time.time()
+            if update:
+                cur.execute(store._sql["cas_update"], (v + 3, state, False, False, now, mid, v))
+                assert cur.rowcount == 1
+            if rows:
+                cur.execute(insert, [x for i, (seat, action, bot) in enumerate(entries)
+                                     for x in (mid, v + 1 + i, seat, action, bot, now)])
+            version[mid] = v + 3
+        cur.execute("COMMIT")
+        cur.close()
+
+    with store._dbapi() as conn:
+        conn.isolation_level = None                     # BEGIN and COMMIT as written
+        fk_off = sqlite3.connect(store.url.split("///", 1)[1], isolation_level=None)
+        for pragma in ("journal_mode=WAL", f"synchronous={store._sync}", "busy_timeout=30000", "foreign_keys=OFF"):
+            fk_off.execute(f"PRAGMA {pragma}")       # the store's own connections' settings, but the last
+        runs = [lambda g: via_store(g), lambda g: statements(conn, g), lambda g: statements(conn, g, rows=False),
+                lambda g: statements(conn, g, update=False), lambda g: statements(conn, g, update=False, rows=False),
+                lambda g: statements(fk_off, g), lambda g: statements(conn, g, batch=4),
+                lambda g: statements(conn, g, batch=16)]
+        probes = {name: (run, 16 if "16 moves" in name else 4 if "4 moves" in name else 1)
+                  for name, run in zip(names, runs, strict=True)}
+        blocks: dict[str, list[float]] = {k: [] for k in probes}
+        for r in range(rounds):
+            for name in names[r % len(names):] + names[:r % len(names)]:
+                fn, per = probes[name]
+                start = time.thread_time_ns()
+                for _ in range(moves // per):
+                    fn(ids[name])
+                blocks[name].append((time.thread_time_ns() - start) / (moves // per * per) / 1e3)
+        fk_off.close()
+    print(f"a move's SQL on SQLite, {matches} matches, {rounds} interleaved blocks of {moves} moves, load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}: median µs a move (min-max)")
+    for name, got in blocks.items():
+        print(f"  {name:58s} {statistics.median(got):6.1f} ({min(got):.1f}-{max(got):.1f})")
     return 0
 
 

@@ -1,0 +1,52 @@
+"""The service benches' own bookkeeping: where ``bench/service_load.py --profile`` counts a function's time, and
+``bench/service_split.py --sql``'s probes (each must commit what it claims, or its figure means nothing)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("flask")
+
+_BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _load(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(f"{name}_under_test", _BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(_BENCH))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(_BENCH))
+    return module
+
+
+def test_the_profile_counts_the_service_files_where_the_package_lives() -> None:
+    import robotcore_api
+
+    load = _load("service_load")
+    api = os.path.dirname(robotcore_api.__file__)
+    assert load.part_of((os.path.join(api, "service.py"), 1, "move")) == "service, routes, auth (robotcore_api)"
+    assert load.part_of((os.path.join(api, "routes.py"), 1, "post_move")) == "service, routes, auth (robotcore_api)"
+    assert load.part_of((os.path.join(api, "store.py"), 1, "commit")).startswith("store")
+    assert load.part_of((os.path.join(api, "payloads.py"), 1, "match_view")).startswith("answer")
+    assert load.part_of(("/x/site-packages/gunicorn/http/message.py", 1, "parse_headers")).startswith("gunicorn")
+    # the service's gunicorn configuration and hooks count with gunicorn (the floor runs them too)
+    assert load.part_of((os.path.join(api, "gunicorn_response.py"), 1, "write")).startswith("gunicorn")
+    assert load.part_of(("~", 0, "<method 'execute' of 'sqlite3.Cursor' objects>")).startswith("store")
+    assert load.part_of(("~", 0, "<built-in method builtins.len>")) is None      # counted for its callers
+
+
+def test_the_sql_split_times_every_probe_on_commits_that_land(capsys: pytest.CaptureFixture[str]) -> None:
+    split = _load("service_split")
+    assert split.sql_split(matches=4, moves=32, rounds=2) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("a move's SQL on SQLite")
+    assert len(lines) == 9 and all(float(line.split()[-2]) > 0 for line in lines[1:])
