@@ -8,8 +8,11 @@ It starts gunicorn with the service's own configuration (``robotcore_api.gunicor
 threads from the command line) on a fresh database, then measures, in the same run and against the same
 server:
 
-1. the floor: every client calls ``GET /v1/health`` (a hello-world endpoint of the same Flask app: no body,
-   no database) back to back for ``--seconds``;
+1. the floor: every client calls the bare Flask hello-world app of ``bench/flask_hello.py`` (``GET /``), on
+   the same gunicorn configuration, back to back for ``--seconds``, then the service's ``GET /v1/health`` (no
+   body, no database); with ``--floor-shapes`` also the hello-world's ``POST /echo``, shaped as a move (a JSON
+   body and a bearer token in, an answer of a move's length out), to tell what a move's shape costs gunicorn
+   and Flask from what the service does;
 2. the moves: every client plays full matches, one human seat against the server's random bots, each move
    one ``POST /v1/matches/{id}/moves`` whose answer carries the next decision (the bot seats' moves are played
    and committed inside that request). At the end of each match the client reads the log and counts every
@@ -274,8 +277,18 @@ def load_client(url: str) -> Client:
     return Client(url, retries=0, dumps=orjson.dumps, loads=orjson.loads, lean=lean)
 
 
+#: ``--floor-shapes``' request to the hello-world app: a move's body, token and size of answer (``/echo``)
+MOVE_SHAPED = "POST /echo"
+
+
 def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[str, Any]:
+    """Requests back to back: ``GET path``, or with ``path`` ``MOVE_SHAPED`` a POST shaped as a move (its JSON
+    body, a bearer token) to the hello-world app, whose answer is as long as a move's."""
     client = load_client(url)
+    method, body, token = "GET", None, None
+    if path == MOVE_SHAPED:
+        method, path = path.split()
+        body, token = {"action": {"id": 27}, "expected_version": 9}, "t" * 22
     latencies: list[float] = []
     errors = 0
     while time.time() < start_at:
@@ -286,7 +299,7 @@ def floor_client(url: str, stop_at: float, start_at: float, path: str) -> dict[s
             break
         t0 = time.perf_counter()
         try:
-            client.request("GET", path)
+            client.request(method, path, body, token=token)
             latencies.append(time.perf_counter() - t0)
         except (OSError, ApiError):
             errors += 1
@@ -829,6 +842,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=300.0, help="cap on the match phase")
     parser.add_argument("--database", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--floor-shapes", action="store_true",
+                        help="also measure the hello-world app on a request shaped as a move (POST with a JSON "
+                             "body and a bearer token, an answer of a move's length): what gunicorn and Flask "
+                             "cost for a move's shape alone")
     parser.add_argument("--watchers", type=int, default=0,
                         help="also play each round's matches again while this many spectators watch")
     parser.add_argument("--watch", default="stream", choices=["stream", "poll"],
@@ -867,7 +884,8 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()
     hello_proc, hello_url = start_server(database, workers, args.threads, workdir, args.worker_class, hello=True)
     proc, url = start_server(database, workers, args.threads, workdir, args.worker_class)
-    results: dict[str, list[dict[str, Any]]] = {"hello": [], "health": [], "moves": [], "watched": []}
+    results: dict[str, list[dict[str, Any]]] = {"hello": [], "hello_move": [], "health": [], "moves": [],
+                                                "watched": []}
     times = dict.fromkeys(results, 0.0)
     cpu = dict.fromkeys(results, 0.0)
     #: CPU of a local PostgreSQL server's processes (it shares the cores: the database's part of a move)
@@ -930,6 +948,8 @@ def main(argv: list[str] | None = None) -> int:
             # rounds alternate the measurements, so a change in the machine's other load hits them alike
             for r in range(args.rounds):
                 hello_rate = floor(hello_proc, hello_url, "/", "hello")
+                if args.floor_shapes:
+                    floor(hello_proc, hello_url, MOVE_SHAPED, "hello_move")
                 floor(proc, url, "/v1/health", "health")
                 per_client = split(split(args.matches, args.rounds)[r], args.clients)
                 jobs = [(m, 1000 * r + i) for i, m in enumerate(per_client) if m]
@@ -992,7 +1012,8 @@ def main(argv: list[str] | None = None) -> int:
         stop_server(hello_proc)
     load_after = os.getloadavg()
 
-    names = {"hello": "GET / (bare Flask hello-world)", "health": "GET /v1/health (service)",
+    names = {"hello": "GET / (bare Flask hello-world)", "hello_move": "POST /echo (hello-world, move-shaped)",
+             "health": "GET /v1/health (service)",
              "moves": "POST /v1/matches/{id}/moves",
              "watched": f"moves, {args.watchers} watchers ({args.watch}{', live' if live else ''})"}
     rows = {k: summary(names[k], results[k], times[k]) for k in results if results[k]}

@@ -50,3 +50,33 @@ def test_the_sql_split_times_every_probe_on_commits_that_land(capsys: pytest.Cap
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("a move's SQL on SQLite")
     assert len(lines) == 9 and all(float(line.split()[-2]) > 0 for line in lines[1:])
+
+
+def test_the_move_shaped_floor_posts_a_move_and_gets_a_move_sized_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    hello = _load("flask_hello")
+    web = hello.app.test_client()
+    load = _load("service_load")
+    sent: list[tuple[Any, ...]] = []
+
+    class Recorder:
+        def request(self, method: str, path: str, body: Any = None, *, token: str | None = None) -> None:
+            sent.append((method, path, body, token))
+            answer = web.open(path, method=method, json=body,
+                              headers={"Authorization": f"Bearer {token}"} if token else {})
+            assert answer.status_code == 200
+            sent.append(len(answer.data))
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(load, "load_client", lambda url: Recorder())
+    got = load.floor_client("http://unused", time.time() + 0.05, time.time(), load.MOVE_SHAPED)
+    assert got["errors"] == 0 and got["latencies"]
+    method, path, body, token = sent[0]
+    assert (method, path, "action" in body, bool(token)) == ("POST", "/echo", True, True)
+    assert 2300 <= sent[1] <= 2800                      # about a Robotrick move's answer (2.5-2.6 KB)
+    sent.clear()
+    load.floor_client("http://unused", time.time() + 0.01, time.time(), "/")
+    assert sent[0] == ("GET", "/", None, None)
