@@ -121,8 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     seats = [{"type": "human"}] + [{"type": "bot", "bot": "random"}] * (
         call(app, "GET", f"/v1/games/{args.game}")[1]["num_players"] - 1)
     matches = []
+    create_ns = 0
     for i in range(args.matches):
+        start = time.thread_time_ns()
         created = call(app, "POST", "/v1/matches", {"game": args.game, "params": {}, "seats": seats, "seed": i})[1]
+        create_ns += time.thread_time_ns() - start
         token = created["seats"][0]["token"]
         matches.append((created["match_id"], token, call(app, "GET", f"/v1/matches/{created['match_id']}", None,
                                                          token)[1]))
@@ -148,6 +151,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}: a move {move_ns / moves / 1e3:.1f} µs, a GET /v1/health "
           f"{health_ns / moves / 1e3:.1f} µs (the request built and the answer parsed included): "
           f"a move costs {move_ns / health_ns:.3f} health calls")
+    # what service_load's match phases count in besides the moves: each match's creation, and its log read
+    # once at the end (the answer parsed included, as for the moves)
+    log_ns = 0
+    for match_id, token, _view in matches:
+        start = time.thread_time_ns()
+        call(app, "GET", f"/v1/matches/{match_id}/log", None, token)
+        log_ns += time.thread_time_ns() - start
+    print(f"  and per match: its creation {create_ns / len(matches) / 1e3:.1f} µs, its log read at the end "
+          f"{log_ns / len(matches) / 1e3:.1f} µs: {(create_ns + log_ns) / moves / 1e3:.1f} µs a move")
     for label in order if args.stages else []:
         print(f"  {label:48s} {spent[label] / moves / 1e3:8.1f} µs a move")
     return 0
