@@ -90,7 +90,9 @@ class ProblemApi(Api):
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         problem = from_http_exception(error)
-        if problem.status >= 500:
+        # a Problem the service raised on purpose (bots-busy, too-many-watchers: 503 with Retry-After) is a
+        # planned answer; only what nobody planned (an exception Flask turned into a 500) is an internal error
+        if problem.status >= 500 and not isinstance(error, Problem):
             original = getattr(error, "original_exception", None)
             log.error("internal error on %s %s", request.method, request.path, exc_info=original)
         headers = dict(problem.extra_headers)

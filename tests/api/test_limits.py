@@ -81,7 +81,8 @@ def test_bot_budgets_over_the_setting_are_refused(tmp_path: Path, openapi_schema
                     token=token).status_code == 200
 
 
-def test_bot_moves_beyond_the_thinking_slots_are_bots_busy(tmp_path: Path, openapi_schema: Any) -> None:
+def test_bot_moves_beyond_the_thinking_slots_are_bots_busy(tmp_path: Path, openapi_schema: Any,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
     api = make_api(database_url("sqlite", tmp_path), openapi_schema, bot_think_slots=1, bot_queue=0)
     created, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=1)
     match_id = created["match_id"]
@@ -100,8 +101,25 @@ def test_bot_moves_beyond_the_thinking_slots_are_bots_busy(tmp_path: Path, opena
     busy = api.post(f"/v1/matches/{match_id}/bot-move", json={"bot": "random", "play": True}, token=token)
     first.join(30)
     assert busy.status_code == 503 and busy.get_json()["code"] == "bots-busy" and busy.headers["Retry-After"] == "1"
+    # a planned refusal, not an internal error: nothing logged as one
+    assert not [r for r in caplog.records if "internal error" in r.getMessage()]
     assert answers and answers[0].status_code == 200
     assert api.view(match_id)["version"] == version + 1    # the refused one played nothing
     # the slot is free again
     token = tokens[api.view(match_id)["actors"][0]]
     assert api.post(f"/v1/matches/{match_id}/bot-move", json={"bot": "random"}, token=token).status_code == 200
+
+
+def test_an_unplanned_exception_is_a_logged_internal_error(tmp_path: Path, openapi_schema: Any,
+                                                           caplog: pytest.LogCaptureFixture,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema)
+    created, _tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=1)
+
+    def broken(*_a: Any, **_k: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(api.app.extensions["robotcore"], "load", broken)
+    resp = api.app.test_client().get(f"/v1/matches/{created['match_id']}")
+    assert resp.status_code == 500 and resp.get_json()["code"] == "internal"
+    assert [r for r in caplog.records if r.levelname == "ERROR" and "internal error" in r.getMessage()]
