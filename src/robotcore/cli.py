@@ -6,10 +6,35 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import robotcore
 from robotcore.registry import ALL_GAMES
+
+
+def _json_object(text: str) -> dict[str, object]:
+    """``--params``: a JSON object (argparse answers anything else with a usage error, not a traceback)."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not valid JSON ({exc}): {text!r}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"must be a JSON object such as '{{\"hangars\": 4}}', got {text!r}")
+    return value
+
+
+def _bounded_int(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An integer option within its range (argparse answers anything else with a usage error)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be in [{low}, {high}], got {value}" if high is not None
+                                             else f"must be at least {low}, got {value}")
+        return value
+    return parse
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -21,7 +46,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from robotcore.bots import BOTS, make_bot, parse_bot_spec, split_bot_specs
 
-    game = robotcore.load_game(args.game, **json.loads(args.params))
+    game = robotcore.load_game(args.game, **args.params)
     bots = split_bot_specs(args.bots) or ["random"] * game.num_players
     if len(bots) == 1:
         bots = bots * game.num_players
@@ -56,7 +81,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from robotcore.tools.match import simulate
 
-    report = simulate(args.game, args.bots.split(","), args.games, args.seed, **json.loads(args.params))
+    report = simulate(args.game, args.bots.split(","), args.games, args.seed, **args.params)
     print(json.dumps(report, indent=1))
     return 0
 
@@ -79,7 +104,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.sprt:
         a, b = args.sprt
         sprt = (_bot_ref(args.bots, a), _bot_ref(args.bots, b))
-    t = Tournament(args.game, args.bots, args.games, args.seed, params=json.loads(args.params),
+    t = Tournament(args.game, args.bots, args.games, args.seed, params=args.params,
                    budget_ms=args.budget_ms, out=args.out, workers=args.workers, backend=args.backend,
                    address=args.address, sprt=sprt, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
                    beta=args.beta, progress=not args.quiet)
@@ -113,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="a bot per seat (one for all), as names or comma-separated names "
                         f"({', '.join(sorted(BOTS))}; default: random) or specs such as "
                         '"ismcts:iterations=500" "mcts:ms=50" "module:Class:opt=1"')
-    p.add_argument("--params", default="{}", help="game parameters as JSON, e.g. '{\"hangars\": 4}'")
+    p.add_argument("--params", default="{}", type=_json_object,
+                   help="game parameters as JSON, e.g. '{\"hangars\": 4}'")
     p.add_argument("--quiet", action="store_true", help="print only the end")
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("tournament", help="bots against bots: seat rotation, paired deals, ratings, SPRT")
@@ -122,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help='bot specs: random, "ismcts:iterations=2000", "mcts:ms=50", or "module:Class:opt=1"')
     p.add_argument("--games", type=int, default=60, help="games (rounded up to whole deals: one per bot)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--params", default="{}", help="game parameters as JSON")
+    p.add_argument("--params", default="{}", type=_json_object, help="game parameters as JSON")
     p.add_argument("--budget-ms", type=float, default=None, help="time budget per move handed to every bot")
     p.add_argument("--out", default=None, help="results folder (resumable: the same command continues)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
@@ -139,13 +165,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("simulate", help="many matches: score spread, win shares, game length")
     p.add_argument("game", choices=robotcore.list_games())
     p.add_argument("--bots", required=True)
-    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--games", type=_bounded_int(1), default=200)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--params", default="{}")
+    p.add_argument("--params", default="{}", type=_json_object, help="game parameters as JSON")
     p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("serve", help="run the REST service (development server)")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_bounded_int(0, 65535), default=8000)
     p.add_argument("--database", default=None, help="SQLAlchemy URL (default: a SQLite file)")
     p.add_argument("--debug", action="store_true")
     p.set_defaults(func=_cmd_serve)

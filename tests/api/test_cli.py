@@ -41,3 +41,25 @@ def test_robotcore_play_help_lists_every_bot(capsys: pytest.CaptureFixture[str])
         cli.main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert BOTS and all(name in out for name in BOTS) and "ismcts" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "smartphone", "--params", "{bad"], "argument --params: not valid JSON"),
+    (["play", "smartphone", "--params", "[1]"], "argument --params: must be a JSON object"),
+    (["tournament", "--game", "nicodemus", "--bots", "random", "greedy", "--params", "[1]"],
+     "argument --params: must be a JSON object"),
+    (["simulate", "nicodemus", "--bots", "random", "--params", "{bad"], "argument --params: not valid JSON"),
+    (["simulate", "nicodemus", "--bots", "random", "--games", "0"], "argument --games: must be at least 1"),
+    (["serve", "--port", "99999"], "argument --port: must be in [0, 65535]"),
+    (["serve", "--port", "-1"], "argument --port: must be in [0, 65535]"),
+])
+def test_bad_options_are_usage_errors_not_tracebacks(argv: list[str], message: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_params_given_as_a_json_object_reach_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "robotrick", "--quiet", "--params", '{"hangars": 4}']) == 0
+    assert cli.main(["simulate", "nicodemus", "--bots", "random,random", "--games", "2", "--params", "{}"]) == 0
