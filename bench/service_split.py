@@ -25,7 +25,6 @@ import io
 import json
 import os
 import random
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -210,26 +209,30 @@ def sql_split(matches: int = 64, moves: int = 1500, rounds: int = 5) -> int:
         cur.execute("COMMIT")
         cur.close()
 
-    with store._dbapi() as conn:
-        conn.isolation_level = None                     # BEGIN and COMMIT as written
-        fk_off = sqlite3.connect(store.url.split("///", 1)[1], isolation_level=None)
-        for pragma in ("journal_mode=WAL", f"synchronous={store._sync}", "busy_timeout=30000", "foreign_keys=OFF"):
-            fk_off.execute(f"PRAGMA {pragma}")       # the store's own connections' settings, but the last
-        runs = [lambda g: via_store(g), lambda g: statements(conn, g), lambda g: statements(conn, g, rows=False),
-                lambda g: statements(conn, g, update=False), lambda g: statements(conn, g, update=False, rows=False),
-                lambda g: statements(fk_off, g), lambda g: statements(conn, g, batch=4),
-                lambda g: statements(conn, g, batch=16)]
-        probes = {name: (run, 16 if "16 moves" in name else 4 if "4 moves" in name else 1)
-                  for name, run in zip(names, runs, strict=True)}
-        blocks: dict[str, list[float]] = {k: [] for k in probes}
+    # two of the store's own connections (its pragmas), BEGIN and COMMIT as written; the second without
+    # foreign-key checks while it serves here
+    with store._dbapi() as conn, store._dbapi() as fk_off:
+        level = conn.isolation_level
+        conn.isolation_level = fk_off.isolation_level = None
+        fk_off.execute("PRAGMA foreign_keys=OFF")
+        probes: list[tuple[str, Any, int]] = [          # (name, one transaction on a probe's matches, its moves)
+            (names[0], via_store, 1),
+            (names[1], lambda g: statements(conn, g), 1),
+            (names[2], lambda g: statements(conn, g, rows=False), 1),
+            (names[3], lambda g: statements(conn, g, update=False), 1),
+            (names[4], lambda g: statements(conn, g, update=False, rows=False), 1),
+            (names[5], lambda g: statements(fk_off, g), 1),
+            (names[6], lambda g: statements(conn, g, batch=4), 4),
+            (names[7], lambda g: statements(conn, g, batch=16), 16)]
+        blocks: dict[str, list[float]] = {name: [] for name in names}
         for r in range(rounds):
-            for name in names[r % len(names):] + names[:r % len(names)]:
-                fn, per = probes[name]
+            for name, run, per in probes[r % len(probes):] + probes[:r % len(probes)]:
                 start = time.thread_time_ns()
                 for _ in range(moves // per):
-                    fn(ids[name])
+                    run(ids[name])
                 blocks[name].append((time.thread_time_ns() - start) / (moves // per * per) / 1e3)
-        fk_off.close()
+        fk_off.execute("PRAGMA foreign_keys=ON")        # both given back to the store as they came
+        conn.isolation_level = fk_off.isolation_level = level
     print(f"a move's SQL on SQLite, {matches} matches, {rounds} interleaved blocks of {moves} moves, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}: median µs a move (min-max)")
     for name, got in blocks.items():

@@ -4,9 +4,12 @@ against the committed OpenAPI document."""
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import os
 import random
 import re
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -129,6 +132,21 @@ class ApiClient:
         if version is not None:
             body["expected_version"] = version
         return self.post(f"/v1/matches/{match_id}/moves", json=body, token=token, **kw)
+
+
+@functools.cache
+def load_bench(name: str) -> Any:
+    """A module of ``bench/`` (not a package), loaded from its file once; its sibling modules importable."""
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    spec = importlib.util.spec_from_file_location(f"{name}_under_test", bench / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(bench))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(bench))
+    return module
 
 
 def make_api(url: str, schema: Any, **settings: Any) -> ApiClient:

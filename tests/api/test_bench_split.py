@@ -3,35 +3,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("flask")
 
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _load(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"{name}_under_test", _BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(_BENCH))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(_BENCH))
-    return module
+from .conftest import load_bench  # noqa: E402
 
 
 def test_the_profile_counts_the_service_files_where_the_package_lives() -> None:
     import robotcore_api
 
-    load = _load("service_load")
+    load = load_bench("service_load")
     api = os.path.dirname(robotcore_api.__file__)
     assert load.part_of((os.path.join(api, "service.py"), 1, "move")) == "service, routes, auth (robotcore_api)"
     assert load.part_of((os.path.join(api, "routes.py"), 1, "post_move")) == "service, routes, auth (robotcore_api)"
@@ -45,7 +30,7 @@ def test_the_profile_counts_the_service_files_where_the_package_lives() -> None:
 
 
 def test_the_sql_split_times_every_probe_on_commits_that_land(capsys: pytest.CaptureFixture[str]) -> None:
-    split = _load("service_split")
+    split = load_bench("service_split")
     assert split.sql_split(matches=4, moves=32, rounds=2) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("a move's SQL on SQLite")
@@ -55,9 +40,9 @@ def test_the_sql_split_times_every_probe_on_commits_that_land(capsys: pytest.Cap
 def test_the_move_shaped_floor_posts_a_move_and_gets_a_move_sized_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    hello = _load("flask_hello")
+    hello = load_bench("flask_hello")
     web = hello.app.test_client()
-    load = _load("service_load")
+    load = load_bench("service_load")
     sent: list[tuple[Any, ...]] = []
 
     class Recorder:

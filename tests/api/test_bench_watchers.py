@@ -3,26 +3,18 @@ the issue's "0 lost updates" rests on, so its parsing of a stream is checked her
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("flask")
 
-_PATH = Path(__file__).resolve().parents[2] / "bench" / "service_load.py"
+from .conftest import load_bench  # noqa: E402
 
 
-@functools.cache
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("service_load_under_test", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("service_load")
 
 
 class _Transport:
