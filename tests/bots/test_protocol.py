@@ -10,7 +10,7 @@ import pytest
 
 import robotcore
 from robotcore.arena import Tournament
-from robotcore.bots import Bot, Observer, make_bot, parse_bot_spec
+from robotcore.bots import Bot, Observer, make_bot, parse_bot_spec, split_bot_specs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))   # the repository root: examples/
 
@@ -23,6 +23,51 @@ def test_bot_specs_parse() -> None:
     for bad in ("", "nosuchbot", "ismcts:iterations", "examples.my_bots:Nope", "no.such.module:X"):
         with pytest.raises(robotcore.InvalidParameterError):
             parse_bot_spec(bad)
+
+
+def test_one_argument_of_several_bot_specs_splits_between_bots() -> None:
+    assert split_bot_specs(["random,greedy"]) == ["random", "greedy"]
+    assert split_bot_specs(["random,mcts:iterations=10,threads=2,greedy"]) == [
+        "random", "mcts:iterations=10,threads=2", "greedy"]
+    assert split_bot_specs(["mcts:ms=50,c=0.5"]) == ["mcts:ms=50,c=0.5"]
+    assert split_bot_specs(["examples.my_bots:Greedy1:tries=3,random"]) == ["examples.my_bots:Greedy1:tries=3", "random"]
+    assert split_bot_specs(["mcts:ms=50,c=0.5", "random"]) == ["mcts:ms=50,c=0.5", "random"]    # one per argument
+    assert split_bot_specs([]) == []
+
+
+def test_a_built_in_name_is_never_read_as_a_module() -> None:
+    """``random:Random`` is the built-in bot with a malformed option, not the standard library's class."""
+    with pytest.raises(robotcore.InvalidParameterError, match="not key=value"):
+        parse_bot_spec("random:Random")
+
+
+def test_builtin_only_specs_import_nothing() -> None:
+    sys.modules.pop("examples.my_bots", None)
+    with pytest.raises(robotcore.InvalidParameterError, match="no built-in bot"):
+        parse_bot_spec("examples.my_bots:Greedy1", builtin_only=True)
+    assert "examples.my_bots" not in sys.modules
+    assert parse_bot_spec("mcts:iterations=5", builtin_only=True) == ("mcts", {"iterations": 5})
+
+
+def test_make_bot_takes_a_spec_and_keyword_options_win() -> None:
+    bot = make_bot("mcts:iterations=7,c=0.25", seed=1)
+    assert (bot.iterations, bot.c) == (7, 0.25)           # type: ignore[attr-defined]
+    assert make_bot("mcts:iterations=7", seed=1, iterations=9).iterations == 9      # type: ignore[attr-defined]
+    from robotcore.tools.match import play_match
+
+    assert play_match("robotrick", ["random", "mcts:iterations=10", "greedy"], seed=2).is_terminal
+
+
+@pytest.mark.parametrize("playouts", [0, -3, 10**12, True, 2.5])
+def test_montecarlo_refuses_a_playout_count_out_of_range(playouts: object) -> None:
+    with pytest.raises(robotcore.InvalidParameterError, match="playouts"):
+        make_bot("montecarlo", seed=1, playouts=playouts)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, True])
+def test_a_tournament_refuses_a_seed_out_of_range(seed: object) -> None:
+    with pytest.raises(robotcore.InvalidParameterError, match="seed must be an int"):
+        Tournament("nicodemus", ["random", "greedy"], 2, seed=seed)  # type: ignore[arg-type]
 
 
 def test_a_users_bot_loads_by_module_and_class_and_plays() -> None:
@@ -59,3 +104,20 @@ def test_an_illegal_answer_is_refused_and_duck_typed_bots_work() -> None:
     assert duck.choose(state, 0) == state.legal_actions(0)[-1]
     duck.reset()
     assert duck.inner.resets == 1  # type: ignore[attr-defined]
+
+
+def test_options_that_do_not_fit_a_game_fail_before_play() -> None:
+    robotrick = robotcore.load_game("robotrick")
+    with pytest.raises(robotcore.InvalidParameterError, match="not a Robotrick action"):
+        make_bot("greedy:prefer=nonsense").check_game(robotrick)
+    with pytest.raises(robotcore.InvalidParameterError, match="no native leaf evaluation"):
+        make_bot("ismcts:rollout=eval").check_game(robotrick)
+    make_bot("ismcts:rollout=eval").check_game(robotcore.load_game("nicodemus"))     # it has one
+    make_bot("random").check_game(robotrick)                                          # the hook's default
+
+
+def test_bot_options_lists_the_constructors_keywords() -> None:
+    from robotcore.bots import BOTS, bot_options
+
+    assert bot_options(BOTS["montecarlo"]) == {"playouts": 32}
+    assert bot_options(BOTS["mcts"])["iterations"] == 1000 and "seed" not in bot_options(BOTS["mcts"])

@@ -22,6 +22,7 @@ from robotcore.bots.base import (
            Bot,
            BotLike,
            Observer,
+           bot_options,
            load_bot_class,
            make_bot,
            parse_bot_spec,
@@ -32,5 +33,5 @@ from robotcore.bots.montecarlo import MonteCarloBot
 from robotcore.bots.native import ISMCTSBot, MCTSBot
 from robotcore.bots.random import RandomBot
 
-__all__ = ["Bot", "BotLike", "Observer", "BOTS", "make_bot", "parse_bot_spec", "split_bot_specs", "load_bot_class", "RandomBot",
+__all__ = ["Bot", "BotLike", "Observer", "BOTS", "bot_options", "make_bot", "parse_bot_spec", "split_bot_specs", "load_bot_class", "RandomBot",
            "GreedyBot", "MonteCarloBot", "MCTSBot", "ISMCTSBot"]

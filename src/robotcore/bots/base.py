@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import abc
 import importlib
+import inspect
 import json
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -31,6 +32,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from robotcore.core.game import Game
 from robotcore.core.rng import Rng
 from robotcore.core.state import State
 from robotcore.errors import IllegalActionError, InvalidParameterError
@@ -149,6 +151,11 @@ class Bot(abc.ABC):
         """Hook: ``seat`` played ``action`` (None when this bot's seat cannot see it)."""
         return None
 
+    def check_game(self, game: Game) -> None:
+        """Hook: ``InvalidParameterError`` when an option does not fit ``game`` (a preferred action that is none
+        of its actions, a leaf evaluation it does not have), so that it fails before play, not mid-game."""
+        return None
+
     def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
         """``act`` on ``seat``'s observer of ``state``; the action is checked to be legal."""
         observer = Observer(state, seat)
@@ -192,12 +199,29 @@ class _Wrapped(Bot):
             hook(observer, seat, action)
 
 
+def int_option(name: str, value: Any, low: int = 1, high: int = 1 << 40) -> int:
+    """A bot's integer option, checked: an int (not a bool) in ``[low, high]``, or ``InvalidParameterError``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidParameterError(f"{name} must be an int from {low} to {high}, got {value!r}")
+    return value
+
+
 BOTS: dict[str, type[Bot]] = {}
 
 
 def register(cls: type[Bot]) -> type[Bot]:
     BOTS[cls.name] = cls
     return cls
+
+
+def bot_options(cls: type[Any]) -> dict[str, Any]:
+    """The options a bot class takes (its constructor's keywords but ``seed``) and their defaults."""
+    out: dict[str, Any] = {}
+    for p in inspect.signature(cls.__init__).parameters.values():
+        if p.name in ("self", "seed") or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        out[p.name] = None if p.default is p.empty else p.default
+    return out
 
 
 def load_bot_class(target: str) -> type[Any]:
@@ -219,11 +243,14 @@ def load_bot_class(target: str) -> type[Any]:
     return cls
 
 
-def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
-    """A bot by built-in name (``BOTS``) or ``module:Class``, seeded, with its options as keywords."""
+def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
+    """A bot from its spec (``parse_bot_spec``: a built-in name of ``BOTS`` or ``module:Class``, with options or
+    not), seeded; keyword options are added to the spec's (and win over them)."""
+    name, given = parse_bot_spec(spec)
+    given.update(options)
     cls = load_bot_class(name)
     try:
-        bot = cls(seed=seed, **options)
+        bot = cls(seed=seed, **given)
     except TypeError as exc:
         raise InvalidParameterError(f"bot {name!r}: {exc}") from None
     if isinstance(bot, Bot):
@@ -240,35 +267,50 @@ def _option_value(text: str) -> Any:
         return text
 
 
+def _is_option(chunk: str) -> bool:
+    key, eq, _ = chunk.partition("=")
+    return bool(eq) and key.strip().isidentifier()
+
+
 def split_bot_specs(given: Sequence[str]) -> list[str]:
-    """Bots given on a command line: one spec per argument (``"ismcts:iterations=500" random``), or one
-    comma-separated list of plain names (``random,greedy``), as the CLI has always taken."""
-    if len(given) == 1 and "," in given[0] and ":" not in given[0] and "=" not in given[0]:
-        return given[0].split(",")
-    return list(given)
+    """Bots given on a command line: one spec per argument (``"ismcts:iterations=500" random``), or all of them
+    in one argument, comma-separated (``random,greedy`` or ``random,mcts:iterations=10,threads=2``): there a
+    ``key=value`` chunk continues the spec before it, any other chunk starts a new one."""
+    if len(given) != 1:
+        return list(given)
+    specs: list[str] = []
+    for chunk in given[0].split(","):
+        if specs and _is_option(chunk):
+            specs[-1] += "," + chunk
+        else:
+            specs.append(chunk)
+    return specs
 
 
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+def parse_bot_spec(spec: str, builtin_only: bool = False) -> tuple[str, dict[str, Any]]:
     """``"ismcts:iterations=2000,c=0.5"`` or ``"pkg.mod:Class:depth=2"`` → (name, options).
 
     Options are ``key=value`` pairs separated by commas (or colons); values are read as JSON when they parse
-    (numbers, true/false, null), as text otherwise.
+    (numbers, true/false, null), as text otherwise. ``builtin_only``: a ``module:Class`` spec is refused before
+    anything is imported (the service takes specs from any client).
     """
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidParameterError(f"a bot spec is a non-empty string, got {spec!r}")
     parts = spec.strip().split(":")
-    name = parts[0]
+    name = parts[0].strip()
     rest = parts[1:]
-    if rest and "=" not in rest[0]:
+    if rest and "=" not in rest[0] and name not in BOTS:      # module:Class (a built-in name is no module)
         name = f"{name}:{rest[0]}"
         rest = rest[1:]
+    if builtin_only and name not in BOTS:
+        raise InvalidParameterError(f"no built-in bot named {name!r}; bots: {', '.join(sorted(BOTS))}")
     options: dict[str, Any] = {}
     for chunk in ",".join(rest).split(","):
         if not chunk:
             continue
-        key, eq, value = chunk.partition("=")
-        if not eq or not key.strip().isidentifier():
+        if not _is_option(chunk):
             raise InvalidParameterError(f"bot option {chunk!r} in {spec!r} is not key=value")
+        key, _, value = chunk.partition("=")
         options[key.strip()] = _option_value(value.strip())
     load_bot_class(name)
     return name, options

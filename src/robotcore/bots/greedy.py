@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from robotcore.bots.base import Bot, Observer, register
-from robotcore.errors import InvalidParameterError
+from robotcore.core.game import Game
+from robotcore.errors import InvalidParameterError, RobotcoreError
 
 
 @register
@@ -23,6 +24,13 @@ class GreedyBot(Bot):
         if prefer is not None and not isinstance(prefer, str):
             raise InvalidParameterError(f"prefer must be the text of an action, got {prefer!r}")
         self.prefer = prefer
+
+    def check_game(self, game: Game) -> None:
+        if self.prefer is not None:
+            try:
+                game.parse_action(self.prefer)
+            except RobotcoreError:
+                raise InvalidParameterError(f"prefer: {self.prefer!r} is not a {game.title} action") from None
 
     def act(self, observer: Observer, budget_ms: float | None = None) -> int:
         action = self._greedy(observer)

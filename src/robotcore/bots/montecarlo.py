@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from robotcore.bots.base import Bot, Observer, register
+from robotcore.bots.base import Bot, Observer, int_option, register
 from robotcore.core import batch
 
 
@@ -20,7 +20,7 @@ class MonteCarloBot(Bot):
 
     def __init__(self, seed: int = 0, playouts: int = 32) -> None:
         super().__init__(seed)
-        self.playouts = max(1, int(playouts))
+        self.playouts = int_option("playouts", playouts, 1, 1 << 20)
 
     def act(self, observer: Observer, budget_ms: float | None = None) -> int:
         legal = self._legal(observer)

@@ -32,14 +32,9 @@ import time
 from typing import Any, ClassVar
 
 from robotcore.bots import _search
-from robotcore.bots.base import Bot, Observer, register
+from robotcore.bots.base import Bot, Observer, int_option, register
+from robotcore.core.game import Game
 from robotcore.errors import InvalidParameterError
-
-
-def _positive_int(name: str, value: Any, low: int = 1, high: int = 1 << 40) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidParameterError(f"{name} must be an int from {low} to {high}, got {value!r}")
-    return value
 
 
 class _NativeSearchBot(Bot):
@@ -52,7 +47,7 @@ class _NativeSearchBot(Bot):
                  threads: int = 1, worlds: int | None = None, reuse: bool = True, rollout: str = "random",
                  depth: int = 0) -> None:
         super().__init__(seed)
-        self.iterations = _positive_int("iterations", iterations)
+        self.iterations = int_option("iterations", iterations)
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0):
             raise InvalidParameterError(f"ms must be a positive number of milliseconds, got {ms!r}")
         self.ms = None if ms is None else float(ms)
@@ -60,15 +55,15 @@ class _NativeSearchBot(Bot):
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not c >= 0:
             raise InvalidParameterError(f"c must be a number >= 0, got {c!r}")
         self.c = float(c)
-        self.threads = _positive_int("threads", threads, 1, 256)
-        self.worlds = None if worlds is None else _positive_int("worlds", worlds, 1, 1 << 20)
+        self.threads = int_option("threads", threads, 1, 256)
+        self.worlds = None if worlds is None else int_option("worlds", worlds, 1, 1 << 20)
         if not isinstance(reuse, bool):
             raise InvalidParameterError(f"reuse must be true or false, got {reuse!r}")
         self.reuse = reuse
         if rollout not in ("random", "eval"):
             raise InvalidParameterError(f"rollout must be 'random' or 'eval', got {rollout!r}")
         self.rollout = rollout
-        self.depth = _positive_int("depth", depth, 0, 1 << 20)
+        self.depth = int_option("depth", depth, 0, 1 << 20)
         if depth and rollout != "eval":
             raise InvalidParameterError("depth applies to rollout='eval' only")
         #: the last search's figures: iterations, nodes, worlds drawn, seconds
@@ -84,11 +79,14 @@ class _NativeSearchBot(Bot):
             return max(32, min(8192, int(budget_ms * 6)))
         return max(1, min(self.iterations, max(32, min(4096, self.iterations // 32))))
 
+    def check_game(self, game: Game) -> None:
+        if self.rollout == "eval" and not _search.native_evaluate(game.core):
+            raise InvalidParameterError(f"{game.title} has no native leaf evaluation: use rollout='random'")
+
     def _search(self, observer: Observer, budget_ms: float | None, forest: Any) -> Any:
         game = observer.game
         core = game.core
-        if self.rollout == "eval" and not _search.native_evaluate(core):
-            raise InvalidParameterError(f"{game.title} has no native leaf evaluation: use rollout='random'")
+        self.check_game(game)
         seed = self.rng.next_u64()
         t0 = time.perf_counter()
         worlds = root = None

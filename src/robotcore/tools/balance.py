@@ -25,20 +25,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import robotcore
-from robotcore.bots import Bot, make_bot, parse_bot_spec, split_bot_specs
+from robotcore.bots import make_bot, split_bot_specs
 from robotcore.tools.match import play_match
 
 COLUMNS = ("seats", "games", "actions per game", "score mean / sd / range", "score by seat (by bot if rotated)",
            "win share by seat (by bot if rotated)")
-
-
-def parse_bot(spec: str, seed: int) -> Bot:
-    """A bot spec (``parse_bot_spec``) as a seeded bot."""
-    name, options = parse_bot_spec(spec)
-    return make_bot(name, seed=seed, **options)
-
-
-
 
 
 def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: bool = False,
@@ -55,7 +46,7 @@ def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: b
     for g in range(games):
         shift = g % len(bots) if rotate else 0
         seated = [bots[(i + shift) % len(bots)] for i in range(len(bots))]
-        players = [parse_bot(b, seed=(seed + g) * 1000 + i) for i, b in enumerate(seated)]
+        players = [make_bot(b, seed=(seed + g) * 1000 + i) for i, b in enumerate(seated)]
         state = play_match(name, players, seed + g, **params)
         final = state.scores()
         lengths.append(len(state.history))
