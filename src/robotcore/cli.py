@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import robotcore
 from robotcore.registry import ALL_GAMES
@@ -38,13 +40,30 @@ def _bounded_int(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    """The README's table of games, from the registry: name, title, seed file, seats, status, rules."""
+    from robotcore.registry import GAMES, game_class
+
+    rows = [("name", "title", "seed", "players", "status", "rules")]
     for name, status in ALL_GAMES.items():
-        print(f"{name:12s} {status}")
+        entry = GAMES.get(name)
+        if entry is None:
+            rows.append((name, "", "", "", status, ""))
+            continue
+        cls = game_class(name)
+        spec = next((p for p in cls.param_specs if p.name == "players"), None)
+        players = str(robotcore.load_game(name).num_players)
+        if spec is not None and spec.min is not None and spec.max is not None and spec.min != spec.max:
+            players = f"{spec.min}-{spec.max} (default {spec.default})"
+        rules = Path(importlib.import_module(entry.module).__file__ or "").parent / "RULES.md"
+        rows.append((name, entry.title, entry.seed, players, status, str(rules)))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1])
     return 0
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from robotcore.bots import BOTS, make_bot, parse_bot_spec, split_bot_specs
+    from robotcore.bots import make_bot, split_bot_specs
 
     game = robotcore.load_game(args.game, **args.params)
     bots = split_bot_specs(args.bots) or ["random"] * game.num_players
@@ -57,10 +76,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     players = []
     for i, spec in enumerate(bots):
         try:
-            name, options = parse_bot_spec(spec)
-            players.append(make_bot(name, seed=args.seed * 1000 + i, **options))
+            players.append(make_bot(spec, seed=args.seed * 1000 + i))
         except robotcore.InvalidParameterError as exc:
-            print(f"robotcore play: error: {exc}; bots: {', '.join(sorted(BOTS))}", file=sys.stderr)
+            print(f"robotcore play: error: {exc}", file=sys.stderr)
             return 2
     state = game.new_initial_state(args.seed)
     print(f"{game.title}, seed {args.seed}, seats: {', '.join(f'{i}={b}' for i, b in enumerate(bots))}")
@@ -79,9 +97,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from robotcore.bots import split_bot_specs
     from robotcore.tools.match import simulate
 
-    report = simulate(args.game, args.bots.split(","), args.games, args.seed, **args.params)
+    report = simulate(args.game, split_bot_specs([args.bots]), args.games, args.seed, **args.params)
     print(json.dumps(report, indent=1))
     return 0
 
@@ -116,10 +135,12 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def _bot_ref(bots: list[str], ref: str) -> int | str:
-    """A bot of the tournament by its position (0-based) or its spec."""
+    """A bot of the tournament by its position (0-based), its label in the results or its spec."""
+    from robotcore.arena.stats import bot_labels
+
     if ref.isdigit() and int(ref) < len(bots):
         return int(ref)
-    if ref in bots:
+    if ref in bots or ref in bot_labels(bots):
         return ref
     raise robotcore.InvalidParameterError(f"--sprt names {ref!r}, which is none of the bots")
 
@@ -164,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.set_defaults(func=_cmd_tournament)
     p = sub.add_parser("simulate", help="many matches: score spread, win shares, game length")
     p.add_argument("game", choices=robotcore.list_games())
-    p.add_argument("--bots", required=True)
+    p.add_argument("--bots", required=True,
+                   help='a bot per seat, comma-separated: names or specs, e.g. "random,mcts:iterations=200,greedy"')
     p.add_argument("--games", type=_bounded_int(1), default=200)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--params", default="{}", type=_json_object, help="game parameters as JSON")
@@ -180,6 +202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except robotcore.RobotcoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:               # e.g. a results folder that cannot be made (--out /dev/null)
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
 
 

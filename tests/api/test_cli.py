@@ -63,3 +63,41 @@ def test_bad_options_are_usage_errors_not_tracebacks(argv: list[str], message: s
 def test_params_given_as_a_json_object_reach_the_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "robotrick", "--quiet", "--params", '{"hangars": 4}']) == 0
     assert cli.main(["simulate", "nicodemus", "--bots", "random,random", "--games", "2", "--params", "{}"]) == 0
+
+
+def test_bot_specs_with_options_in_one_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "robotrick", "--quiet", "--bots", "random,mcts:iterations=10,threads=2,greedy"]) == 0
+    assert "seats: 0=random, 1=mcts:iterations=10,threads=2, 2=greedy" in capsys.readouterr().out
+    assert cli.main(["simulate", "robotrick", "--bots", "random,mcts:iterations=10,greedy", "--games", "1"]) == 0
+    assert '"mcts:iterations=10"' in capsys.readouterr().out
+
+
+def test_an_unknown_bot_lists_the_bots_once(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "robotrick", "--bots", "nobot"]) == 2
+    assert capsys.readouterr().err.count("bots:") == 1
+
+
+@pytest.mark.parametrize("out", ["/dev/null", "/proc/no/such/folder"])
+def test_a_results_folder_that_cannot_be_made_is_an_error_not_a_traceback(
+        out: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--game", "nicodemus", "--bots", "random", "greedy", "--games", "2", "--out", out,
+            "--quiet", "--workers", "1"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and out.split("/")[1] in err and "Traceback" not in err
+
+
+def test_robotcore_list_prints_the_readmes_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from robotcore.registry import ALL_GAMES, GAMES
+
+    assert cli.main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["name", "title", "seed", "players", "status", "rules"]
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert set(rows) == set(ALL_GAMES)
+    for name, line in rows.items():
+        assert GAMES[name].title in line and f" {GAMES[name].seed} " in line and ALL_GAMES[name] in line
+        assert Path(line.split()[-1]).is_file()                   # the installed RULES.md
+    assert "2-5 (default 4)" in rows["smartphone"] and " 2 " in rows["nicodemus"]

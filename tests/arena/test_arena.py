@@ -179,3 +179,21 @@ def test_play_takes_bot_specs_too(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "robotrick", "--seed", "2", "--quiet", "--bots", "random,greedy,random"]) == 0
     assert main(["play", "robotrick", "--bots", "random", "random"]) == 2
     assert "final scores" in capsys.readouterr().out
+
+
+def test_a_bot_given_twice_is_told_apart_in_the_results(capsys: pytest.CaptureFixture[str]) -> None:
+    t = Tournament("nicodemus", ["random", "random", "greedy"], 6, seed=2, workers=1, sprt=("random#1", "greedy"))
+    summary = t.run()
+    assert [b["bot"] for b in summary["bots"]] == ["random#0", "random#1", "greedy"]
+    assert (summary["sprt"]["a"], summary["sprt"]["a_index"]) == ("random#1", 1)
+    assert main(["tournament", "--game", "nicodemus", "--bots", "random", "random", "--games", "2", "--quiet",
+                 "--workers", "1", "--sprt", "random#0", "random#1"]) == 0
+    out = capsys.readouterr().out
+    assert "random#0" in out and "SPRT random#0 vs random#1" in out
+
+
+def test_one_deal_prints_no_interval_rather_than_nan(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--game", "nicodemus", "--bots", "random", "greedy", "--games", "2", "--quiet",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out and "[n/a]" in out and "play 2 deals or more" in out

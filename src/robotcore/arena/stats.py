@@ -125,8 +125,13 @@ def bradley_terry(records: list[dict[str, Any]], num_bots: int, prior: float = 0
     return [400.0 * math.log10(x) for x in gamma]
 
 
+def bot_labels(specs: list[str]) -> list[str]:
+    """The bots' names in results: their specs, with ``#i`` (the position) on a spec given more than once."""
+    return [f"{spec}#{i}" if specs.count(spec) > 1 else spec for i, spec in enumerate(specs)]
+
+
 def summarise(config: dict[str, Any], records: list[dict[str, Any]], num_players: int) -> dict[str, Any]:
-    names = config["bots"]
+    names = bot_labels(config["bots"])
     k = len(names)
     shares = _by_deal(records, "returns", k)
     winsd = _by_deal(records, "win", k)

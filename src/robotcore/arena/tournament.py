@@ -42,7 +42,8 @@ from typing import Any
 import robotcore
 from robotcore.arena import stats
 from robotcore.arena.sprt import SPRT
-from robotcore.bots.base import Bot, Observer, make_bot, parse_bot_spec
+from robotcore.bots.base import Bot, Observer, make_bot
+from robotcore.core.seeds import check_seed
 from robotcore.errors import InvalidParameterError
 
 FORMAT = 1
@@ -79,8 +80,7 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     specs = config["bots"]
     bots: list[Bot] = []
     for seat, b in enumerate(job["lineup"]):
-        name, options = parse_bot_spec(specs[b])
-        bots.append(make_bot(name, seed=_derive(config["seed"], "bot", job["index"], seat), **options))
+        bots.append(make_bot(specs[b], seed=_derive(config["seed"], "bot", job["index"], seat)))
     for bot in bots:
         bot.reset()
     state = game.new_initial_state(seed)
@@ -131,10 +131,10 @@ class Tournament:
         if len(bots) < 2:
             raise InvalidParameterError("a tournament needs at least two bots")
         for spec in bots:                # a bad name or option fails here, not in a worker mid-tournament
-            name, options = parse_bot_spec(spec)
-            make_bot(name, seed=0, **options)
+            make_bot(spec, seed=0)
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise InvalidParameterError(f"games must be a positive int, got {games!r}")
+        seed = check_seed(seed)
         if budget_ms is not None and (isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float))
                                       or not budget_ms >= 0):
             raise InvalidParameterError(f"budget_ms must be a number >= 0, got {budget_ms!r}")
@@ -148,7 +148,8 @@ class Tournament:
             if len(pair) != 2 or pair[0] == pair[1]:
                 raise InvalidParameterError(f"the SPRT pair must be two different bots of the tournament, got {sprt}")
             self.sprt_pair = (pair[0], pair[1])
-            sprt = (bots[pair[0]], bots[pair[1]])
+            labels = stats.bot_labels(list(bots))
+            sprt = (labels[pair[0]], labels[pair[1]])
         self.config: dict[str, Any] = {
             "format": FORMAT, "game": game, "params": g.plain_params(), "bots": list(bots), "games": games,
             "seed": int(seed), "budget_ms": budget_ms,
@@ -172,10 +173,13 @@ class Tournament:
 
     @staticmethod
     def _bot_index(bots: list[str], ref: int | str) -> int:
-        """A bot of the tournament by position (an int) or by spec (its first occurrence)."""
+        """A bot of the tournament by position (an int), by its label in the results (``random#1`` for a spec
+        given twice) or by spec (its first occurrence)."""
         if isinstance(ref, int) and not isinstance(ref, bool):
             if 0 <= ref < len(bots):
                 return ref
+        elif ref in stats.bot_labels(bots):
+            return stats.bot_labels(bots).index(ref)
         elif ref in bots:
             return bots.index(ref)
         raise InvalidParameterError(f"the SPRT names {ref!r}, which is none of the bots {bots}")
@@ -364,6 +368,11 @@ def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, A
         stats.plot_ratings(summary, out / "ratings.png")
 
 
+def _ci(pair: list[float], digits: int) -> str:
+    lo, hi = pair
+    return "[n/a]" if math.isnan(lo) or math.isnan(hi) else f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
 def format_table(summary: dict[str, Any]) -> str:
     lines = [f"{summary['game']}: {summary['games']} games over {summary['deals']} deals, "
              f"{summary['players']} seats (chance score share {summary['chance']:.3f})"]
@@ -372,10 +381,11 @@ def format_table(summary: dict[str, Any]) -> str:
     lines.append(head)
     for b in summary["bots"]:
         lines.append(
-            f"{b['bot'][:28]:28s} {b['games']:>5d} {b['score_share']:>7.3f} [{b['score_share_ci'][0]:.3f}, "
-            f"{b['score_share_ci'][1]:.3f}] {b['win_rate']:>7.3f} [{b['win_rate_ci'][0]:.3f}, {b['win_rate_ci'][1]:.3f}]"
-            f" {b['mean_score']:>10.2f} {b['rating']:>6.0f} [{b['rating_ci'][0]:.0f}, {b['rating_ci'][1]:.0f}]"
-            f" {b['ms_per_move']:>8.2f}")
+            f"{b['bot'][:28]:28s} {b['games']:>5d} {b['score_share']:>7.3f} {_ci(b['score_share_ci'], 3):>14s} "
+            f"{b['win_rate']:>7.3f} {_ci(b['win_rate_ci'], 3):>14s} {b['mean_score']:>10.2f} {b['rating']:>6.0f} "
+            f"{_ci(b['rating_ci'], 0):>13s} {b['ms_per_move']:>8.2f}")
+    if summary["deals"] < 2:
+        lines.append("intervals: n/a (they are over deals: play 2 deals or more)")
     lines.append(f"ratings: {summary['rating_model']}")
     s = summary.get("sprt")
     if s:
