@@ -303,7 +303,14 @@ def _parse_seats(text: str | None) -> list[dict[str, Any]] | None:
     if not text:
         return None
     out: list[dict[str, Any]] = []
-    for item in text.split(","):
+    items: list[str] = []
+    for chunk in text.split(","):      # "human,bot:mcts:iterations=50,c=0.5,bot:random": a key=value chunk goes on
+        key, eq, _ = chunk.partition("=")                                  # with the bot before it (3 seats)
+        if items and eq and key.isidentifier():
+            items[-1] += "," + chunk
+        else:
+            items.append(chunk)
+    for item in items:
         if item == "human":
             out.append({"type": "human"})
         elif item.startswith("bot:"):
@@ -318,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--game", action="append", help="a game (repeatable; default: every game served)")
     parser.add_argument("--matches", type=int, default=1, help="matches per game")
-    parser.add_argument("--seats", help="e.g. human,bot:random,bot:greedy (default: every seat human)")
+    parser.add_argument("--seats", help="e.g. human,bot:random,bot:mcts:iterations=200,c=0.5 (default: every seat human)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the client's random choices")
     parser.add_argument("--verify", action="store_true", help="replay each match through the stateless engine")
     args = parser.parse_args(argv)

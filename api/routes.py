@@ -17,7 +17,7 @@ from flask.globals import _cv_app, _cv_request
 from flask_smorest import Blueprint
 
 import robotcore
-from robotcore.bots import BOTS
+from robotcore.bots import BOTS, bot_options
 
 from . import payloads
 from . import schemas as s
@@ -207,11 +207,14 @@ def health() -> Response:
 @meta.route("/bots")
 @meta.response(200, s.BotListSchema)
 def bots() -> Response:
-    """The built-in bots: a seat can be given to one, and any seat can ask one for a move"""
+    """The built-in bots and their options: a seat can be given to one, and any seat can ask one for a move"""
+    settings = service().settings
+    limits = dict(settings.bot_option_limits, ms=settings.max_budget_ms)
     out = []
     for name in sorted(BOTS):
         doc = (BOTS[name].__doc__ or name).strip().split("\n\n")[0]
-        out.append({"name": name, "doc": " ".join(doc.split())})
+        options = [{"name": k, "default": v, "max": limits.get(k)} for k, v in bot_options(BOTS[name]).items()]
+        out.append({"name": name, "doc": " ".join(doc.split()), "options": options})
     return payloads.send({"bots": out})
 
 
@@ -365,10 +368,11 @@ def post_move(match_id: str) -> Response:
 @matches.route("/<string:match_id>/bot-move", methods=["POST"])
 @matches.arguments(s.BotMoveSchema())
 @matches.response(200, s.BotMoveResultSchema)
-@problems(matches, *MOVE, "bots-busy", if_match=True)
+@problems(matches, *(p for p in MOVE if p != "version-required"), "bots-busy", if_match=True)
 @matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
-    """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`)"""
+    """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`). A version
+    (`expected_version` or If-Match) is optional: the bot chooses on the state it plays on"""
     answer, replayed = service().bot_move(match_id, bearer_token(request), body,
                                           _if_match(), _idempotency_key())
     return _replayed(answer, replayed)
@@ -397,11 +401,12 @@ while idle, and an `end` event when the match is over. A stream lasts a few minu
 reconnects with `Last-Event-ID`."""
 
 
-@matches.route("/<string:match_id>/stream")
+# Last-Event-ID at the path's level: an operation's own doc(parameters=...) would replace its query parameters
+@matches.route("/<string:match_id>/stream", parameters=[LAST_EVENT_ID])
 @matches.arguments(s.StreamQuerySchema(), location="query")
 @matches.response(200, content_type="text/event-stream", description=_EVENT_STREAM_DOC)
 @problems(matches, "validation", "invalid-token", "not-found", "too-many-watchers")
-@matches.doc(security=TOKEN_OPTIONAL, parameters=[LAST_EVENT_ID])
+@matches.doc(security=TOKEN_OPTIONAL)
 def get_stream(query: dict[str, Any], match_id: str) -> Response:
     """Live updates as server-sent events (EventSource): one event per change of the match, as the token's seat
     (or a spectator) sees it; held without a server thread"""

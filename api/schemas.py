@@ -11,7 +11,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from robotcore.bots import BOTS
+from robotcore.bots import BOTS, parse_bot_spec
+from robotcore.errors import InvalidParameterError
 
 from .problems import CODES
 
@@ -20,6 +21,10 @@ MAX_VERSION = 2**31 - 1
 MAX_ACTION_ID = 2**31 - 1
 MAX_ACTION_TEXT = 200
 MAX_SEAT = 7
+#: Most game parameters in one request.
+MAX_PARAMS = 32
+#: Longest bot spec (a name and its options).
+MAX_BOT_SPEC = 200
 #: Upper bound on a bot's thinking time per move (stays well under gunicorn's worker timeout).
 MAX_BUDGET_MS = 10_000
 #: Longest wait of a long-poll, in seconds.
@@ -29,14 +34,18 @@ MAX_STATE_CHARS = 32_768
 
 
 
-def _known_bot(name: str) -> None:
+def _known_bot(spec: str) -> None:
     """Bots are registered at run time (robotcore.bots.BOTS, listed by GET /v1/bots): the document says
-    "a string" so that it does not change when a bot is added; unknown names are refused here."""
-    if name not in BOTS:
-        raise ValidationError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))} (GET /v1/bots)")
+    "a string" so that it does not change when a bot is added. A spec names a built-in bot, with options or not
+    (``mcts:iterations=200,c=0.5``); ``module:Class`` is refused (nothing is imported for a client)."""
+    try:
+        parse_bot_spec(spec, builtin_only=True)
+    except InvalidParameterError as exc:
+        raise ValidationError(f"{exc} (GET /v1/bots)") from None
 
 
-_BOT_DOC = {"description": "a bot of GET /v1/bots", "example": "greedy"}
+_BOT_DOC = {"description": "a bot of GET /v1/bots, with options or not: `greedy`, `mcts:iterations=200,c=0.5`",
+            "example": "greedy"}
 
 
 def _strict_int(**kw: Any) -> fields.Integer:
@@ -45,6 +54,18 @@ def _strict_int(**kw: Any) -> fields.Integer:
 
 def _bool(**kw: Any) -> fields.Boolean:
     return fields.Boolean(truthy={True}, falsy={False}, **kw)
+
+
+def _few_params(value: dict[str, Any]) -> None:
+    if len(value) > MAX_PARAMS:
+        raise ValidationError(f"at most {MAX_PARAMS} parameters, got {len(value)}")
+
+
+def _params_field(**metadata: Any) -> fields.Dict:
+    """Game parameters: an object of at most ``MAX_PARAMS`` names (``validate.Length`` would be documented as
+    a string's maxLength)."""
+    return fields.Dict(keys=fields.String(validate=validate.Length(1, 64)), values=fields.Raw(allow_none=True),
+                       load_default=dict, validate=_few_params, metadata={**metadata, "maxProperties": MAX_PARAMS})
 
 
 class Strict(Schema):
@@ -60,7 +81,7 @@ class Strict(Schema):
 class SeatRequestSchema(Strict):
     type = fields.String(load_default="human", validate=validate.OneOf(["human", "bot"]),
                          metadata={"description": "`human`: a token is issued; `bot`: a built-in bot plays it"})
-    bot = fields.String(validate=[validate.Length(1, 64), _known_bot], metadata=_BOT_DOC)
+    bot = fields.String(validate=[validate.Length(1, MAX_BOT_SPEC), _known_bot], metadata=_BOT_DOC)
     budget_ms = _strict_int(validate=validate.Range(0, MAX_BUDGET_MS),
                             metadata={"description": "the bot's thinking time per move (search bots)"})
 
@@ -68,15 +89,15 @@ class SeatRequestSchema(Strict):
     def _bot_fields(self, data: dict[str, Any], **_: Any) -> None:
         if data.get("type", "human") == "bot" and "bot" not in data:
             raise ValidationError("a bot seat names its bot", "bot")
-        if data.get("type", "human") == "human" and ("bot" in data or "budget_ms" in data):
-            raise ValidationError("a human seat has no bot", "bot")
+        if data.get("type", "human") == "human":
+            for field in ("bot", "budget_ms"):
+                if field in data:
+                    raise ValidationError(f"a human seat has no {'bot' if field == 'bot' else 'bot budget'}", field)
 
 
 class CreateMatchSchema(Strict):
     game = fields.String(required=True, validate=validate.Length(1, 64), metadata={"example": "robotrick"})
-    params = fields.Dict(keys=fields.String(validate=validate.Length(1, 64)), values=fields.Raw(allow_none=True),
-                         load_default=dict, validate=validate.Length(max=32),
-                         metadata={"description": "game parameters (see the catalogue); missing ones default"})
+    params = _params_field(description="game parameters (see the catalogue); missing ones default")
     seats = fields.List(fields.Nested(SeatRequestSchema), validate=validate.Length(1, MAX_SEAT + 1),
                         metadata={"description": "one entry per seat; default: every seat human"})
     seed = _strict_int(allow_none=True, validate=validate.Range(0, MAX_SEED),
@@ -179,7 +200,7 @@ def _plain_seat(seat: Any) -> dict[str, Any] | None:
     if kind != "bot" or type(kind) is not str:
         return None
     bot = seat.get("bot")
-    if type(bot) is not str or not 1 <= len(bot) <= 64 or bot not in BOTS:
+    if type(bot) is not str or not 1 <= len(bot) <= MAX_BOT_SPEC or bot not in BOTS:
         return None
     out: dict[str, Any] = {"type": "bot", "bot": bot}
     if "budget_ms" in seat:
@@ -201,7 +222,7 @@ def plain_create(data: Any) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {"game": game}
     params = data.get("params", {})
-    if type(params) is not dict or len(params) > 32 or not all(
+    if type(params) is not dict or len(params) > MAX_PARAMS or not all(
             type(k) is str and 1 <= len(k) <= 64 for k in params):
         return None
     out["params"] = dict(params)
@@ -229,7 +250,7 @@ def plain_create(data: Any) -> dict[str, Any] | None:
 
 
 class BotMoveSchema(Strict):
-    bot = fields.String(load_default="greedy", validate=[validate.Length(1, 64), _known_bot], metadata=_BOT_DOC)
+    bot = fields.String(load_default="greedy", validate=[validate.Length(1, MAX_BOT_SPEC), _known_bot], metadata=_BOT_DOC)
     budget_ms = _strict_int(validate=validate.Range(0, MAX_BUDGET_MS),
                             metadata={"description": "time budget in ms (search bots use it all)"})
     seed = _strict_int(validate=validate.Range(0, MAX_SEED), metadata={"description": "the bot's own seed"})
@@ -252,8 +273,7 @@ class StreamQuerySchema(Schema):
 
 
 class NewStateSchema(Strict):
-    params = fields.Dict(keys=fields.String(validate=validate.Length(1, 64)), values=fields.Raw(allow_none=True),
-                         load_default=dict, validate=validate.Length(max=32))
+    params = _params_field()
     seed = _strict_int(allow_none=True, validate=validate.Range(0, MAX_SEED))
 
 
@@ -442,9 +462,18 @@ class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSchema), required=True)
 
 
+class BotOptionSchema(Schema):
+    name = fields.String(required=True, metadata={"example": "iterations"})
+    default = fields.Raw(required=True, allow_none=True, metadata={"description": "its value when not given"})
+    max = fields.Integer(required=True, allow_none=True,
+                         metadata={"description": "the largest value this server accepts (null: the bot's own check)"})
+
+
 class BotInfoSchema(Schema):
     name = fields.String(required=True)
     doc = fields.String(required=True)
+    options = fields.List(fields.Nested(BotOptionSchema), required=True,
+                          metadata={"description": "given in its spec: `mcts:iterations=200,c=0.5`"})
 
 
 class BotListSchema(Schema):

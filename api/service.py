@@ -21,7 +21,7 @@ import orjson
 
 import robotcore
 from robotcore import Game, State
-from robotcore.bots import make_bot
+from robotcore.bots import make_bot, parse_bot_spec
 from robotcore.errors import CorruptStateError, InvalidActionError, RobotcoreError, UnknownGameError
 from robotcore.registry import game_class
 
@@ -82,16 +82,24 @@ class Settings:
     #: carries every action since the last one, and the end is never skipped. A seat's own stream is never
     #: held back. 0: one event per change.
     spectator_tick_s: float = 0.25
-    #: Rate limits per client address and per seat token (``ratelimit``): e.g. "50/second;2000/minute";
-    #: empty: none. Counters in ``rate_limit_storage`` (memory:// per process; redis://... shared).
-    #: Longest thinking time a bot may be given per move (bot seats and bot-move), at most 10 000 ms.
+    #: Longest thinking time a bot may be given per move (bot seats and bot-move), at most 10 000 ms; a bot
+    #: spec's ``ms=`` option is held to it too.
     max_budget_ms: int = 10_000
+    #: The largest value a client may give each option of a built-in bot's spec that sets how much it works
+    #: (``mcts:iterations=...``): with these, a search thinks a few seconds at most in any game (100 000 ISMCTS
+    #: iterations: about 2.7 s at the start of Sparks, the slowest, on one core of the bench machine). An
+    #: option not listed here is checked by the bot alone.
+    bot_option_limits: Mapping[str, int] = dataclasses.field(default_factory=lambda: {
+        "iterations": 100_000, "playouts": 1_000, "worlds": 4_096, "threads": 1, "depth": 10_000})
     #: Native threads of one process's bot pool: every bot that thinks longer than a quick move (bot seats
-    #: with a budget over ``QUICK_BOT_MS``, POST .../bot-move) thinks there, never on a request.
+    #: with a budget over ``QUICK_BOT_MS`` or options in their spec, POST .../bot-move) thinks there, never on a
+    #: request.
     bot_think_slots: int = 2
     #: Bot jobs that may wait for a pool thread; beyond, a request that needs one is refused (503 bots-busy,
     #: Retry-After) before anything changes.
     bot_queue: int = 8
+    #: Rate limits per client address and per seat token (``ratelimit``): e.g. "50/second;2000/minute";
+    #: empty: none. Counters in ``rate_limit_storage`` (memory:// per process; redis://... shared).
     rate_limit_address: str = ""
     rate_limit_token: str = ""
     rate_limit_storage: str = "memory://"
@@ -149,6 +157,12 @@ def playable_action(state: State, seat: int, given: Mapping[str, Any]) -> int:
 def _bot_seed(match_seed: int, version: int, seat: int) -> int:
     digest = hashlib.blake2b(f"{match_seed}:{version}:{seat}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
+
+
+def _thinks_quickly(spec: SeatSpec) -> bool:
+    """A bot seat played inline, in the transaction of the move that made it due: a built-in bot at its own
+    settings, with a budget of ``QUICK_BOT_MS`` at most. One whose spec sets options thinks on the pool."""
+    return (spec.budget_ms or 0) <= QUICK_BOT_MS and ":" not in (spec.bot or "")
 
 
 def _due_bot(seats: list[SeatSpec], state: State) -> int | None:
@@ -242,6 +256,7 @@ class MatchService:
                 specs.append(SeatSpec("human", token_hash=_hash(tokens[i])))
             else:
                 self._check_budget(s.get("budget_ms"), f"seats.{i}.budget_ms")
+                self._check_bot(s["bot"], f"seats.{i}.bot", game)
                 specs.append(SeatSpec("bot", bot=s["bot"], budget_ms=s.get("budget_ms")))
         if seed is None:
             seed = secrets.randbits(63)
@@ -282,6 +297,21 @@ class MatchService:
             raise Problem("validation", f"this server lets a bot think at most {top} ms per move",
                           errors={field: [f"at most {top}"]})
 
+    def _check_bot(self, spec: str, field: str, game: Game) -> None:
+        """A built-in bot's spec (the schema checked its name) whose options the bot accepts, fit the game
+        (``Bot.check_game``) and stay within ``Settings.bot_option_limits`` and ``max_budget_ms``."""
+        name, options = parse_bot_spec(spec, builtin_only=True)
+        limits = dict(self.settings.bot_option_limits, ms=self.settings.max_budget_ms)
+        for key, value in options.items():
+            top = limits.get(key)
+            if top is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value > top:
+                raise Problem("validation", f"this server lets a bot's {key} be at most {top}",
+                              errors={field: [f"{key} at most {top}"]})
+        try:
+            make_bot(spec, seed=0).check_game(game)
+        except RobotcoreError as exc:
+            raise Problem("validation", f"bot {name!r}: {exc}", errors={field: [str(exc)]}) from None
+
     # -- bots ------------------------------------------------------------------------------------------------
 
     def _bot_moves(self, rec: MatchRecord, state: State, first_version: int, quick_only: bool) -> list[int]:
@@ -294,7 +324,7 @@ class MatchService:
             if out and time.monotonic() - start >= BOT_BATCH_S:
                 break
             spec = rec.seats[seat]
-            if quick_only and (spec.budget_ms or 0) > QUICK_BOT_MS:
+            if quick_only and not _thinks_quickly(spec):
                 break
             assert spec.bot is not None
             version = first_version + len(out) // 2
@@ -308,7 +338,7 @@ class MatchService:
     def _quick_due(seats: list[SeatSpec], state: State) -> bool:
         """The bot seat due next thinks quickly (played inline, in the transaction of the move that made it due)."""
         seat = next((s for s in state.actors if seats[s].type == "bot"), None)
-        return seat is not None and (seats[seat].budget_ms or 0) <= QUICK_BOT_MS
+        return seat is not None and _thinks_quickly(seats[seat])
 
     def _await_bots(self, rec: MatchRecord, state: State, reserved: bool) -> tuple[MatchRecord, State]:
         """Bot seats are due on the match just committed: hand them (and the pool place ``reserved``, if any) to
@@ -686,6 +716,7 @@ class MatchService:
         if seat not in state.actors:
             raise Problem("not-your-turn", f"seat {seat} has nothing to decide now")
         self._check_budget(budget, "budget_ms")
+        self._check_bot(body["bot"], "bot", state.game)
         seed = body.get("seed")
         bot = make_bot(body["bot"], seed=secrets.randbits(63) if seed is None else seed)
         if not self.pool.reserve():

@@ -125,3 +125,13 @@ def test_lean_client_writes_each_request_at_once(recorder: Recorder) -> None:
             recorder.thread.join(5)
             recorder.close()
             recorder.__init__()  # type: ignore[misc]
+
+
+def test_seats_option_keeps_a_bots_options_together() -> None:
+    from robotcore_api.client import _parse_seats
+
+    assert _parse_seats("human,bot:mcts:iterations=50,c=0.5,bot:random") == [
+        {"type": "human"}, {"type": "bot", "bot": "mcts:iterations=50,c=0.5"}, {"type": "bot", "bot": "random"}]
+    assert _parse_seats(None) is None
+    with pytest.raises(SystemExit):
+        _parse_seats("human,robot")

@@ -46,6 +46,10 @@ def test_health_and_bots(api: ApiClient) -> None:
     bots = api.get("/v1/bots").get_json()["bots"]
     assert sorted(b["name"] for b in bots) == sorted(BOTS)
     assert {"random", "greedy"} <= {b["name"] for b in bots}
+    mcts = next(b for b in bots if b["name"] == "mcts")
+    options = {o["name"]: o for o in mcts["options"]}
+    assert options["iterations"] == {"name": "iterations", "default": 1000, "max": 100_000}
+    assert options["ms"]["max"] == MAX_BUDGET_MS and options["c"]["max"] is None
 
 
 def test_bodies_encode_what_the_standard_library_encodes() -> None:
@@ -156,6 +160,79 @@ def test_create_with_bot_seats(api: ApiClient, name: str) -> None:
     assert all(s["token"] is None for s in doc["seats"][1:])
     # bots have played until the human must act (or the end)
     assert doc["match"]["status"] == "finished" or 0 in doc["match"]["actors"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bot_seats_with_options(api: ApiClient, name: str) -> None:
+    """A seat's bot may be a built-in bot's spec with options (README): it thinks on the pool, its seed comes
+    from the match's, and the same seed gives the same match."""
+    game = robotcore.load_game(name)
+    spec = "mcts:iterations=40,c=0.5"
+    seats = [{"type": "human"}] + [{"type": "bot", "bot": spec}] * (game.num_players - 1)
+    a, tokens = api.create(name, seats=seats, seed=9)
+    assert [s["bot"] for s in a["seats"][1:]] == [spec] * (game.num_players - 1)
+    assert a["match"]["status"] == "finished" or 0 in a["match"]["actors"]      # the bots have played
+    b, _ = api.create(name, seats=seats, seed=9)
+    assert api.view(a["match_id"])["view"] == api.view(b["match_id"])["view"]
+    assert api.app.extensions["robotcore"].verify_replay(a["match_id"])
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("mcts:iterations=0", "iterations must be"),              # the bot's own check
+    ("mcts:iterations=100001", "at most 100000"),             # the server's limit
+    ("ismcts:threads=2", "at most 1"),
+    ("mcts:ms=10001", "at most 10000"),
+    ("montecarlo:playouts=1001", "at most 1000"),
+    ("mcts:bogus=1", "bogus"),
+    ("mcts:iterations", "not key=value"),
+    ("random:Random", "not key=value"),                       # a built-in name is never a module
+    ("robotcore.bots:RandomBot", "no built-in bot"),          # module:Class: nothing is imported for a client
+    ("os:system", "no built-in bot"),
+    ("greedy:prefer=nonsense", "is not a Robotrick action"),  # options that do not fit the game fail before play
+    ("mcts:rollout=eval", "no native leaf evaluation"),
+])
+def test_bot_specs_the_service_refuses(api: ApiClient, spec: str, says: str) -> None:
+    seats = [{"type": "human"}, {"type": "bot", "bot": spec}, {"type": "bot", "bot": "random"}]
+    resp = api.post("/v1/matches", json={"game": "robotrick", "seats": seats})
+    assert (resp.status_code, code(resp)) == (422, "validation"), resp.get_json()
+    assert says in json.dumps(resp.get_json()), resp.get_json()
+    doc, tokens = api.create("robotrick", seed=3)
+    seat, _ = acting(api, doc["match_id"], tokens)
+    resp = api.post(f"/v1/matches/{doc['match_id']}/bot-move", json={"bot": spec}, token=tokens[seat])
+    assert (resp.status_code, code(resp)) == (422, "validation"), resp.get_json()
+    assert says in json.dumps(resp.get_json()), resp.get_json()
+
+
+def test_bot_move_with_options(api: ApiClient) -> None:
+    doc, tokens = api.create("robotrick", seed=3)
+    seat, view = acting(api, doc["match_id"], tokens)
+    body = {"bot": "ismcts:iterations=60,reuse=false", "seed": 5}
+    first = api.post(f"/v1/matches/{doc['match_id']}/bot-move", json=body, token=tokens[seat])
+    assert first.status_code == 200, first.get_json()
+    again = api.post(f"/v1/matches/{doc['match_id']}/bot-move", json=body, token=tokens[seat])
+    assert first.get_json()["action"] == again.get_json()["action"]
+    assert first.get_json()["action"] in view["legal_actions"]
+
+
+def test_too_many_parameters_say_so(api: ApiClient) -> None:
+    resp = api.post("/v1/matches", json={"game": "robotrick", "params": {f"p{i}": 1 for i in range(33)}})
+    assert (resp.status_code, code(resp)) == (422, "validation")
+    assert resp.get_json()["errors"]["json"]["params"] == ["at most 32 parameters, got 33"]
+
+
+def test_bot_move_plays_without_a_version(api: ApiClient) -> None:
+    doc, tokens = api.create("robotrick", seed=3)
+    seat, view = acting(api, doc["match_id"], tokens)
+    resp = api.post(f"/v1/matches/{doc['match_id']}/bot-move", json={"bot": "random", "play": True},
+                    token=tokens[seat])
+    assert resp.status_code == 200 and resp.get_json()["version"] == view["version"] + 1, resp.get_json()
+
+
+def test_human_seat_budget_is_reported_under_budget_ms(api: ApiClient) -> None:
+    seats = [{"type": "human", "budget_ms": 50}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
+    resp = api.post("/v1/matches", json={"game": "robotrick", "seats": seats})
+    assert (resp.status_code, code(resp)) == (422, "validation")
+    assert resp.get_json()["errors"]["json"]["seats"] == {"0": {"budget_ms": ["a human seat has no bot budget"]}}
 
 
 @pytest.mark.parametrize(

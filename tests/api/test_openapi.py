@@ -41,6 +41,42 @@ def test_document_is_valid_openapi_3() -> None:
             assert "default" in op["responses"], f"{method} {path} documents no default error"
 
 
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def test_length_keywords_fit_their_types() -> None:
+    """An object is bounded by maxProperties (a string's maxLength on one is ignored by every validator)."""
+    doc = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+    for node in _walk(doc):
+        if node.get("type") == "object":
+            assert not {"maxLength", "minLength", "maxItems"} & set(node), node
+    params = doc["components"]["schemas"]["CreateMatch"]["properties"]["params"]
+    assert params["maxProperties"] == 32
+
+
+def test_every_parameter_a_route_reads_is_documented() -> None:
+    doc = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+    stream = doc["paths"]["/v1/matches/{match_id}/stream"]
+    names = {p["name"] for p in stream.get("parameters", []) + stream["get"].get("parameters", [])}
+    assert {"after", "Last-Event-ID", "match_id"} <= names
+    events = doc["paths"]["/v1/matches/{match_id}/events"]["get"]
+    assert {"after", "wait"} <= {p["name"] for p in events["parameters"]}
+
+
+def test_bot_move_documents_no_version_requirement() -> None:
+    """A bot-move plays on the current version when none is sent (moves answer 428 instead)."""
+    doc = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+    assert "428" not in doc["paths"]["/v1/matches/{match_id}/bot-move"]["post"]["responses"]
+    assert "428" in doc["paths"]["/v1/matches/{match_id}/moves"]["post"]["responses"]
+
+
 def test_served_document_is_the_committed_one(tmp_path: Path, openapi_schema: Any) -> None:
     api = make_api(database_url("sqlite", tmp_path), openapi_schema)
     served = api.get("/v1/openapi.json").get_json()
