@@ -116,6 +116,11 @@ def load_game(name: str, params: Mapping[str, Any]) -> Game:
     except UnknownGameError:
         raise Problem("not-found", f"no game named {name!r}") from None
     except RobotcoreError as exc:
+        offered = [p.name for p in game_class(name).param_specs if p.name != "content"]
+        unknown = sorted(set(params) - set(offered))
+        if unknown:                     # the library's message also lists content, which HTTP cannot set
+            raise Problem("invalid-parameter", f"{name} has no parameter {', '.join(unknown)}; "
+                                               f"parameters: {', '.join(offered)}") from None
         raise Problem("invalid-parameter", str(exc)) from None
 
 

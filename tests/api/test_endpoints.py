@@ -228,6 +228,13 @@ def test_bot_move_plays_without_a_version(api: ApiClient) -> None:
     assert resp.status_code == 200 and resp.get_json()["version"] == view["version"] + 1, resp.get_json()
 
 
+def test_an_unknown_parameter_lists_only_what_http_can_set(api: ApiClient) -> None:
+    resp = api.post("/v1/matches", json={"game": "robotrick", "params": {"nope": 1}})
+    assert (resp.status_code, code(resp)) == (422, "invalid-parameter")
+    detail = resp.get_json()["detail"]
+    assert detail.startswith("robotrick has no parameter nope; parameters: players, hangars") and "content" not in detail
+
+
 def test_human_seat_budget_is_reported_under_budget_ms(api: ApiClient) -> None:
     seats = [{"type": "human", "budget_ms": 50}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
     resp = api.post("/v1/matches", json={"game": "robotrick", "seats": seats})
