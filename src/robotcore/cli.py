@@ -76,7 +76,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     players = []
     for i, spec in enumerate(bots):
         try:
-            players.append(make_bot(spec, seed=args.seed * 1000 + i))
+            players.append(make_bot(spec, seed=args.seed * 1000 + i, for_game=game))
         except robotcore.InvalidParameterError as exc:
             print(f"robotcore play: error: {exc}", file=sys.stderr)
             return 2
@@ -118,12 +118,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from robotcore.arena.tournament import Tournament, format_table
+    from robotcore.bots import split_bot_specs
 
-    sprt = None
-    if args.sprt:
-        a, b = args.sprt
-        sprt = (_bot_ref(args.bots, a), _bot_ref(args.bots, b))
-    t = Tournament(args.game, args.bots, args.games, args.seed, params=args.params,
+    bots = split_bot_specs(args.bots)
+    # --sprt names a bot by position (0-based), by its label in the results or by its spec; Tournament checks it
+    sprt = None if not args.sprt else (_bot_ref(args.sprt[0]), _bot_ref(args.sprt[1]))
+    t = Tournament(args.game, bots, args.games, args.seed, params=args.params,
                    budget_ms=args.budget_ms, out=args.out, workers=args.workers, backend=args.backend,
                    address=args.address, sprt=sprt, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
                    beta=args.beta, progress=not args.quiet)
@@ -134,15 +134,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bot_ref(bots: list[str], ref: str) -> int | str:
-    """A bot of the tournament by its position (0-based), its label in the results or its spec."""
-    from robotcore.arena.stats import bot_labels
-
-    if ref.isdigit() and int(ref) < len(bots):
-        return int(ref)
-    if ref in bots or ref in bot_labels(bots):
-        return ref
-    raise robotcore.InvalidParameterError(f"--sprt names {ref!r}, which is none of the bots")
+def _bot_ref(ref: str) -> int | str:
+    return int(ref) if ref.isdigit() else ref
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -157,6 +157,16 @@ def test_gymnasium_episode_is_the_game_with_the_learner_in_its_seat(name: str) -
     assert again.state is not None and again.state.seed == e.state.seed
 
 
+def test_gymnasium_refuses_a_bad_opponent_when_made_not_at_reset() -> None:
+    pytest.importorskip("gymnasium")
+    from robotcore.adapters.gymnasium import env
+
+    with pytest.raises(robotcore.InvalidParameterError, match="bot 'mcts': .*no native leaf evaluation"):
+        env("robotrick", opponents="mcts:rollout=eval")
+    with pytest.raises(robotcore.InvalidParameterError, match="no bot named"):
+        env("robotrick", opponents=["random", "nobody"])
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_openspiel_explicit_chance_form_serializes(name: str) -> None:
     """With the root deal as an explicit chance node, OpenSpiel's own serialization works (in sampled mode

@@ -3,6 +3,7 @@ interruption, outputs, and the SPRT's error rates over many seeded simulated run
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 from pathlib import Path
@@ -13,6 +14,7 @@ from robotcore.arena import SPRT, Tournament, schedule
 from robotcore.arena import tournament as tmod
 from robotcore.cli import main
 from robotcore.errors import InvalidParameterError
+from robotcore.tools.match import play_match
 
 BOTS = ["ismcts:iterations=40", "random", "greedy"]
 
@@ -197,3 +199,37 @@ def test_one_deal_prints_no_interval_rather_than_nan(capsys: pytest.CaptureFixtu
                  "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "nan" not in out and "[n/a]" in out and "play 2 deals or more" in out
+
+
+def test_the_tournament_command_takes_all_bots_in_one_argument(tmp_path: Path) -> None:
+    assert main(["tournament", "--game", "nicodemus", "--bots", "random,mcts:iterations=20,c=0.5", "--games", "2",
+                 "--quiet", "--workers", "1", "--out", str(tmp_path), "--sprt", "random", "1"]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert [b["bot"] for b in summary["bots"]] == ["random", "mcts:iterations=20,c=0.5"]
+    assert (summary["sprt"]["a_index"], summary["sprt"]["b_index"]) == (0, 1)
+
+
+def test_a_bot_option_that_does_not_fit_the_game_fails_before_play(capsys: pytest.CaptureFixture[str]) -> None:
+    # Robotrick has no native leaf evaluation; "supply PolluPlus" is a Scrapyard action, not a Robotrick one
+    for spec in ("mcts:rollout=eval", "greedy:prefer=supply PolluPlus"):
+        with pytest.raises(InvalidParameterError, match="bot '(mcts|greedy)': "):
+            Tournament("robotrick", ["random", spec], 3)
+        with pytest.raises(InvalidParameterError):
+            play_match("robotrick", ["random", "random", spec], 1)
+        assert main(["play", "robotrick", "--bots", "random", "random", spec]) == 2
+        assert "error: bot " in capsys.readouterr().err
+    Tournament("scrapyard", ["random", "mcts:rollout=eval"], 2)          # Scrapyard has one
+
+
+def test_result_files_name_seats_by_label_and_hold_no_nan(tmp_path: Path) -> None:
+    Tournament("nicodemus", ["random", "random"], 2, seed=1, workers=1, out=tmp_path, plot=False).run()
+
+    def refuse(token: str) -> None:
+        raise AssertionError(f"{token} in a JSON file")
+
+    summary = json.loads((tmp_path / "summary.json").read_text(), parse_constant=refuse)
+    assert summary["bots"][0]["rating_ci"] == [None, None]              # one deal: no interval
+    json.loads((tmp_path / "games.json").read_text(), parse_constant=refuse)
+    with (tmp_path / "games.csv").open() as f:
+        assert {row["bot"] for row in csv.DictReader(f)} == {"random#0", "random#1"}
+    assert "NaN" not in (tmp_path / "summary.csv").read_text()

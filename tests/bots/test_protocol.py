@@ -33,6 +33,7 @@ def test_one_argument_of_several_bot_specs_splits_between_bots() -> None:
     assert split_bot_specs(["examples.my_bots:Greedy1:tries=3,random"]) == ["examples.my_bots:Greedy1:tries=3", "random"]
     assert split_bot_specs(["mcts:ms=50,c=0.5", "random"]) == ["mcts:ms=50,c=0.5", "random"]    # one per argument
     assert split_bot_specs([]) == []
+    assert split_bot_specs("random,greedy") == ["random", "greedy"]     # a bare string, not its characters
 
 
 def test_a_built_in_name_is_never_read_as_a_module() -> None:
@@ -114,6 +115,50 @@ def test_options_that_do_not_fit_a_game_fail_before_play() -> None:
         make_bot("ismcts:rollout=eval").check_game(robotrick)
     make_bot("ismcts:rollout=eval").check_game(robotcore.load_game("nicodemus"))     # it has one
     make_bot("random").check_game(robotrick)                                          # the hook's default
+    with pytest.raises(robotcore.InvalidParameterError, match="^bot 'greedy': prefer: 'nonsense' is not"):
+        make_bot("greedy:prefer=nonsense", for_game=robotrick)
+    with pytest.raises(robotcore.InvalidParameterError, match="^bot 'ismcts': iterations must be"):
+        make_bot("ismcts:iterations=0")                                # every message names the bot once
+    with pytest.raises(robotcore.InvalidParameterError, match="no native leaf evaluation"):
+        make_bot(f"{__name__}:EvalDuck", for_game=robotrick)           # a duck-typed bot's own hook runs
+
+
+class EvalDuck:
+    """A duck-typed bot (no ``Bot`` base) with a ``check_game`` hook that refuses Robotrick."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, observer: Observer, budget_ms: float | None = None) -> int:
+        return int(observer.legal_actions()[0])
+
+    def check_game(self, game: robotcore.Game) -> None:
+        if game.name == "robotrick":
+            raise robotcore.InvalidParameterError("no native leaf evaluation here")
+
+
+def test_montecarlo_plays_many_playouts_in_bounded_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    from robotcore.bots import montecarlo
+
+    sizes: list[int] = []
+    real = montecarlo.batch.random_playouts
+
+    def spy(game: robotcore.Game, arr: object, seed: int) -> None:
+        sizes.append(len(arr))  # type: ignore[arg-type]
+        real(game, arr, seed)
+
+    monkeypatch.setattr(montecarlo, "CHUNK_ROWS", 5)
+    monkeypatch.setattr(montecarlo.batch, "random_playouts", spy)
+    state = robotcore.make("robotrick", seed=1)
+    action = make_bot("montecarlo:playouts=4").choose(state, 0)
+    legal = state.legal_actions(0)
+    assert action in legal and max(sizes) == 5 and sum(sizes) == 4 * len(legal)
+
+
+def test_the_exploration_constant_must_be_finite() -> None:
+    for c in (float("inf"), -1.0, float("nan")):
+        with pytest.raises(robotcore.InvalidParameterError, match="c must be a finite number"):
+            make_bot("mcts", c=c)
 
 
 def test_bot_options_lists_the_constructors_keywords() -> None:

@@ -64,6 +64,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if len(specs) != len(others):
             raise InvalidParameterError(f"{name} with {n} seats needs {len(others)} opponents, got {len(specs)}")
         self._specs: dict[int, str | Opponent] = dict(zip(others, specs))
+        self._make_opponents(0)              # a bad opponent spec fails here, not at the first reset
         self._opponents: dict[int, Opponent | None] = {}
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape, np.float32)
@@ -78,7 +79,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             elif isinstance(spec, str):
                 from robotcore.bots import make_bot  # only when a built-in bot is named
 
-                self._opponents[other] = make_bot(spec, seed=(seed * 8 + other) % (1 << 64))
+                self._opponents[other] = make_bot(spec, seed=(seed * 8 + other) % (1 << 64), for_game=self.game)
             else:
                 self._opponents[other] = spec
 

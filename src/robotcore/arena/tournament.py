@@ -78,6 +78,7 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     game = robotcore.load_game(config["game"], **config["params"])
     seed = _derive(config["seed"], "deal", job["deal"])
     specs = config["bots"]
+    labels = stats.bot_labels(specs)          # a bot given twice is told apart in the seats (random#0, random#1)
     bots: list[Bot] = []
     for seat, b in enumerate(job["lineup"]):
         bots.append(make_bot(specs[b], seed=_derive(config["seed"], "bot", job["index"], seat)))
@@ -103,7 +104,7 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     assert outcome is not None
     return {
         "index": job["index"], "deal": job["deal"], "rotation": job["rotation"], "seed": seed,
-        "bots": list(job["lineup"]), "seats": [specs[b] for b in job["lineup"]],
+        "bots": list(job["lineup"]), "seats": [labels[b] for b in job["lineup"]],
         "scores": list(outcome.scores), "places": list(outcome.places),
         "returns": state.returns(), "moves": moves,
         "ms_per_move": [round(1000 * t / m, 4) if m else 0.0 for t, m in zip(spent, moves)],
@@ -131,7 +132,7 @@ class Tournament:
         if len(bots) < 2:
             raise InvalidParameterError("a tournament needs at least two bots")
         for spec in bots:                # a bad name or option fails here, not in a worker mid-tournament
-            make_bot(spec, seed=0)
+            make_bot(spec, seed=0, for_game=g)
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise InvalidParameterError(f"games must be a positive int, got {games!r}")
         seed = check_seed(seed)
@@ -178,8 +179,8 @@ class Tournament:
         if isinstance(ref, int) and not isinstance(ref, bool):
             if 0 <= ref < len(bots):
                 return ref
-        elif ref in stats.bot_labels(bots):
-            return stats.bot_labels(bots).index(ref)
+        elif ref in (labels := stats.bot_labels(bots)):
+            return labels.index(ref)
         elif ref in bots:
             return bots.index(ref)
         raise InvalidParameterError(f"the SPRT names {ref!r}, which is none of the bots {bots}")
@@ -352,20 +353,32 @@ def game_rows(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, Any], plot: bool = True) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "games.json").write_text(json.dumps(records, indent=1), encoding="utf-8")
+    (out / "games.json").write_text(json.dumps(records, indent=1, allow_nan=False), encoding="utf-8")
     with (out / "games.csv").open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, GAME_COLUMNS)
         w.writeheader()
         w.writerows(game_rows(records))
-    (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    plain = _without_nan(summary)            # JSON has no NaN: a figure that one deal cannot give is null
+    (out / "summary.json").write_text(json.dumps(plain, indent=1, allow_nan=False), encoding="utf-8")
     with (out / "summary.csv").open("w", newline="", encoding="utf-8") as f:
-        cols = list(summary["bots"][0].keys()) if summary["bots"] else []
+        cols = list(plain["bots"][0].keys()) if plain["bots"] else []
         w = csv.DictWriter(f, cols)
         w.writeheader()
-        for row in summary["bots"]:
+        for row in plain["bots"]:
             w.writerow({k: (json.dumps(v) if isinstance(v, list) else v) for k, v in row.items()})
     if plot:
         stats.plot_ratings(summary, out / "ratings.png")
+
+
+def _without_nan(value: Any) -> Any:
+    """``value`` with every NaN float replaced by None (JSON's null; an empty cell in CSV)."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _without_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_nan(v) for v in value]
+    return value
 
 
 def _ci(pair: list[float], digits: int) -> str:

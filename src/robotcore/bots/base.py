@@ -198,6 +198,11 @@ class _Wrapped(Bot):
         if hook is not None:
             hook(observer, seat, action)
 
+    def check_game(self, game: Game) -> None:
+        hook = getattr(self.inner, "check_game", None)
+        if hook is not None:
+            hook(game)
+
 
 def int_option(name: str, value: Any, low: int = 1, high: int = 1 << 40) -> int:
     """A bot's integer option, checked: an int (not a bool) in ``[low, high]``, or ``InvalidParameterError``."""
@@ -243,21 +248,27 @@ def load_bot_class(target: str) -> type[Any]:
     return cls
 
 
-def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
+def make_bot(spec: str, seed: int = 0, *, for_game: Game | None = None, builtin_only: bool = False,
+             **options: Any) -> Bot:
     """A bot from its spec (``parse_bot_spec``: a built-in name of ``BOTS`` or ``module:Class``, with options or
-    not), seeded; keyword options are added to the spec's (and win over them)."""
-    name, given = parse_bot_spec(spec)
+    not), seeded; keyword options are added to the spec's (and win over them). ``for_game``: the bot's
+    ``check_game`` hook runs on it, so that an option that does not fit the game fails now, before play."""
+    name, given = parse_bot_spec(spec, builtin_only=builtin_only)
     given.update(options)
     cls = load_bot_class(name)
     try:
-        bot = cls(seed=seed, **given)
-    except TypeError as exc:
+        made = cls(seed=seed, **given)
+        if isinstance(made, Bot):
+            bot = made
+        elif isinstance(made, BotLike):
+            bot = _Wrapped(made)
+        else:
+            raise InvalidParameterError("it is not a bot: it has no act(observer, budget_ms) method")
+        if for_game is not None:
+            bot.check_game(for_game)
+    except (TypeError, InvalidParameterError) as exc:       # every message names the bot, once
         raise InvalidParameterError(f"bot {name!r}: {exc}") from None
-    if isinstance(bot, Bot):
-        return bot
-    if isinstance(bot, BotLike):
-        return _Wrapped(bot)
-    raise InvalidParameterError(f"{name!r} is not a bot: it has no act(observer, budget_ms) method")
+    return bot
 
 
 def _option_value(text: str) -> Any:
@@ -276,6 +287,8 @@ def split_bot_specs(given: Sequence[str]) -> list[str]:
     """Bots given on a command line: one spec per argument (``"ismcts:iterations=500" random``), or all of them
     in one argument, comma-separated (``random,greedy`` or ``random,mcts:iterations=10,threads=2``): there a
     ``key=value`` chunk continues the spec before it, any other chunk starts a new one."""
+    if isinstance(given, str):              # one string: not a sequence of specs of one character each
+        given = [given]
     if len(given) != 1:
         return list(given)
     specs: list[str] = []

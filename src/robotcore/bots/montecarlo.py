@@ -9,6 +9,9 @@ import numpy as np
 from robotcore.bots.base import Bot, Observer, int_option, register
 from robotcore.core import batch
 
+#: states played in one native batch
+CHUNK_ROWS = 4096
+
 
 @register
 class MonteCarloBot(Bot):
@@ -30,19 +33,22 @@ class MonteCarloBot(Bot):
         seat = observer.seat
         deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
         totals = np.zeros(len(legal))
-        runs = 0
+        # one round: every (action, playout) pair in order, played in batches of at most CHUNK_ROWS states so
+        # that memory stays bounded whatever ``playouts`` is (1000 playouts of 63 actions: 63 000 states)
+        pairs = len(legal) * self.playouts
+        values = np.empty(pairs)
         while True:
-            rows = []
-            for action in legal:
-                for _ in range(self.playouts):
+            for start in range(0, pairs, CHUNK_ROWS):
+                stop = min(start + CHUNK_ROWS, pairs)
+                rows = []
+                for i in range(start, stop):
                     world = observer.resample(self.rng.next_u64())
-                    world.apply(action, seat)
+                    world.apply(legal[i // self.playouts], seat)
                     rows.append(np.frombuffer(world.state_bytes(), dtype=np.uint8))
-            arr = np.stack(rows)
-            batch.random_playouts(game, arr, self.rng.next_u64())
-            rets = batch.returns(game, arr)[:, seat].reshape(len(legal), self.playouts)
-            totals += rets.sum(axis=1)
-            runs += self.playouts
+                arr = np.stack(rows)
+                batch.random_playouts(game, arr, self.rng.next_u64())
+                values[start:stop] = batch.returns(game, arr)[:, seat]
+            totals += values.reshape(len(legal), self.playouts).sum(axis=1)
             if deadline is None or time.perf_counter() >= deadline:
                 break
         best = np.flatnonzero(totals == totals.max())

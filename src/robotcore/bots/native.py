@@ -28,6 +28,7 @@ implementation serves every game. Determinisations come from the engine's native
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, ClassVar
 
@@ -52,8 +53,8 @@ class _NativeSearchBot(Bot):
             raise InvalidParameterError(f"ms must be a positive number of milliseconds, got {ms!r}")
         self.ms = None if ms is None else float(ms)
         c = (self.default_eval_c if rollout == "eval" else self.default_c) if c is None else c
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not c >= 0:
-            raise InvalidParameterError(f"c must be a number >= 0, got {c!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
+            raise InvalidParameterError(f"c must be a finite number >= 0, got {c!r}")
         self.c = float(c)
         self.threads = int_option("threads", threads, 1, 256)
         self.worlds = None if worlds is None else int_option("worlds", worlds, 1, 1 << 20)
