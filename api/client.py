@@ -304,9 +304,11 @@ def _parse_seats(text: str | None) -> list[dict[str, Any]] | None:
         return None
     out: list[dict[str, Any]] = []
     items: list[str] = []
-    for chunk in text.split(","):      # "human,bot:mcts:iterations=50,c=0.5,bot:random": a key=value chunk goes on
-        key, eq, _ = chunk.partition("=")                                  # with the bot before it (3 seats)
-        if items and eq and key.isidentifier():
+    # "human,bot:mcts:iterations=50,c=0.5,bot:random" is 3 seats: a key=value chunk goes on with the bot before
+    # it, as robotcore.bots.split_bot_specs reads a command line (this client imports nothing of robotcore)
+    for chunk in text.split(","):
+        key, eq, _ = chunk.partition("=")
+        if items and eq and key.strip().isidentifier():
             items[-1] += "," + chunk
         else:
             items.append(chunk)

@@ -114,6 +114,16 @@ def from_http_exception(error: HTTPException) -> Problem:
     return Problem(code, detail, status=status)
 
 
+def field_errors(location: str, path: str, message: str) -> dict[str, Any]:
+    """A Problem's ``errors`` for one field, in the shape webargs gives its own (by location, then field, a
+    list index as a key): ``field_errors("json", "seats.1.bot", m)`` == ``{"json": {"seats": {"1": {"bot":
+    [m]}}}}``, so that a client reads a schema's errors and the service's in one way."""
+    out: Any = [message]
+    for part in reversed(path.split(".")):
+        out = {part: out}
+    return {location: out}
+
+
 def _plain(messages: Any) -> Any:
     """webargs messages keyed by location ({'json': {...}}) with JSON-safe keys."""
     if isinstance(messages, dict):

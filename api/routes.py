@@ -22,7 +22,7 @@ from robotcore.bots import BOTS, bot_options
 from . import payloads
 from . import schemas as s
 from .auth import bearer_token, parse_bearer
-from .problems import CODES, PROBLEM_MEDIA_TYPE, Problem
+from .problems import CODES, PROBLEM_MEDIA_TYPE, Problem, field_errors
 from .service import (
     MatchService,
     check_seat,
@@ -114,7 +114,7 @@ def parse_idempotency_key(key: str | None) -> str | None:
         return None
     if _KEY.fullmatch(key) is None:
         raise Problem("validation", "Idempotency-Key must be 1-255 printable ASCII characters",
-                      errors={"Idempotency-Key": ["invalid"]})
+                      errors=field_errors("headers", "Idempotency-Key", "invalid"))
     return key
 
 
@@ -126,7 +126,7 @@ def parse_if_match(value: str | None) -> int | None:
     match = _ETAG.fullmatch(value)
     if match is None:
         raise Problem("validation", "If-Match must be a match version (its ETag), e.g. \"12\"",
-                      errors={"If-Match": ["not a version"]})
+                      errors=field_errors("headers", "If-Match", "not a version"))
     return int(match.group(1))
 
 
@@ -208,8 +208,7 @@ def health() -> Response:
 @meta.response(200, s.BotListSchema)
 def bots() -> Response:
     """The built-in bots and their options: a seat can be given to one, and any seat can ask one for a move"""
-    settings = service().settings
-    limits = dict(settings.bot_option_limits, ms=settings.max_budget_ms)
+    limits = service().settings.bot_limits()
     out = []
     for name in sorted(BOTS):
         doc = (BOTS[name].__doc__ or name).strip().split("\n\n")[0]
@@ -258,7 +257,7 @@ def engine_new(body: dict[str, Any], game: str) -> Response:
 def engine_inspect(body: dict[str, Any], game: str) -> Response:
     """A serialized state: who acts and their legal actions (of `seat` only, if given), scores, outcome, view"""
     state = decode_state(game, body["state"])
-    check_seat(state, body.get("seat"))
+    check_seat(state, body.get("seat"), "json")
     return payloads.send(payloads.state_info(state, body.get("seat"), body["state"]))
 
 
@@ -271,7 +270,7 @@ def engine_apply(body: dict[str, Any], game: str) -> Response:
     """Apply an action to a serialized state; answers the new state"""
     state = decode_state(game, body["state"])
     seat = body.get("seat")
-    check_seat(state, seat)
+    check_seat(state, seat, "json")
     if state.is_terminal:
         raise Problem("game-over", "this state is terminal")
     if seat is None:
@@ -316,8 +315,10 @@ def list_matches(query: dict[str, Any]) -> Response:
 @problems(matches, "invalid-token", "not-found")
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_match(match_id: str) -> Response:
-    """The match as the token's seat sees it (version, whose turn, legal actions); without a token, as a
-    spectator"""
+    """The match as the token's seat sees it, or as a spectator sees it without a token
+
+    The view holds the version (also the ETag), whose turn it is and the seat's legal actions.
+    """
     answer, version = service().view(match_id, bearer_token(request))
     return payloads.send(answer, 200, {"ETag": f'"{version}"'})
 
@@ -371,8 +372,10 @@ def post_move(match_id: str) -> Response:
 @problems(matches, *(p for p in MOVE if p != "version-required"), "bots-busy", if_match=True)
 @matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
-    """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`). A version
-    (`expected_version` or If-Match) is optional: the bot chooses on the state it plays on"""
+    """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`)
+
+    A version (`expected_version` or If-Match) is optional: the bot chooses on the state it plays on.
+    """
     answer, replayed = service().bot_move(match_id, bearer_token(request), body,
                                           _if_match(), _idempotency_key())
     return _replayed(answer, replayed)
@@ -384,8 +387,11 @@ def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
 @problems(matches, "validation", "invalid-token", "not-found")
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_events(query: dict[str, Any], match_id: str) -> Response:
-    """Long-poll: the actions after version `after` (waiting up to `wait` seconds for one) and the current view.
-    When the server already holds its most watchers, it answers at once: pause a second before the next"""
+    """Long-poll: the actions after version `after` and the current view
+
+    It waits up to `wait` seconds for an action. When the server already holds its most watchers, it answers
+    at once: pause a second before the next poll.
+    """
     return payloads.send(service().events(match_id, bearer_token(request), query["after"], query["wait"],
                                           client_gone(request.environ)))
 
@@ -408,15 +414,17 @@ reconnects with `Last-Event-ID`."""
 @problems(matches, "validation", "invalid-token", "not-found", "too-many-watchers")
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_stream(query: dict[str, Any], match_id: str) -> Response:
-    """Live updates as server-sent events (EventSource): one event per change of the match, as the token's seat
-    (or a spectator) sees it; held without a server thread"""
+    """Live updates as server-sent events (EventSource), held without a server thread
+
+    One event per change of the match, as the token's seat (or a spectator) sees it.
+    """
     after = query.get("after")
     if after is None:
         last = request.headers.get("Last-Event-ID")
         if last is not None:
             if not last.isdigit() or len(last) > 10:
                 raise Problem("validation", "Last-Event-ID must be a match version",
-                              errors={"Last-Event-ID": ["not a version"]})
+                              errors=field_errors("headers", "Last-Event-ID", "not a version"))
             after = int(last)
     body = service().stream(match_id, bearer_token(request), after, client_gone(request.environ))
     return Response(body, 200, mimetype="text/event-stream",

@@ -200,7 +200,7 @@ def _plain_seat(seat: Any) -> dict[str, Any] | None:
     if kind != "bot" or type(kind) is not str:
         return None
     bot = seat.get("bot")
-    if type(bot) is not str or not 1 <= len(bot) <= MAX_BOT_SPEC or bot not in BOTS:
+    if type(bot) is not str or bot not in BOTS:          # a plain name (options: the schema's own parse)
         return None
     out: dict[str, Any] = {"type": "bot", "bot": bot}
     if "budget_ms" in seat:

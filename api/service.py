@@ -21,7 +21,7 @@ import orjson
 
 import robotcore
 from robotcore import Game, State
-from robotcore.bots import make_bot, parse_bot_spec
+from robotcore.bots import Bot, make_bot, parse_bot_spec
 from robotcore.errors import CorruptStateError, InvalidActionError, RobotcoreError, UnknownGameError
 from robotcore.registry import game_class
 
@@ -40,7 +40,7 @@ from .live import (
     park,
     spawn,
 )
-from .problems import Problem
+from .problems import Problem, field_errors
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
 #: How often a waiting watcher checks that its client is still connected (and, when the change feed is not
@@ -50,6 +50,12 @@ WATCH_TICK_S = 1.0
 BOT_BATCH_S = 0.02
 #: Bot seats with a larger time budget (ms) are not batched with a seat's move: it is committed first.
 QUICK_BOT_MS = 20
+#: Defaults of ``Settings.bot_option_limits``: with these, a search thinks a few seconds at most in any game
+BOT_OPTION_LIMITS: Mapping[str, int] = {
+    "iterations": 100_000, "playouts": 1_000, "worlds": 4_096, "threads": 1, "depth": 10_000}
+#: The longest a bot held to ``BOT_OPTION_LIMITS`` thinks on one move (100 000 ISMCTS iterations at the start
+#: of Sparks: about 2.7 s on one core of the bench machine; 1 000 Monte Carlo playouts of 63 actions: 1.7 s)
+WORK_BOUND_MS = 5_000
 #: Retries of a move whose compare-and-set lost to a commitment it may ignore (simultaneous phases).
 CAS_RETRIES = 8
 #: Matches whose latest committed state a process keeps in memory (see ``MatchService.move``).
@@ -89,8 +95,9 @@ class Settings:
     #: (``mcts:iterations=...``): with these, a search thinks a few seconds at most in any game (100 000 ISMCTS
     #: iterations: about 2.7 s at the start of Sparks, the slowest, on one core of the bench machine). An
     #: option not listed here is checked by the bot alone.
-    bot_option_limits: Mapping[str, int] = dataclasses.field(default_factory=lambda: {
-        "iterations": 100_000, "playouts": 1_000, "worlds": 4_096, "threads": 1, "depth": 10_000})
+    #: A client's value of such an option must be an int from 0 to its limit; a mapping given here is
+    #: merged over these defaults (``{"iterations": 5000}`` lowers that one only).
+    bot_option_limits: Mapping[str, int] = dataclasses.field(default_factory=lambda: dict(BOT_OPTION_LIMITS))
     #: Native threads of one process's bot pool: every bot that thinks longer than a quick move (bot seats
     #: with a budget over ``QUICK_BOT_MS`` or options in their spec, POST .../bot-move) thinks there, never on a
     #: request.
@@ -103,6 +110,16 @@ class Settings:
     rate_limit_address: str = ""
     rate_limit_token: str = ""
     rate_limit_storage: str = "memory://"
+
+    def bot_limits(self) -> dict[str, int]:
+        """The largest value a client may give each capped bot option: ``bot_option_limits`` over the
+        defaults, and ``ms`` (a time budget in a spec) held to ``max_budget_ms``."""
+        return {**BOT_OPTION_LIMITS, **self.bot_option_limits, "ms": self.max_budget_ms}
+
+    def longest_think_s(self) -> float:
+        """How long a bot may think on one move at most: its time budget, or what the work limits allow
+        (``WORK_BOUND_MS``) if that is longer; past this (and a margin) its match is taken up elsewhere."""
+        return max(self.max_budget_ms, WORK_BOUND_MS) / 1000
 
 
 def load_game(name: str, params: Mapping[str, Any]) -> Game:
@@ -139,10 +156,10 @@ def resolve_action(game: Game, given: Mapping[str, Any]) -> int:
     except (RobotcoreError, TypeError, KeyError, AttributeError):
         raise Problem("invalid-action", f"not a {game.title} action") from None
     if not found:
-        raise Problem("validation", "give the action as id, text or json", errors={"action": ["missing"]})
+        raise Problem("validation", "give the action as id, text or json", errors=field_errors("json", "action", "missing"))
     if len(set(found)) > 1:
         raise Problem("validation", "the forms of the action name different actions",
-                      errors={"action": ["id, text and json disagree"]})
+                      errors=field_errors("json", "action", "id, text and json disagree"))
     return found[0]
 
 
@@ -157,6 +174,21 @@ def playable_action(state: State, seat: int, given: Mapping[str, Any]) -> int:
         raise Problem("illegal-action",
                       f"{state.game.action_to_str(action)} (action {action}) is not legal for seat {seat} now")
     return action
+
+
+def _seat_move(spec: SeatSpec, state: State, seat: int, seed: int, match_id: str) -> int:
+    """The move of a bot seat, by the bot of its stored spec (checked when the match was made). Should that
+    fail (an option a newer version renamed, a lowered limit, a bug), the move is ``random``'s rather than the
+    match stuck for ever, and the server logs why."""
+    assert spec.bot is not None
+    try:
+        return make_bot(spec.bot, seed=seed, builtin_only=True).choose(state, seat, budget_ms=spec.budget_ms)
+    except Exception as exc:                       # noqa: BLE001 - logged; the seat still moves
+        import logging
+
+        logging.getLogger("robotcore_api").warning("match %s: seat %d (bot %r) played by random: %r",
+                                                   match_id, seat, spec.bot, exc)
+        return make_bot("random", seed=seed).choose(state, seat)
 
 
 def _bot_seed(match_seed: int, version: int, seat: int) -> int:
@@ -249,10 +281,10 @@ class MatchService:
             seats = [{"type": "human"} for _ in range(game.num_players)]
         if len(seats) != game.num_players:
             raise Problem("validation", f"{game.title} with these parameters has {game.num_players} seats, "
-                                        f"got {len(seats)}", errors={"seats": ["wrong number of seats"]})
+                                        f"got {len(seats)}", errors=field_errors("json", "seats", "wrong number of seats"))
         if not any(s.get("type", "human") == "human" for s in seats):
             raise Problem("validation", "a match needs at least one human seat (the one holding a token)",
-                          errors={"seats": ["no human seat"]})
+                          errors=field_errors("json", "seats", "no human seat"))
         tokens: dict[int, str] = {}
         specs: list[SeatSpec] = []
         for i, s in enumerate(seats):
@@ -300,22 +332,32 @@ class MatchService:
         top = self.settings.max_budget_ms
         if budget_ms is not None and budget_ms > top:
             raise Problem("validation", f"this server lets a bot think at most {top} ms per move",
-                          errors={field: [f"at most {top}"]})
+                          errors=field_errors("json", field, f"at most {top}"))
 
-    def _check_bot(self, spec: str, field: str, game: Game) -> None:
-        """A built-in bot's spec (the schema checked its name) whose options the bot accepts, fit the game
-        (``Bot.check_game``) and stay within ``Settings.bot_option_limits`` and ``max_budget_ms``."""
-        name, options = parse_bot_spec(spec, builtin_only=True)
-        limits = dict(self.settings.bot_option_limits, ms=self.settings.max_budget_ms)
+    def _check_bot(self, spec: str, field: str, game: Game, seed: int = 0) -> Bot:
+        """The bot of a client's spec: a built-in bot (the schema checked its name) whose options it accepts,
+        fit the game (``Bot.check_game``) and, for those that set how much it works, stay within
+        ``Settings.bot_limits``: an int from 0 to the limit (``ms``: a number)."""
+        def invalid(message: str) -> Problem:
+            return Problem("validation", message, errors=field_errors("json", field, message))
+
+        try:
+            name, options = parse_bot_spec(spec, builtin_only=True)
+        except RobotcoreError as exc:
+            raise invalid(str(exc)) from None
+        limits = self.settings.bot_limits()
         for key, value in options.items():
             top = limits.get(key)
-            if top is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value > top:
-                raise Problem("validation", f"this server lets a bot's {key} be at most {top}",
-                              errors={field: [f"{key} at most {top}"]})
+            if top is None:
+                continue
+            kinds = (int, float) if key == "ms" else (int,)
+            if isinstance(value, bool) or not isinstance(value, kinds) or not 0 <= value <= top:
+                kind = "a number" if key == "ms" else "an int"
+                raise invalid(f"bot {name!r}: this server takes {key} as {kind} from 0 to {top}, got {value!r}")
         try:
-            make_bot(spec, seed=0).check_game(game)
+            return make_bot(spec, seed=seed, for_game=game, builtin_only=True)
         except RobotcoreError as exc:
-            raise Problem("validation", f"bot {name!r}: {exc}", errors={field: [str(exc)]}) from None
+            raise invalid(str(exc)) from None
 
     # -- bots ------------------------------------------------------------------------------------------------
 
@@ -331,10 +373,8 @@ class MatchService:
             spec = rec.seats[seat]
             if quick_only and not _thinks_quickly(spec):
                 break
-            assert spec.bot is not None
             version = first_version + len(out) // 2
-            bot = make_bot(spec.bot, seed=_bot_seed(rec.seed, version, seat))
-            action = bot.choose(state, seat, budget_ms=spec.budget_ms)
+            action = _seat_move(spec, state, seat, _bot_seed(rec.seed, version, seat), rec.id)
             state.apply(action, seat)
             out += [seat, action]
         return out
@@ -371,7 +411,7 @@ class MatchService:
         """A read found bot seats due: if no process has played them for longer than the longest think (it
         crashed, or the pool was full), this one takes them up."""
         if rec.bots_due and rec.id not in self._driving and \
-                time.time() - rec.updated_at > self.settings.max_budget_ms / 1000 + 2:
+                time.time() - rec.updated_at > self.settings.longest_think_s() + 2:
             self._drive(rec.id, False)
 
     def _play_bots(self, match_id: str, done: threading.Event, reserved: bool) -> None:
@@ -392,10 +432,8 @@ class MatchService:
                     moves = self._bot_moves(rec, after, rec.version + 1, quick_only=True)
                 else:
                     seat = next(s for s in after.actors if rec.seats[s].type == "bot")
-                    spec = rec.seats[seat]
-                    assert spec.bot is not None
-                    bot = make_bot(spec.bot, seed=_bot_seed(rec.seed, rec.version + 1, seat))
-                    action = self.pool.run(_think, bot, after.clone(), seat, spec.budget_ms)
+                    action = self.pool.run(_seat_move, rec.seats[seat], after.clone(), seat,
+                                           _bot_seed(rec.seed, rec.version + 1, seat), rec.id)
                     after.apply(action, seat)
                     moves = [seat, action]
                 entries = [(moves[i], moves[i + 1], True) for i in range(0, len(moves), 2)]
@@ -721,9 +759,8 @@ class MatchService:
         if seat not in state.actors:
             raise Problem("not-your-turn", f"seat {seat} has nothing to decide now")
         self._check_budget(budget, "budget_ms")
-        self._check_bot(body["bot"], "bot", state.game)
         seed = body.get("seed")
-        bot = make_bot(body["bot"], seed=secrets.randbits(63) if seed is None else seed)
+        bot = self._check_bot(body["bot"], "bot", state.game, secrets.randbits(63) if seed is None else seed)
         if not self.pool.reserve():
             raise _bots_busy(self.pool)
         try:
@@ -747,7 +784,7 @@ class MatchService:
         seat = self.seat_for(rec, token, required=False)
         if after > rec.version:
             raise Problem("validation", f"after={after} is beyond the match version {rec.version}",
-                          errors={"after": ["beyond the current version"]})
+                          errors=field_errors("query", "after", "beyond the current version"))
         self._recover(rec)
         if wait > 0 and rec.version <= after and not state.is_terminal and self.watchers.take():
             try:
@@ -794,7 +831,7 @@ class MatchService:
             after = rec.version
         if after > rec.version:
             raise Problem("validation", f"after={after} is beyond the match version {rec.version}",
-                          errors={"after": ["beyond the current version"]})
+                          errors=field_errors("query", "after", "beyond the current version"))
         if not self.watchers.take():
             raise Problem("too-many-watchers", f"this server process already holds {self.watchers.size} "
                                                "watchers; retry shortly, or poll", headers={"Retry-After": "5"})
@@ -866,7 +903,7 @@ class MatchService:
             raise Problem("not-finished", "a match can be replayed once it is over; follow it live with /events")
         if at > rec.version:
             raise Problem("validation", f"at={at} is beyond the match's {rec.version} actions",
-                          errors={"at": ["beyond the last version"]})
+                          errors=field_errors("query", "at", "beyond the last version"))
         check_seat(state, seat)
         rows = [r for r in self.store.actions(rec.id) if r.version <= rec.version]
         past = state.game.replay(rec.seed, [(r.seat, r.action) for r in rows[:at]])
@@ -1019,7 +1056,7 @@ def _expected_version(body: Mapping[str, Any], if_match: int | None) -> tuple[in
     if "expected_version" in body:
         if if_match is not None and if_match != body["expected_version"]:
             raise Problem("validation", "expected_version and If-Match disagree",
-                          errors={"If-Match": ["differs from expected_version"]})
+                          errors=field_errors("headers", "If-Match", "differs from expected_version"))
         return int(body["expected_version"]), False
     return if_match, if_match is not None
 
@@ -1084,6 +1121,7 @@ def encode_state(state: State) -> str:
     return base64.b64encode(state.to_bytes()).decode("ascii")
 
 
-def check_seat(state: State, seat: int | None) -> None:
+def check_seat(state: State, seat: int | None, location: str = "query") -> None:
     if seat is not None and not 0 <= seat < state.num_players:
-        raise Problem("validation", f"seat must be 0..{state.num_players - 1}", errors={"seat": ["no such seat"]})
+        raise Problem("validation", f"seat must be 0..{state.num_players - 1}",
+                      errors=field_errors(location, "seat", "no such seat"))

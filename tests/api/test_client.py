@@ -132,6 +132,8 @@ def test_seats_option_keeps_a_bots_options_together() -> None:
 
     assert _parse_seats("human,bot:mcts:iterations=50,c=0.5,bot:random") == [
         {"type": "human"}, {"type": "bot", "bot": "mcts:iterations=50,c=0.5"}, {"type": "bot", "bot": "random"}]
+    assert _parse_seats("bot:mcts:iterations=50, c=0.5,human") == [               # a space after the comma
+        {"type": "bot", "bot": "mcts:iterations=50, c=0.5"}, {"type": "human"}]
     assert _parse_seats(None) is None
     with pytest.raises(SystemExit):
         _parse_seats("human,robot")

@@ -163,13 +163,33 @@ def test_create_with_bot_seats(api: ApiClient, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_bot_seats_with_options(api: ApiClient, name: str) -> None:
+def test_bot_seats_with_options(api: ApiClient, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A seat's bot may be a built-in bot's spec with options (README): it thinks on the pool, its seed comes
     from the match's, and the same seed gives the same match."""
+    from robotcore_api import service as service_module
+
     game = robotcore.load_game(name)
     spec = "mcts:iterations=40,c=0.5"
     seats = [{"type": "human"}] + [{"type": "bot", "bot": spec}] * (game.num_players - 1)
+    pool = api.app.extensions["robotcore"].pool
+    on_pool: list[str] = []
+    built: list[str] = []
+    real_run, real_make = pool.run, service_module.make_bot
+
+    def run(fn: Any, *args: Any) -> Any:
+        on_pool.append(fn.__name__)
+        return real_run(fn, *args)
+
+    def make(spec: str, *args: Any, **kwargs: Any) -> Any:
+        built.append(spec)
+        return real_make(spec, *args, **kwargs)
+
+    monkeypatch.setattr(pool, "run", run)
+    monkeypatch.setattr(service_module, "make_bot", make)
     a, tokens = api.create(name, seats=seats, seed=9)
+    if a["match"]["version"]:                           # (a human seat may open: then no bot has played)
+        assert "_seat_move" in on_pool                  # a bot with options thinks on the pool, not on a request
+        assert set(built) == {spec}                     # with its options: the whole spec, never its name alone
     assert [s["bot"] for s in a["seats"][1:]] == [spec] * (game.num_players - 1)
     assert a["match"]["status"] == "finished" or 0 in a["match"]["actors"]      # the bots have played
     b, _ = api.create(name, seats=seats, seed=9)
@@ -179,10 +199,15 @@ def test_bot_seats_with_options(api: ApiClient, name: str) -> None:
 
 @pytest.mark.parametrize(("spec", "says"), [
     ("mcts:iterations=0", "iterations must be"),              # the bot's own check
-    ("mcts:iterations=100001", "at most 100000"),             # the server's limit
-    ("ismcts:threads=2", "at most 1"),
-    ("mcts:ms=10001", "at most 10000"),
-    ("montecarlo:playouts=1001", "at most 1000"),
+    ("mcts:iterations=100001", "iterations as an int from 0 to 100000, got 100001"),     # the server's limit
+    ("mcts:iterations=1e9", "iterations as an int from 0 to 100000, got 1000000000.0"),  # a float is no int
+    ("mcts:iterations=lots", "iterations as an int from 0 to 100000, got 'lots'"),      # nor a text
+    ("ismcts:threads=2", "threads as an int from 0 to 1"),
+    ("mcts:ms=10001", "ms as a number from 0 to 10000"),
+    ("mcts:ms=1e400", "ms as a number from 0 to 10000, got inf"),
+    ("mcts:ms=NaN", "ms as a number from 0 to 10000, got nan"),
+    ("montecarlo:playouts=1001", "playouts as an int from 0 to 1000"),
+    ("mcts:c=1e400", "c must be a finite number"),
     ("mcts:bogus=1", "bogus"),
     ("mcts:iterations", "not key=value"),
     ("random:Random", "not key=value"),                       # a built-in name is never a module
@@ -195,12 +220,15 @@ def test_bot_specs_the_service_refuses(api: ApiClient, spec: str, says: str) -> 
     seats = [{"type": "human"}, {"type": "bot", "bot": spec}, {"type": "bot", "bot": "random"}]
     resp = api.post("/v1/matches", json={"game": "robotrick", "seats": seats})
     assert (resp.status_code, code(resp)) == (422, "validation"), resp.get_json()
-    assert says in json.dumps(resp.get_json()), resp.get_json()
+    # the schema's errors and the service's in one shape: by location, field, seat index
+    (message,) = resp.get_json()["errors"]["json"]["seats"]["1"]["bot"]
+    assert says in message and message.count("bot '") <= 1, message
     doc, tokens = api.create("robotrick", seed=3)
     seat, _ = acting(api, doc["match_id"], tokens)
     resp = api.post(f"/v1/matches/{doc['match_id']}/bot-move", json={"bot": spec}, token=tokens[seat])
     assert (resp.status_code, code(resp)) == (422, "validation"), resp.get_json()
-    assert says in json.dumps(resp.get_json()), resp.get_json()
+    (message,) = resp.get_json()["errors"]["json"]["bot"]
+    assert says in message and message.count("bot '") <= 1, message
 
 
 def test_bot_move_with_options(api: ApiClient) -> None:

@@ -71,7 +71,7 @@ def test_bot_budgets_over_the_setting_are_refused(tmp_path: Path, openapi_schema
     api = make_api(database_url("sqlite", tmp_path), openapi_schema, max_budget_ms=100)
     resp = api.post("/v1/matches", json={"game": "nicodemus", "seats": [
         {"type": "human"}, {"type": "bot", "bot": "montecarlo", "budget_ms": 200}]})
-    assert resp.status_code == 422 and resp.get_json()["errors"] == {"seats.1.budget_ms": ["at most 100"]}
+    assert resp.status_code == 422 and resp.get_json()["errors"] == {"json": {"seats": {"1": {"budget_ms": ["at most 100"]}}}}
     created, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=1)
     match_id = created["match_id"]
     token = tokens[api.view(match_id)["actors"][0]]
@@ -123,3 +123,37 @@ def test_an_unplanned_exception_is_a_logged_internal_error(tmp_path: Path, opena
     resp = api.app.test_client().get(f"/v1/matches/{created['match_id']}")
     assert resp.status_code == 500 and resp.get_json()["code"] == "internal"
     assert [r for r in caplog.records if r.levelname == "ERROR" and "internal error" in r.getMessage()]
+
+
+def test_custom_bot_option_limits_merge_over_the_defaults(tmp_path: Path, openapi_schema: Any) -> None:
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema, bot_option_limits={"iterations": 50})
+    seats = [{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
+
+    def refused(spec: str) -> str:
+        resp = api.post("/v1/matches", json={"game": "robotrick", "seats": [*seats[:2], {"type": "bot", "bot": spec}]})
+        assert resp.status_code == 422, resp.get_json()
+        return str(resp.get_json()["detail"])
+
+    assert "iterations as an int from 0 to 50" in refused("mcts:iterations=51")
+    assert "threads as an int from 0 to 1" in refused("ismcts:threads=2")      # a default the mapping did not name
+    listed = {b["name"]: {o["name"]: o["max"] for o in b["options"]} for b in api.get("/v1/bots").get_json()["bots"]}
+    assert listed["mcts"]["iterations"] == 50 and listed["mcts"]["threads"] == 1
+
+
+def test_a_stored_bot_seat_that_no_longer_builds_is_played_by_random(caplog: pytest.LogCaptureFixture) -> None:
+    """A seat's spec was checked when its match was made; should a later version refuse it (an option renamed),
+    the seat still moves (random's choice, logged) rather than leaving its match stuck for ever."""
+    import robotcore
+    from robotcore.bots import make_bot
+    from robotcore_api.service import _seat_move
+    from robotcore_api.store import SeatSpec
+
+    state = robotcore.make("nicodemus", seed=4)
+    seat = state.current_player
+    with caplog.at_level("WARNING", logger="robotcore_api"):
+        action = _seat_move(SeatSpec("bot", bot="mcts:iterations=20,renamed=1"), state, seat, 77, "m1")
+    assert action == make_bot("random", seed=77).choose(state, seat)
+    assert any("m1" in r.getMessage() and "renamed" in r.getMessage() for r in caplog.records)
+    # a spec that builds is its bot's choice
+    assert _seat_move(SeatSpec("bot", bot="mcts:iterations=20"), state, seat, 77, "m1") == \
+        make_bot("mcts:iterations=20", seed=77).choose(state, seat)

@@ -38,6 +38,7 @@ def test_document_is_valid_openapi_3() -> None:
             if method == "parameters":
                 continue
             assert op.get("summary"), f"{method} {path} has no summary"
+            assert "\n" not in op["summary"], f"{method} {path}: a summary is one line (the rest: description)"
             assert "default" in op["responses"], f"{method} {path} documents no default error"
 
 
