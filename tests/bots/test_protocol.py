@@ -155,10 +155,21 @@ def test_montecarlo_plays_many_playouts_in_bounded_batches(monkeypatch: pytest.M
     assert action in legal and max(sizes) == 5 and sum(sizes) == 4 * len(legal)
 
 
-def test_the_exploration_constant_must_be_finite() -> None:
-    for c in (float("inf"), -1.0, float("nan")):
-        with pytest.raises(robotcore.InvalidParameterError, match="c must be a finite number"):
+def test_numbers_given_to_bots_must_be_finite() -> None:
+    for c in (float("inf"), -1.0, float("nan"), True):
+        with pytest.raises(robotcore.InvalidParameterError, match="c must be a finite number >= 0"):
             make_bot("mcts", c=c)
+    for ms in (0, float("inf"), "50"):
+        with pytest.raises(robotcore.InvalidParameterError, match="ms must be a finite number > 0"):
+            make_bot("mcts", ms=ms)
+    state = robotcore.make("robotrick", seed=1)
+    for budget in (float("inf"), float("nan"), -1):
+        with pytest.raises(robotcore.InvalidParameterError, match="budget_ms must be a finite number >= 0"):
+            make_bot("random").choose(state, 0, budget_ms=budget)
+    from robotcore.arena import Tournament
+
+    with pytest.raises(robotcore.InvalidParameterError, match="budget_ms must be a finite number"):
+        Tournament("robotrick", ["random", "greedy"], 3, budget_ms=float("inf"))
 
 
 def test_bot_options_lists_the_constructors_keywords() -> None:

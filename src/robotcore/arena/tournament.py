@@ -42,7 +42,7 @@ from typing import Any
 import robotcore
 from robotcore.arena import stats
 from robotcore.arena.sprt import SPRT
-from robotcore.bots.base import Bot, Observer, make_bot
+from robotcore.bots.base import Bot, Observer, make_bot, number_option
 from robotcore.core.seeds import check_seed
 from robotcore.errors import InvalidParameterError
 
@@ -136,9 +136,8 @@ class Tournament:
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise InvalidParameterError(f"games must be a positive int, got {games!r}")
         seed = check_seed(seed)
-        if budget_ms is not None and (isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float))
-                                      or not budget_ms >= 0):
-            raise InvalidParameterError(f"budget_ms must be a number >= 0, got {budget_ms!r}")
+        if budget_ms is not None:
+            number_option("budget_ms", budget_ms)
         if backend not in ("local", "ray"):
             raise InvalidParameterError(f"backend must be 'local' or 'ray', got {backend!r}")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

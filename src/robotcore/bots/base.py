@@ -26,6 +26,7 @@ import abc
 import importlib
 import inspect
 import json
+import math
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -162,9 +163,8 @@ class Bot(abc.ABC):
         legal = observer.legal_actions()
         if not legal:
             raise InvalidParameterError(f"seat {seat} has nothing to decide now")
-        if budget_ms is not None and (isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float))
-                                      or not budget_ms >= 0):
-            raise InvalidParameterError(f"budget_ms must be a number >= 0 (0: the least effort), got {budget_ms!r}")
+        if budget_ms is not None:
+            number_option("budget_ms", budget_ms, unit=" (0: the least effort)")
         action = self.act(observer, budget_ms)
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or action not in legal:
             raise IllegalActionError(f"bot {self.name!r} answered {action!r}, not a legal action of seat {seat}")
@@ -209,6 +209,16 @@ def int_option(name: str, value: Any, low: int = 1, high: int = 1 << 40) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidParameterError(f"{name} must be an int from {low} to {high}, got {value!r}")
     return value
+
+
+def number_option(name: str, value: Any, low: float = 0.0, positive: bool = False, unit: str = "") -> float:
+    """A number option or argument, checked: an int or float (not a bool), finite, at least ``low`` (above it
+    with ``positive``), or ``InvalidParameterError``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value < low or (positive and value == low):
+        raise InvalidParameterError(f"{name} must be a finite number {'>' if positive else '>='} {low:g}{unit}, "
+                                    f"got {value!r}")
+    return float(value)
 
 
 BOTS: dict[str, type[Bot]] = {}

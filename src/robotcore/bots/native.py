@@ -28,12 +28,11 @@ implementation serves every game. Determinisations come from the engine's native
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any, ClassVar
 
 from robotcore.bots import _search
-from robotcore.bots.base import Bot, Observer, int_option, register
+from robotcore.bots.base import Bot, Observer, int_option, number_option, register
 from robotcore.core.game import Game
 from robotcore.errors import InvalidParameterError
 
@@ -49,13 +48,9 @@ class _NativeSearchBot(Bot):
                  depth: int = 0) -> None:
         super().__init__(seed)
         self.iterations = int_option("iterations", iterations)
-        if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or not ms > 0):
-            raise InvalidParameterError(f"ms must be a positive number of milliseconds, got {ms!r}")
-        self.ms = None if ms is None else float(ms)
+        self.ms = None if ms is None else number_option("ms", ms, positive=True, unit=" (milliseconds)")
         c = (self.default_eval_c if rollout == "eval" else self.default_c) if c is None else c
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
-            raise InvalidParameterError(f"c must be a finite number >= 0, got {c!r}")
-        self.c = float(c)
+        self.c = number_option("c", c)
         self.threads = int_option("threads", threads, 1, 256)
         self.worlds = None if worlds is None else int_option("worlds", worlds, 1, 1 << 20)
         if not isinstance(reuse, bool):
