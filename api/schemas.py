@@ -225,6 +225,8 @@ def plain_create(data: Any) -> dict[str, Any] | None:
     if type(params) is not dict or len(params) > MAX_PARAMS or not all(
             type(k) is str and 1 <= len(k) <= 64 for k in params):
         return None
+    if any(type(value) is float for value in params.values()):
+        return None                    # orjson reads an int past 64 bits as a float: the standard library's is exact
     out["params"] = dict(params)
     if "seats" in data:
         given = data["seats"]

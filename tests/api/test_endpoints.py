@@ -263,6 +263,13 @@ def test_an_unknown_parameter_lists_only_what_http_can_set(api: ApiClient) -> No
     assert detail.startswith("robotrick has no parameter nope; parameters: players, hangars") and "content" not in detail
 
 
+def test_a_huge_int_parameter_is_reported_as_the_int_sent(api: ApiClient) -> None:
+    """orjson reads an int past 64 bits as a float; the error must quote the int the client sent."""
+    resp = api.post("/v1/matches", json={"game": "robotrick", "params": {"hangars": 10**40}})
+    assert (resp.status_code, code(resp)) == (422, "invalid-parameter")
+    assert resp.get_json()["detail"] == f"hangars must be <= 12, got {10**40}"
+
+
 def test_human_seat_budget_is_reported_under_budget_ms(api: ApiClient) -> None:
     seats = [{"type": "human", "budget_ms": 50}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
     resp = api.post("/v1/matches", json={"game": "robotrick", "seats": seats})
