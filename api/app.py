@@ -32,7 +32,7 @@ from werkzeug.wrappers import Response
 import robotcore
 
 from . import payloads
-from .problems import PROBLEM_MEDIA_TYPE, Problem, from_http_exception
+from .problems import PROBLEM_MEDIA_TYPE, Problem, field_errors, from_http_exception
 from .ratelimit import RateLimits, parse_limits
 from .routes import BLUEPRINTS
 from .schemas import ProblemSchema
@@ -429,7 +429,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         if environ["REQUEST_METHOD"] == "POST" and req.url_rule is not None:
             if not (length or environ.get("HTTP_TRANSFER_ENCODING")):
                 raise Problem("validation", "this request needs a JSON body (at least {})",
-                              errors={"json": ["missing body"]})
+                              errors=field_errors("json", "_schema", "missing body"))
             mimetype = environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower()
             if not (mimetype == "application/json"          # werkzeug's is_json, without its parsing
                     or (mimetype.startswith("application/") and mimetype.endswith("+json"))):

@@ -150,6 +150,18 @@ def _plain_int(value: Any, top: int) -> bool:
     return type(value) is int and 0 <= value <= top
 
 
+def _has_float(value: Any) -> bool:
+    """Whether a float is anywhere in ``value``: orjson reads an int past 64 bits as a float, so a plain body
+    holding one goes to the schema's parse (the standard library's, whose ints are exact) and its messages."""
+    if type(value) is float:
+        return True
+    if type(value) is dict:
+        return any(_has_float(v) for v in value.values())
+    if type(value) is list:
+        return any(_has_float(v) for v in value)
+    return False
+
+
 def plain_move(data: Any) -> dict[str, Any] | None:
     """A move body in its plain form, checked in a few comparisons instead of marshmallow's machinery (the move
     endpoint is the service's hot path): what ``MoveSchema().load(data)`` returns, or None for anything else
@@ -171,7 +183,7 @@ def plain_move(data: Any) -> dict[str, Any] | None:
             return None
         action["text"] = text
     if "json" in given:
-        if type(given["json"]) is not dict:
+        if type(given["json"]) is not dict or _has_float(given["json"]):
             return None
         action["json"] = dict(given["json"])
     out: dict[str, Any] = {"action": action}
@@ -225,8 +237,8 @@ def plain_create(data: Any) -> dict[str, Any] | None:
     if type(params) is not dict or len(params) > MAX_PARAMS or not all(
             type(k) is str and 1 <= len(k) <= 64 for k in params):
         return None
-    if any(type(value) is float for value in params.values()):
-        return None                    # orjson reads an int past 64 bits as a float: the standard library's is exact
+    if _has_float(params):
+        return None
     out["params"] = dict(params)
     if "seats" in data:
         given = data["seats"]

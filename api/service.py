@@ -21,7 +21,7 @@ import orjson
 
 import robotcore
 from robotcore import Game, State
-from robotcore.bots import Bot, make_bot, parse_bot_spec
+from robotcore.bots import BOTS, Bot, bot_options, make_bot, parse_bot_spec
 from robotcore.errors import CorruptStateError, InvalidActionError, RobotcoreError, UnknownGameError
 from robotcore.registry import game_class
 
@@ -95,8 +95,9 @@ class Settings:
     #: (``mcts:iterations=...``): with these, a search thinks a few seconds at most in any game (100 000 ISMCTS
     #: iterations: about 2.7 s at the start of Sparks, the slowest, on one core of the bench machine). An
     #: option not listed here is checked by the bot alone.
-    #: A client's value of such an option must be an int from 0 to its limit; a mapping given here is
-    #: merged over these defaults (``{"iterations": 5000}`` lowers that one only).
+    #: A bot seat's or bot-move's value of such an option, given in its spec or the bot's default, must not
+    #: exceed its limit; a mapping given here is merged over these defaults (``{"iterations": 5000}`` lowers
+    #: that one only).
     bot_option_limits: Mapping[str, int] = dataclasses.field(default_factory=lambda: dict(BOT_OPTION_LIMITS))
     #: Native threads of one process's bot pool: every bot that thinks longer than a quick move (bot seats
     #: with a budget over ``QUICK_BOT_MS`` or options in their spec, POST .../bot-move) thinks there, never on a
@@ -112,14 +113,19 @@ class Settings:
     rate_limit_storage: str = "memory://"
 
     def bot_limits(self) -> dict[str, int]:
-        """The largest value a client may give each capped bot option: ``bot_option_limits`` over the
-        defaults, and ``ms`` (a time budget in a spec) held to ``max_budget_ms``."""
-        return {**BOT_OPTION_LIMITS, **self.bot_option_limits, "ms": self.max_budget_ms}
+        """The largest value of each capped bot option: ``bot_option_limits`` over the defaults, and ``ms``
+        (a time budget in a spec) held to ``max_budget_ms`` as well."""
+        limits = {**BOT_OPTION_LIMITS, **self.bot_option_limits}
+        limits["ms"] = min(limits.get("ms", self.max_budget_ms), self.max_budget_ms)
+        return limits
 
     def longest_think_s(self) -> float:
-        """How long a bot may think on one move at most: its time budget, or what the work limits allow
-        (``WORK_BOUND_MS``) if that is longer; past this (and a margin) its match is taken up elsewhere."""
-        return max(self.max_budget_ms, WORK_BOUND_MS) / 1000
+        """How long a bot may think on one move at most: its time budget, or what the work limits allow if
+        that is longer (``WORK_BOUND_MS`` at the default limits, in proportion to the most raised one; more
+        threads do not make a think longer); past this (and a margin) its match is taken up elsewhere."""
+        limits = self.bot_limits()
+        raised = max([1.0, *(limits[key] / top for key, top in BOT_OPTION_LIMITS.items() if key != "threads")])
+        return max(self.max_budget_ms, WORK_BOUND_MS * raised) / 1000
 
 
 def load_game(name: str, params: Mapping[str, Any]) -> Game:
@@ -177,9 +183,9 @@ def playable_action(state: State, seat: int, given: Mapping[str, Any]) -> int:
 
 
 def _seat_move(spec: SeatSpec, state: State, seat: int, seed: int, match_id: str) -> int:
-    """The move of a bot seat, by the bot of its stored spec (checked when the match was made). Should that
-    fail (an option a newer version renamed, a lowered limit, a bug), the move is ``random``'s rather than the
-    match stuck for ever, and the server logs why."""
+    """The move of a bot seat, by the bot of its stored spec (checked when the match was made, against the
+    limits of that time). Should that fail (an option a newer version renamed, a bug), the move is
+    ``random``'s rather than the match stuck for ever, and the server logs why."""
     assert spec.bot is not None
     try:
         return make_bot(spec.bot, seed=seed, builtin_only=True).choose(state, seat, budget_ms=spec.budget_ms)
@@ -335,9 +341,9 @@ class MatchService:
                           errors=field_errors("json", field, f"at most {top}"))
 
     def _check_bot(self, spec: str, field: str, game: Game, seed: int = 0) -> Bot:
-        """The bot of a client's spec: a built-in bot (the schema checked its name) whose options it accepts,
-        fit the game (``Bot.check_game``) and, for those that set how much it works, stay within
-        ``Settings.bot_limits``: an int from 0 to the limit (``ms``: a number)."""
+        """The bot of a client's spec: a built-in bot (the schema checked its name) whose options it accepts
+        (the bot's own checks), that fits the game (``Bot.check_game``) and whose options that set how much it
+        works, as given or by default, stay within ``Settings.bot_limits``."""
         def invalid(message: str) -> Problem:
             return Problem("validation", message, errors=field_errors("json", field, message))
 
@@ -346,18 +352,21 @@ class MatchService:
         except RobotcoreError as exc:
             raise invalid(str(exc)) from None
         limits = self.settings.bot_limits()
-        for key, value in options.items():
+        effective = dict(options)           # those given first, so that an error names one of them if it can
+        for key, default in bot_options(BOTS[name]).items():
+            effective.setdefault(key, default)
+        for key, value in effective.items():
             top = limits.get(key)
-            if top is None:
-                continue
-            kinds = (int, float) if key == "ms" else (int,)
-            if isinstance(value, bool) or not isinstance(value, kinds) or not 0 <= value <= top:
-                kind = "a number" if key == "ms" else "an int"
-                raise invalid(f"bot {name!r}: this server takes {key} as {kind} from 0 to {top}, got {value!r}")
+            # a value of another type is the bot's to refuse (below), in its own words
+            if top is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value > top:
+                given = "" if key in options else " (its default)"
+                raise invalid(f"bot {name!r}: this server allows {key} up to {top}, got {value!r}{given}")
         try:
             return make_bot(spec, seed=seed, for_game=game, builtin_only=True)
         except RobotcoreError as exc:
-            raise invalid(str(exc)) from None
+            message = str(exc)
+            capped = [f"{key} up to {limits[key]}" for key in options if key in limits and f" {key} must" in message]
+            raise invalid(message + (f" (this server allows {', '.join(capped)})" if capped else "")) from None
 
     # -- bots ------------------------------------------------------------------------------------------------
 

@@ -135,7 +135,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def _bot_ref(ref: str) -> int | str:
-    return int(ref) if ref.isdigit() else ref
+    return int(ref) if ref.isdecimal() else ref
 
 
 def main(argv: Sequence[str] | None = None) -> int:

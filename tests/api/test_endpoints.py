@@ -198,15 +198,19 @@ def test_bot_seats_with_options(api: ApiClient, name: str, monkeypatch: pytest.M
 
 
 @pytest.mark.parametrize(("spec", "says"), [
-    ("mcts:iterations=0", "iterations must be"),              # the bot's own check
-    ("mcts:iterations=100001", "iterations as an int from 0 to 100000, got 100001"),     # the server's limit
-    ("mcts:iterations=1e9", "iterations as an int from 0 to 100000, got 1000000000.0"),  # a float is no int
-    ("mcts:iterations=lots", "iterations as an int from 0 to 100000, got 'lots'"),      # nor a text
-    ("ismcts:threads=2", "threads as an int from 0 to 1"),
-    ("mcts:ms=10001", "ms as a number from 0 to 10000"),
-    ("mcts:ms=1e400", "ms as a number from 0 to 10000, got inf"),
-    ("mcts:ms=NaN", "ms as a number from 0 to 10000, got nan"),
-    ("montecarlo:playouts=1001", "playouts as an int from 0 to 1000"),
+    # the bot's own check, with the server's cap beside it
+    ("mcts:iterations=0", "iterations must be an int from 1 to 1099511627776, got 0 "
+                          "(this server allows iterations up to 100000)"),
+    ("mcts:iterations=100001", "this server allows iterations up to 100000, got 100001"),    # the server's limit
+    ("mcts:iterations=1e9", "this server allows iterations up to 100000, got 1000000000.0"),
+    ("mcts:iterations=1.5", "iterations must be an int"),     # a float is no int
+    ("mcts:iterations=lots", "iterations must be an int from 1 to 1099511627776, got 'lots' "
+                             "(this server allows iterations up to 100000)"),       # nor a text
+    ("ismcts:threads=2", "this server allows threads up to 1, got 2"),
+    ("mcts:ms=10001", "this server allows ms up to 10000"),
+    ("mcts:ms=1e400", "this server allows ms up to 10000, got inf"),
+    ("mcts:ms=NaN", "ms must be a finite number > 0 (milliseconds), got nan (this server allows ms up to 10000)"),
+    ("montecarlo:playouts=1001", "this server allows playouts up to 1000"),
     ("mcts:c=1e400", "c must be a finite number"),
     ("mcts:bogus=1", "bogus"),
     ("mcts:iterations", "not key=value"),
@@ -268,6 +272,21 @@ def test_a_huge_int_parameter_is_reported_as_the_int_sent(api: ApiClient) -> Non
     resp = api.post("/v1/matches", json={"game": "robotrick", "params": {"hangars": 10**40}})
     assert (resp.status_code, code(resp)) == (422, "invalid-parameter")
     assert resp.get_json()["detail"] == f"hangars must be <= 12, got {10**40}"
+
+
+def test_a_huge_int_in_an_action_is_reported_as_the_int_sent(api: ApiClient) -> None:
+    doc, tokens = api.create("nicodemus", seed=3)
+    seat, view = acting(api, doc["match_id"], tokens)
+    resp = api.post(f"/v1/matches/{doc['match_id']}/moves", token=tokens[seat], json={
+        "action": {"json": {"type": "play", "machine": 10**40, "use": "effect"}}, "expected_version": view["version"]})
+    assert resp.status_code == 422, resp.get_json()
+    assert str(10**40) in resp.get_json()["detail"] and "e+40" not in resp.get_json()["detail"]
+
+
+def test_a_post_without_a_body_says_so_in_the_shape_of_field_errors(api: ApiClient) -> None:
+    resp = api.app.test_client().post("/v1/matches")
+    assert (resp.status_code, code(resp)) == (422, "validation")
+    assert resp.get_json()["errors"] == {"json": {"_schema": ["missing body"]}}
 
 
 def test_human_seat_budget_is_reported_under_budget_ms(api: ApiClient) -> None:

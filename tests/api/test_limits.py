@@ -125,6 +125,19 @@ def test_an_unplanned_exception_is_a_logged_internal_error(tmp_path: Path, opena
     assert [r for r in caplog.records if r.levelname == "ERROR" and "internal error" in r.getMessage()]
 
 
+def test_the_longest_think_grows_with_a_raised_work_limit() -> None:
+    """A match whose bot seat has not moved for longer than a think may take is taken up elsewhere: an
+    operator who raises a work limit makes thinks longer, and so that wait; more threads do not."""
+    assert Settings("sqlite://").longest_think_s() == 10.0                            # the 10 s budget
+    assert Settings("sqlite://", max_budget_ms=1000).longest_think_s() == 5.0         # WORK_BOUND_MS
+    assert Settings("sqlite://", max_budget_ms=1000, bot_option_limits={"iterations": 400_000}).longest_think_s() \
+        == 20.0
+    assert Settings("sqlite://", max_budget_ms=1000, bot_option_limits={"threads": 8}).longest_think_s() == 5.0
+    limits = Settings("sqlite://", max_budget_ms=1000, bot_option_limits={"ms": 50, "depth": 3}).bot_limits()
+    assert (limits["ms"], limits["depth"], limits["iterations"]) == (50, 3, 100_000)
+    assert Settings("sqlite://", max_budget_ms=1000, bot_option_limits={"ms": 5000}).bot_limits()["ms"] == 1000
+
+
 def test_custom_bot_option_limits_merge_over_the_defaults(tmp_path: Path, openapi_schema: Any) -> None:
     api = make_api(database_url("sqlite", tmp_path), openapi_schema, bot_option_limits={"iterations": 50})
     seats = [{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
@@ -134,8 +147,11 @@ def test_custom_bot_option_limits_merge_over_the_defaults(tmp_path: Path, openap
         assert resp.status_code == 422, resp.get_json()
         return str(resp.get_json()["detail"])
 
-    assert "iterations as an int from 0 to 50" in refused("mcts:iterations=51")
-    assert "threads as an int from 0 to 1" in refused("ismcts:threads=2")      # a default the mapping did not name
+    assert "this server allows iterations up to 50, got 51" in refused("mcts:iterations=51")
+    assert "this server allows threads up to 1, got 2" in refused("ismcts:threads=2")  # a default not renamed
+    # a bot's default counts as much as a value given: mcts's 1000 iterations pass no cap of 50
+    assert "this server allows iterations up to 50, got 1000 (its default)" in refused("mcts")
+    assert "this server allows iterations up to 50, got 1000 (its default)" in refused("mcts:c=0.5")
     listed = {b["name"]: {o["name"]: o["max"] for o in b["options"]} for b in api.get("/v1/bots").get_json()["bots"]}
     assert listed["mcts"]["iterations"] == 50 and listed["mcts"]["threads"] == 1
 

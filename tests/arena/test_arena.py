@@ -97,6 +97,9 @@ def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["tournament", "--game", "nicodemus", "--bots", "nope", "random", "--games", "2"]) == 2
     assert main(["tournament", "--game", "nicodemus", "--bots", "random", "random", "--games", "2",
                  "--sprt", "0", "5"]) == 2
+    # a digit that is not a decimal one names no bot: a usage error, not a ValueError's traceback
+    assert main(["tournament", "--game", "nicodemus", "--bots", "random", "random", "--games", "2",
+                 "--sprt", "\u00b2", "1"]) == 2
 
 
 def test_equal_bots_under_the_sprt_play_on_without_a_false_verdict() -> None:

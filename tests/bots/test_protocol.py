@@ -156,14 +156,14 @@ def test_montecarlo_plays_many_playouts_in_bounded_batches(monkeypatch: pytest.M
 
 
 def test_numbers_given_to_bots_must_be_finite() -> None:
-    for c in (float("inf"), -1.0, float("nan"), True):
+    for c in (float("inf"), -1.0, float("nan"), True, 10**400):     # (an int past a float's range too)
         with pytest.raises(robotcore.InvalidParameterError, match="c must be a finite number >= 0"):
             make_bot("mcts", c=c)
-    for ms in (0, float("inf"), "50"):
+    for ms in (0, float("inf"), "50", 10**400):
         with pytest.raises(robotcore.InvalidParameterError, match="ms must be a finite number > 0"):
             make_bot("mcts", ms=ms)
     state = robotcore.make("robotrick", seed=1)
-    for budget in (float("inf"), float("nan"), -1):
+    for budget in (float("inf"), float("nan"), -1, 10**400):
         with pytest.raises(robotcore.InvalidParameterError, match="budget_ms must be a finite number >= 0"):
             make_bot("random").choose(state, 0, budget_ms=budget)
     from robotcore.arena import Tournament

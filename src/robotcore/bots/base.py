@@ -214,11 +214,18 @@ def int_option(name: str, value: Any, low: int = 1, high: int = 1 << 40) -> int:
 def number_option(name: str, value: Any, low: float = 0.0, positive: bool = False, unit: str = "") -> float:
     """A number option or argument, checked: an int or float (not a bool), finite, at least ``low`` (above it
     with ``positive``), or ``InvalidParameterError``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value) \
             or value < low or (positive and value == low):
         raise InvalidParameterError(f"{name} must be a finite number {'>' if positive else '>='} {low:g}{unit}, "
                                     f"got {value!r}")
     return float(value)
+
+
+def _finite(value: int | float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:                  # an int past a float's range
+        return False
 
 
 BOTS: dict[str, type[Bot]] = {}
