@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import robotcore
+from robotcore.core.seeds import derive_seed
 from robotcore.registry import ALL_GAMES
 
 
@@ -76,7 +77,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     players = []
     for i, spec in enumerate(bots):
         try:
-            players.append(make_bot(spec, seed=args.seed * 1000 + i, for_game=game))
+            players.append(make_bot(spec, seed=derive_seed(args.seed, "bot", i), for_game=game))
         except robotcore.InvalidParameterError as exc:
             print(f"robotcore play: error: {exc}", file=sys.stderr)
             return 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -177,3 +178,26 @@ def test_bot_options_lists_the_constructors_keywords() -> None:
 
     assert bot_options(BOTS["montecarlo"]) == {"playouts": 32}
     assert bot_options(BOTS["mcts"])["iterations"] == 1000 and "seed" not in bot_options(BOTS["mcts"])
+
+
+def test_the_bots_of_a_tool_get_seeds_of_their_own_for_any_user_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """play_match, the CLI's play and balance seed their bots by derive_seed: in [0, 2**64) for the largest
+    user seed, and different for seeds that an arithmetic rule (seed * 1000 + i) wrapped onto the same bots."""
+    import robotcore.tools.match as match_module
+    from robotcore.core.seeds import derive_seed
+
+    given: list[int] = []
+    real = match_module.make_bot
+
+    def spy(spec: str, seed: int = 0, **kw: Any) -> Any:
+        given.append(seed)
+        return real(spec, seed=seed, **kw)
+
+    monkeypatch.setattr(match_module, "make_bot", spy)
+    top = 2**64 - 1
+    assert match_module.play_match("nicodemus", ["random", "random"], seed=top).is_terminal
+    assert given == [derive_seed(top, "bot", 0), derive_seed(top, "bot", 1)]
+    assert all(0 <= s < 2**64 for s in given) and len(set(given)) == 2
+    wrapped = (top * 1000) % 2**64, (((top - 2**61) % 2**64) * 1000) % 2**64
+    assert wrapped[0] == wrapped[1]                  # the old rule: two user seeds, the same bot seeds
+    assert derive_seed(top, "bot", 0) != derive_seed((top - 2**61) % 2**64, "bot", 0)

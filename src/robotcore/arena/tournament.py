@@ -27,7 +27,6 @@ as soon as it decides, and its results are the games up to the deciding one (the
 from __future__ import annotations
 
 import csv
-import hashlib
 import itertools
 import json
 import math
@@ -43,15 +42,10 @@ import robotcore
 from robotcore.arena import stats
 from robotcore.arena.sprt import SPRT
 from robotcore.bots.base import Bot, Observer, make_bot, number_option
-from robotcore.core.seeds import check_seed
+from robotcore.core.seeds import check_seed, derive_seed
 from robotcore.errors import InvalidParameterError
 
 FORMAT = 1
-
-
-def _derive(*parts: object) -> int:
-    blob = json.dumps(parts, separators=(",", ":")).encode()
-    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "little")
 
 
 def lineups(num_bots: int, num_seats: int) -> list[list[int]]:
@@ -76,12 +70,12 @@ def schedule(num_bots: int, num_seats: int, games: int) -> list[dict[str, Any]]:
 def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     """Play one scheduled game; its record (everything but the times is a function of config and job)."""
     game = robotcore.load_game(config["game"], **config["params"])
-    seed = _derive(config["seed"], "deal", job["deal"])
+    seed = derive_seed(config["seed"], "deal", job["deal"])
     specs = config["bots"]
     labels = stats.bot_labels(specs)          # a bot given twice is told apart in the seats (random#0, random#1)
     bots: list[Bot] = []
     for seat, b in enumerate(job["lineup"]):
-        bots.append(make_bot(specs[b], seed=_derive(config["seed"], "bot", job["index"], seat)))
+        bots.append(make_bot(specs[b], seed=derive_seed(config["seed"], "bot", job["index"], seat)))
     for bot in bots:
         bot.reset()
     state = game.new_initial_state(seed)

@@ -4,6 +4,8 @@ rather than silently wrapped, so two different seeds never name the same game.""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import numpy as np
@@ -24,6 +26,14 @@ def check_seed(seed: object, what: str = "seed") -> int:
     if not 0 <= value < SEED_LIMIT:
         raise InvalidParameterError(f"{what} must be an int in [0, 2**64), got {value}")
     return value
+
+
+def derive_seed(*parts: object) -> int:
+    """A seed in ``[0, 2**64)`` drawn from ``parts`` (JSON values: a user's seed, names, indices), for the seeds
+    a tool gives its bots and deals: different parts give unrelated seeds, for any seed a user gives (an
+    arithmetic rule such as ``seed * 1000 + i`` wraps past 2**64, and two users' seeds then share bots)."""
+    blob = json.dumps(parts, separators=(",", ":")).encode()
+    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "little")
 
 
 def check_seeds(seeds: Any) -> npt.NDArray[np.uint64]:

@@ -26,6 +26,7 @@ from typing import Any
 
 import robotcore
 from robotcore.bots import make_bot, split_bot_specs
+from robotcore.core.seeds import derive_seed
 from robotcore.tools.match import play_match
 
 COLUMNS = ("seats", "games", "actions per game", "score mean / sd / range", "score by seat (by bot if rotated)",
@@ -46,7 +47,7 @@ def balance(name: str, bots: Sequence[str], games: int, seed: int = 0, rotate: b
     for g in range(games):
         shift = g % len(bots) if rotate else 0
         seated = [bots[(i + shift) % len(bots)] for i in range(len(bots))]
-        players = [make_bot(b, seed=(seed + g) * 1000 + i, for_game=game) for i, b in enumerate(seated)]
+        players = [make_bot(b, seed=derive_seed(seed, "bot", g, i), for_game=game) for i, b in enumerate(seated)]
         state = play_match(name, players, seed + g, **params)
         final = state.scores()
         lengths.append(len(state.history))

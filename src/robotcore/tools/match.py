@@ -9,6 +9,7 @@ from typing import Any
 
 import robotcore
 from robotcore.bots import Bot, make_bot
+from robotcore.core.seeds import derive_seed
 
 
 def play_match(name: str, bots: Sequence[str | Bot], seed: int, budget_ms: float | None = None,
@@ -18,7 +19,7 @@ def play_match(name: str, bots: Sequence[str | Bot], seed: int, budget_ms: float
     game = robotcore.load_game(name, **params)
     if len(bots) != game.num_players:
         raise robotcore.InvalidParameterError(f"{name} needs {game.num_players} bots, got {len(bots)}")
-    players = [b if isinstance(b, Bot) else make_bot(b, seed=seed * 1000 + i, for_game=game) for i, b in enumerate(bots)]
+    players = [b if isinstance(b, Bot) else make_bot(b, seed=derive_seed(seed, "bot", i), for_game=game) for i, b in enumerate(bots)]
     state = game.new_initial_state(seed)
     while not state.is_terminal:
         seat = state.current_player
