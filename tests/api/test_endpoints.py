@@ -186,13 +186,23 @@ def test_bot_seats_with_options(api: ApiClient, name: str, monkeypatch: pytest.M
 
     monkeypatch.setattr(pool, "run", run)
     monkeypatch.setattr(service_module, "make_bot", make)
+    def opened(doc: dict[str, Any], tokens: dict[int, str]) -> None:
+        """The human seat's first moves, when it opens, until the bots have played (its moves make them due)."""
+        view, made = api.view(doc["match_id"], tokens[0]), 0
+        while view["version"] == made and view["legal_actions"]:    # (each bot move is a version more)
+            resp = api.move(doc["match_id"], tokens[0], {"id": view["legal_actions"][0]["id"]}, view["version"])
+            assert resp.status_code == 200, resp.get_json()
+            view, made = api.view(doc["match_id"], tokens[0]), made + 1
+        assert view["version"] > made
+
     a, tokens = api.create(name, seats=seats, seed=9)
-    if a["match"]["version"]:                           # (a human seat may open: then no bot has played)
-        assert "_seat_move" in on_pool                  # a bot with options thinks on the pool, not on a request
-        assert set(built) == {spec}                     # with its options: the whole spec, never its name alone
+    opened(a, tokens)
+    assert "_seat_move" in on_pool                      # a bot with options thinks on the pool, not on a request
+    assert set(built) == {spec}                         # with its options: the whole spec, never its name alone
     assert [s["bot"] for s in a["seats"][1:]] == [spec] * (game.num_players - 1)
     assert a["match"]["status"] == "finished" or 0 in a["match"]["actors"]      # the bots have played
-    b, _ = api.create(name, seats=seats, seed=9)
+    b, b_tokens = api.create(name, seats=seats, seed=9)
+    opened(b, b_tokens)
     assert api.view(a["match_id"])["view"] == api.view(b["match_id"])["view"]
     assert api.app.extensions["robotcore"].verify_replay(a["match_id"])
 
