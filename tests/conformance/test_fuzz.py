@@ -7,6 +7,7 @@ import json
 import random
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -211,3 +212,22 @@ def test_every_action_id_round_trips(name: str) -> None:
     for bad in (-1, game.num_actions, "x", None, 1.5):
         with pytest.raises(InvalidActionError):
             game.action_to_str(bad)  # type: ignore[arg-type]
+
+
+def test_the_long_campaign_mutates_the_struct_past_its_counter_only(tmp_path: Path) -> None:
+    """``campaign.py`` (the long run, not collected) changes bytes of the struct, never its PRNG counter nor the
+    frame around it; a short run of it on one game finds nothing."""
+    from .campaign import campaign, mutate
+
+    rng = random.Random(5)
+    start, size, touched = 24, 200, 0
+    for _ in range(2000):
+        data = bytearray(range(256)) * 2
+        before = bytes(data)
+        mutate(rng, data, start, size, bytes(255 - (i % 256) for i in range(size)))
+        changed = [i for i in range(len(data)) if data[i] != before[i]]
+        assert all(start + 8 <= i < start + size for i in changed)
+        touched += bool(changed)            # (a byte may be given the value it had)
+    assert touched > 1900
+    tried, accepted, found = campaign("robotrick", 0.3, 1, tmp_path)
+    assert tried > 0 and found == 0 and not list(tmp_path.iterdir())
