@@ -106,6 +106,19 @@ def test_ismcts_reuses_its_subtree_when_every_action_since_was_visible() -> None
     assert fresh.last["iterations"] == 200
 
 
+def test_reuse_is_an_ismcts_option_only() -> None:
+    """PIMC (mcts) deals fresh worlds at each decision: it keeps no subtree, so it takes no ``reuse`` (one that
+    it ignored would tell a user it did something), and the bots' catalogue does not list it."""
+    from robotcore.bots import BOTS, bot_options
+
+    with pytest.raises(robotcore.InvalidParameterError, match="bot 'mcts' has no option reuse; its options: "
+                                                                "iterations, ms, c, threads, worlds, rollout, depth"):
+        make_bot("mcts:reuse=false")
+    assert "reuse" not in bot_options(BOTS["mcts"]) and "reuse" in bot_options(BOTS["ismcts"])
+    with pytest.raises(robotcore.InvalidParameterError, match="reuse must be true or false"):
+        make_bot("ismcts", reuse=1)
+
+
 def test_a_time_budget_is_honoured_roughly() -> None:
     state = robotcore.make("robotrick", seed=1)
     for name in SEARCH:

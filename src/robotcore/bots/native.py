@@ -44,8 +44,7 @@ class _NativeSearchBot(Bot):
     default_eval_c: ClassVar[float] = 0.7
 
     def __init__(self, seed: int = 0, iterations: int = 1000, ms: float | None = None, c: float | None = None,
-                 threads: int = 1, worlds: int | None = None, reuse: bool = True, rollout: str = "random",
-                 depth: int = 0) -> None:
+                 threads: int = 1, worlds: int | None = None, rollout: str = "random", depth: int = 0) -> None:
         super().__init__(seed)
         self.iterations = int_option("iterations", iterations)
         self.ms = None if ms is None else number_option("ms", ms, positive=True, unit=" (milliseconds)")
@@ -53,9 +52,6 @@ class _NativeSearchBot(Bot):
         self.c = number_option("c", c)
         self.threads = int_option("threads", threads, 1, 256)
         self.worlds = None if worlds is None else int_option("worlds", worlds, 1, 1 << 20)
-        if not isinstance(reuse, bool):
-            raise InvalidParameterError(f"reuse must be true or false, got {reuse!r}")
-        self.reuse = reuse
         if rollout not in ("random", "eval"):
             raise InvalidParameterError(f"rollout must be 'random' or 'eval', got {rollout!r}")
         self.rollout = rollout
@@ -134,9 +130,9 @@ class MCTSBot(_NativeSearchBot):
     default_eval_c = 0.3
 
     def __init__(self, seed: int = 0, iterations: int = 1000, ms: float | None = None, c: float | None = None,
-                 threads: int = 1, worlds: int | None = 16, reuse: bool = True, rollout: str = "random",
-                 depth: int = 0) -> None:
-        super().__init__(seed, iterations, ms, c, threads, worlds, reuse, rollout, depth)
+                 threads: int = 1, worlds: int | None = 16, rollout: str = "random", depth: int = 0) -> None:
+        # no ``reuse``: PIMC deals fresh worlds at each decision, so there is no subtree to keep
+        super().__init__(seed, iterations, ms, c, threads, worlds, rollout, depth)
 
     def act(self, observer: Observer, budget_ms: float | None = None) -> int:
         legal = self._legal(observer)
@@ -158,7 +154,10 @@ class ISMCTSBot(_NativeSearchBot):
     def __init__(self, seed: int = 0, iterations: int = 1000, ms: float | None = None, c: float | None = None,
                  threads: int = 1, worlds: int | None = None, reuse: bool = True, rollout: str = "random",
                  depth: int = 0) -> None:
-        super().__init__(seed, iterations, ms, c, threads, worlds, reuse, rollout, depth)
+        super().__init__(seed, iterations, ms, c, threads, worlds, rollout, depth)
+        if not isinstance(reuse, bool):
+            raise InvalidParameterError(f"reuse must be true or false, got {reuse!r}")
+        self.reuse = reuse
         self._forest: Any = None
         self._history: list[tuple[int, int | None]] = []
         self._seat = -1
