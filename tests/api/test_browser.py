@@ -217,6 +217,28 @@ return [document.body.dataset.version,
 """
 
 
+# "What just happened" against the version shown, read in one script (the panel may be redrawn meanwhile): the
+# versions listed, and those it should list (the last twelve, without a gap)
+EVENTS_SHOWN = """
+const v = Number(document.body.dataset.version);
+const shown = [...document.querySelectorAll('#events li[data-version]')].map((e) => Number(e.dataset.version));
+const want = [];
+for (let k = v; k > Math.max(0, v - 12); k--) want.push(k);
+return [shown, want];
+"""
+
+
+def events_without_a_gap(b: Browser) -> None:
+    """The page's "What just happened" lists the last twelve actions up to the version it shows, the bots' moves
+    that followed the seat's own included (a move's answer carries the seat's action and the match after the
+    bots' moves, not those moves)."""
+    try:
+        b.wait(lambda d: (lambda got: got[0] == got[1])(d.execute_script(EVENTS_SHOWN)), timeout=5)
+    except TimeoutException:
+        shown, want = b.driver.execute_script(EVENTS_SHOWN)
+        raise AssertionError(f"'What just happened' lists versions {shown}, not {want}") from None
+
+
 def play_by_clicking(b: Browser, server: LiveServer, match_id: str, token: str, seed: int,
                      max_clicks: int = 400) -> int:
     """Play the seat's decisions by clicking its playable cards or action buttons until the end."""
@@ -253,6 +275,7 @@ def play_by_clicking(b: Browser, server: LiveServer, match_id: str, token: str, 
                         f"the page stayed at version {before} after a click; error shown: "
                         f"{b.driver.find_element(By.ID, 'error').text!r}; console: {b.driver.get_log('browser')}"
                     ) from None
+                events_without_a_gap(b)
     finally:
         store.dispose()
     assert b.body("status") == "finished", f"not over after {clicks} clicks"
@@ -410,6 +433,10 @@ def test_replay_step_by_step(browser: Browser, server: LiveServer, game: str) ->
         # a seat's viewpoint (the match is over: the log reveals everything)
         Select(b.driver.find_element(By.ID, "viewpoint")).select_by_value("0")
         b.wait(lambda d: "Your hand" in d.find_element(By.ID, "board").text or game == "robotrick")
+        # and the header says whose view it is (it said "spectator" whatever the choice)
+        b.wait(lambda d: d.find_element(By.ID, "whoami").text.startswith("Replay, as seat 0"))
+        Select(b.driver.find_element(By.ID, "viewpoint")).select_by_value("")
+        b.wait(lambda d: d.find_element(By.ID, "whoami").text == "Replay, as a spectator sees it")
     finally:
         client.close()
     b.drain()

@@ -73,7 +73,7 @@ function drawSeats() {
     const kind = h("select", { id: `seat-${i}`, dataset: { seat: String(i) } },
       h("option", { value: "human" }, "human (a link with its token)"),
       bots.map((b) => h("option", { value: b.name, title: b.doc, selected: i > 0 && b.name === "greedy" }, `bot: ${b.name}`)));
-    const budget = h("input", { type: "number", id: `budget-${i}`, min: "0", max: "10000", placeholder: "budget ms (search bots)" });
+    const budget = h("input", { type: "number", id: `budget-${i}`, min: "0", max: "10000", placeholder: "budget (ms)", title: "time budget per move in ms (search bots use it all; empty: the bot's own)", "aria-label": "time budget (ms)" });
     rows.push(h("div", { class: "field" }, h("label", { for: `seat-${i}` }, `seat ${i}`), kind, budget));
   }
   replace(ui.seats, rows);

@@ -127,9 +127,14 @@ async function play(action) {
     const res = await post(`${base}/moves`, { action: { id: action.id }, expected_version: page.doc.version },
       { token, headers: { "Idempotency-Key": idempotencyKey() } });
     addEvents([{ ...res.accepted, by: "human", hidden: false }]);
+    // the answer is the match after the bots' moves this one made due, not those moves: read them, or the
+    // stream's next news (asked for after the version shown) would never list them
+    const after = res.match.version > res.accepted.version
+      ? await get(`${base}/events?after=${res.accepted.version}`, { token }) : null;
+    if (after) addEvents(after.events);
     showError(null);
     page.busy = false;
-    show(res.match);
+    show(after ? after.match : res.match);
   } catch (err) {
     page.busy = false;
     showError(err);
@@ -257,6 +262,8 @@ async function replay() {
     }
     if (String(at) !== slider.value || seat !== seatPick.value) return;     // moved on meanwhile
     document.body.dataset.step = String(at);
+    replace(ui.whoami, seat === "" ? "Replay, as a spectator sees it"
+      : `Replay, as ${seatName(Number(seat), { seats: log.seats })} saw it`);
     replace(counter, `step ${at} of ${total}`);
     const ctx = context(step, []);
     const entry = step.entry;
