@@ -12,6 +12,7 @@ import pytest
 
 from robotcore.arena import SPRT, Tournament, schedule
 from robotcore.arena import tournament as tmod
+from robotcore.arena.tournament import format_table
 from robotcore.cli import main
 from robotcore.errors import InvalidParameterError
 from robotcore.tools.match import play_match
@@ -115,6 +116,11 @@ def test_the_sprt_stops_a_tournament_on_a_strong_bot(tmp_path: Path) -> None:
     summary = t.run()
     assert summary["sprt"]["decision"] == "H1"
     assert summary["games"] < 200 and summary["games"] == summary["sprt"]["stopped_at_game"] + 1
+    # the table states the bounds the LLR crossed, not that it lies "in" them
+    s = summary["sprt"]
+    assert s["llr"] >= s["upper"]
+    assert f"LLR {s['llr']:.2f}, bounds ({s['lower']:.2f}, {s['upper']:.2f}): mcts:iterations=150 is stronger" \
+        in format_table(summary)
 
 
 def _simulated_run(rng: random.Random, p_win: float, p_draw: float, elo0: float, elo1: float,

@@ -397,7 +397,7 @@ def format_table(summary: dict[str, Any]) -> str:
     if s:
         lines.append(f"SPRT {s['a']} vs {s['b']} (elo0 {s['elo0']}, elo1 {s['elo1']}, alpha {s['alpha']}, "
                      f"beta {s['beta']}): W {s['wins']:.0f} D {s['draws']:.0f} L {s['losses']:.0f}, "
-                     f"LLR {s['llr']:.2f} in ({s['lower']:.2f}, {s['upper']:.2f}): "
+                     f"LLR {s['llr']:.2f}, bounds ({s['lower']:.2f}, {s['upper']:.2f}): "
                      + ({"H1": f"{s['a']} is stronger", "H0": f"{s['a']} is not stronger by elo1"}
                         .get(s["decision"], "undecided")))
     return "\n".join(lines)
