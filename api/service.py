@@ -299,7 +299,7 @@ class MatchService:
                 specs.append(SeatSpec("human", token_hash=_hash(tokens[i])))
             else:
                 self._check_budget(s.get("budget_ms"), f"seats.{i}.budget_ms")
-                self._check_bot(s["bot"], f"seats.{i}.bot", game)
+                self._check_bot(s["bot"], f"seats.{i}.bot", game, timed=s.get("budget_ms") is not None)
                 specs.append(SeatSpec("bot", bot=s["bot"], budget_ms=s.get("budget_ms")))
         if seed is None:
             seed = secrets.randbits(63)
@@ -335,15 +335,16 @@ class MatchService:
         return payloads.created(rec, state, tokens)
 
     def _check_budget(self, budget_ms: int | None, field: str) -> None:
-        top = self.settings.max_budget_ms
+        top = self.settings.bot_limits()["ms"]         # max_budget_ms, or a lower cap of the ms option
         if budget_ms is not None and budget_ms > top:
             raise Problem("validation", f"this server lets a bot think at most {top} ms per move",
                           errors=field_errors("json", field, f"at most {top}"))
 
-    def _check_bot(self, spec: str, field: str, game: Game, seed: int = 0) -> Bot:
+    def _check_bot(self, spec: str, field: str, game: Game, seed: int = 0, timed: bool = False) -> Bot:
         """The bot of a client's spec: a built-in bot (the schema checked its name) whose options it accepts
         (the bot's own checks), that fits the game (``Bot.check_game``) and whose options that set how much it
-        works, as given or by default, stay within ``Settings.bot_limits``."""
+        works, as given or by default, stay within ``Settings.bot_limits``; ``timed``: a time budget comes with
+        it (``budget_ms``), which, like ``ms``, replaces a search's default ``iterations``."""
         def invalid(message: str) -> Problem:
             return Problem("validation", message, errors=field_errors("json", field, message))
 
@@ -352,9 +353,12 @@ class MatchService:
         except RobotcoreError as exc:
             raise invalid(str(exc)) from None
         limits = self.settings.bot_limits()
-        effective = dict(options)           # those given first, so that an error names one of them if it can
-        for key, default in bot_options(BOTS[name]).items():
-            effective.setdefault(key, default)
+        takes = bot_options(BOTS[name])     # (an option it does not take is the bot's to refuse, below)
+        effective = {k: v for k, v in options.items() if k in takes}    # those given first: named if they can be
+        timed = timed or effective.get("ms") is not None
+        for key, default in takes.items():
+            if not (key == "iterations" and timed):         # a time budget, not the default count, bounds it
+                effective.setdefault(key, default)
         for key, value in effective.items():
             top = limits.get(key)
             # a value of another type is the bot's to refuse (below), in its own words
@@ -769,7 +773,8 @@ class MatchService:
             raise Problem("not-your-turn", f"seat {seat} has nothing to decide now")
         self._check_budget(budget, "budget_ms")
         seed = body.get("seed")
-        bot = self._check_bot(body["bot"], "bot", state.game, secrets.randbits(63) if seed is None else seed)
+        bot = self._check_bot(body["bot"], "bot", state.game, secrets.randbits(63) if seed is None else seed,
+                              timed=budget is not None)
         if not self.pool.reserve():
             raise _bots_busy(self.pool)
         try:

@@ -138,6 +138,36 @@ def test_the_longest_think_grows_with_a_raised_work_limit() -> None:
     assert Settings("sqlite://", max_budget_ms=1000, bot_option_limits={"ms": 5000}).bot_limits()["ms"] == 1000
 
 
+def test_a_time_budget_stands_in_for_the_default_iterations_and_obeys_the_ms_cap(tmp_path: Path,
+                                                                                 openapi_schema: Any) -> None:
+    """With iterations capped, a search bot given a time budget (ms in its spec, or the seat's budget_ms) is
+    bounded by that budget, not by its default iterations; and a lowered ms cap holds budget_ms too."""
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema,
+                   bot_option_limits={"iterations": 50, "ms": 200})
+    human = {"type": "human"}
+
+    def create(seat: dict[str, Any]) -> Any:
+        return api.post("/v1/matches", json={"game": "nicodemus", "seats": [human, seat]})
+
+    assert create({"type": "bot", "bot": "mcts:ms=100"}).status_code == 201
+    assert create({"type": "bot", "bot": "mcts", "budget_ms": 100}).status_code == 201
+    assert create({"type": "bot", "bot": "mcts:iterations=51,ms=100"}).status_code == 422      # given: checked
+    refused = create({"type": "bot", "bot": "mcts", "budget_ms": 201})
+    assert refused.status_code == 422 and "at most 200 ms" in refused.get_json()["detail"], refused.get_json()
+    assert "up to 200" in create({"type": "bot", "bot": "mcts:ms=201"}).get_json()["detail"]
+    # an option the bot does not take is the bot's to refuse, whatever the caps of other bots
+    assert "has no option playouts" in create({"type": "bot", "bot": "mcts:playouts=5000,ms=100"}).get_json()["detail"]
+    doc, tokens = api.create("nicodemus", seats=[human, {"type": "bot", "bot": "random"}], seed=2)
+    view = api.view(doc["match_id"], tokens[0])
+    if 0 in view["actors"]:
+        resp = api.post(f"/v1/matches/{doc['match_id']}/bot-move", token=tokens[0],
+                        json={"bot": "mcts", "budget_ms": 20})
+        assert resp.status_code == 200, resp.get_json()
+        resp = api.post(f"/v1/matches/{doc['match_id']}/bot-move", token=tokens[0],
+                        json={"bot": "mcts", "budget_ms": 500})
+        assert resp.status_code == 422, resp.get_json()
+
+
 def test_custom_bot_option_limits_merge_over_the_defaults(tmp_path: Path, openapi_schema: Any) -> None:
     api = make_api(database_url("sqlite", tmp_path), openapi_schema, bot_option_limits={"iterations": 50})
     seats = [{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]

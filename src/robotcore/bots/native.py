@@ -22,8 +22,8 @@ implementation serves every game. Determinisations come from the engine's native
   playouts carry little signal) and Nicodemus (the score race; best after some random decisions, e.g.
   ``depth=20``); an error in a game without one;
 - ``reuse`` (ISMCTS): keep the subtree reached by the actions seen since the last decision, when every one of
-  them was visible to the seat (a hidden action of another seat starts a new tree). PIMC accepts the option
-  and ignores it: its trees belong to determinisations that the next decision draws afresh.
+  them was visible to the seat (a hidden action of another seat starts a new tree). PIMC (``mcts``) does not
+  take it: its trees belong to determinisations that the next decision draws afresh.
 """
 
 from __future__ import annotations
