@@ -183,6 +183,9 @@ def test_bot_options_lists_the_constructors_keywords() -> None:
 def test_the_bots_of_a_tool_get_seeds_of_their_own_for_any_user_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     """play_match, the CLI's play and balance seed their bots by derive_seed: in [0, 2**64) for the largest
     user seed, and different for seeds that an arithmetic rule (seed * 1000 + i) wrapped onto the same bots."""
+    import robotcore.bots as bots_module
+    import robotcore.cli as cli_module
+    import robotcore.tools.balance as balance_module
     import robotcore.tools.match as match_module
     from robotcore.core.seeds import derive_seed
 
@@ -193,11 +196,18 @@ def test_the_bots_of_a_tool_get_seeds_of_their_own_for_any_user_seed(monkeypatch
         given.append(seed)
         return real(spec, seed=seed, **kw)
 
-    monkeypatch.setattr(match_module, "make_bot", spy)
+    for module in (match_module, bots_module, balance_module):      # (the CLI imports it from robotcore.bots)
+        monkeypatch.setattr(module, "make_bot", spy)
     top = 2**64 - 1
-    assert match_module.play_match("nicodemus", ["random", "random"], seed=top).is_terminal
+    # two user seeds that seed * 1000 + i (mod 2**64, as Rng takes it) gave the same bots
+    other = top - 2**61
+    for seed in (top, other):
+        assert match_module.play_match("nicodemus", ["random", "random"], seed=seed).is_terminal
+    assert given == [derive_seed(s, "bot", i) for s in (top, other) for i in (0, 1)]
+    assert all(0 <= s < 2**64 for s in given) and len(set(given)) == 4
+    given.clear()
+    assert cli_module.main(["play", "nicodemus", "--seed", str(top), "--bots", "random", "--quiet"]) == 0
     assert given == [derive_seed(top, "bot", 0), derive_seed(top, "bot", 1)]
-    assert all(0 <= s < 2**64 for s in given) and len(set(given)) == 2
-    wrapped = (top * 1000) % 2**64, (((top - 2**61) % 2**64) * 1000) % 2**64
-    assert wrapped[0] == wrapped[1]                  # the old rule: two user seeds, the same bot seeds
-    assert derive_seed(top, "bot", 0) != derive_seed((top - 2**61) % 2**64, "bot", 0)
+    given.clear()
+    balance_module.balance("nicodemus", ["random", "random"], 2, seed=5)
+    assert given[:2] == [derive_seed(5, "bot", 0, 0), derive_seed(5, "bot", 0, 1)] and len(given) == 4

@@ -127,14 +127,17 @@ async function play(action) {
     const res = await post(`${base}/moves`, { action: { id: action.id }, expected_version: page.doc.version },
       { token, headers: { "Idempotency-Key": idempotencyKey() } });
     addEvents([{ ...res.accepted, by: "human", hidden: false }]);
+    showError(null);
     // the answer is the match after the bots' moves this one made due, not those moves: read them, or the
     // stream's next news (asked for after the version shown) would never list them
-    const after = res.match.version > res.accepted.version
-      ? await get(`${base}/events?after=${res.accepted.version}`, { token }) : null;
-    if (after) addEvents(after.events);
-    showError(null);
+    let shown = false;
+    if (res.match.version > res.accepted.version) {
+      try { await readAfter(res.accepted.version); shown = true; } catch (_) { /* the answer's match, below */ }
+    }
     page.busy = false;
-    show(after ? after.match : res.match);
+    if (!shown) show(res.match);
+    drawBoard();          // enabled again: a newer match the stream showed meanwhile was drawn while busy
+    drawActions();
   } catch (err) {
     page.busy = false;
     showError(err);
@@ -163,7 +166,12 @@ async function catchUp(data) {
   }
   // the stream is a spectator's (an EventSource sends no Authorization header, and the token never goes into
   // a URL): on each change the seat reads its own view, with its own actions unredacted
-  const ev = await get(`${base}/events?after=${page.doc.version}`, { token });
+  await readAfter(page.doc.version);
+}
+
+/** The actions after ``version`` as this page's seat sees them, then the match. */
+async function readAfter(version) {
+  const ev = await get(`${base}/events?after=${version}`, { token });
   addEvents(ev.events);
   show(ev.match);
 }
