@@ -25,7 +25,7 @@ import robotcore
 from robotcore.errors import CorruptStateError
 
 from ..conftest import random_play
-from .test_fuzz import _reframe, check_accepted_state_plays_everywhere
+from .test_fuzz import _reframe, check_accepted_state_plays_everywhere, struct_start
 
 INTERESTING = (0, 1, 2, 3, 0x7F, 0x80, 0xFE, 0xFF)
 
@@ -61,8 +61,7 @@ def campaign(name: str, seconds: float, seed: int, out: Path) -> tuple[int, int,
     while time.process_time() < end:
         state, donor = rng.choice(pool), rng.choice(pool)
         data = bytearray(state.to_bytes())
-        start = len(data) - 4 - 4 * len(state.history) - game.state_size
-        mutate(rng, data, start, game.state_size, donor.state_bytes())
+        mutate(rng, data, struct_start(state), game.state_size, donor.state_bytes())
         tried += 1
         blob = _reframe(bytes(data))
         try:

@@ -29,6 +29,12 @@ def _reframe(data: bytes) -> bytes:
     return data[:-4] + struct.pack("<I", zlib.crc32(data[:-4]))
 
 
+def struct_start(state: robotcore.State) -> int:
+    """Where the engine's struct starts in ``state.to_bytes()``: before the history (4 bytes an action) and the
+    CRC (4 bytes), after the header."""
+    return len(state.to_bytes()) - 4 - 4 * len(state.history) - state.game.state_size
+
+
 @pytest.mark.parametrize("name", GAMES)
 @FUZZ
 @given(data=st.binary(max_size=2048))
@@ -51,7 +57,7 @@ def test_mutated_states_are_refused_or_playable(name: str, seed: int, steps: int
     game = robotcore.load_game(name)
     state = random_play(game.new_initial_state(seed=seed), random.Random(seed), steps=steps)
     data = bytearray(state.to_bytes())
-    header_end = len(data) - 4 - 4 * len(state.history) - game.state_size
+    header_end = struct_start(state)
     for pos, value in flips:
         data[header_end + pos % game.state_size] = value
     try:
@@ -71,7 +77,7 @@ def test_single_bit_flips_are_refused_or_playable(name: str) -> None:
     for seed, steps in ((3, 0), (4, 9), (5, 40), (6, 120)):
         state = random_play(game.new_initial_state(seed=seed), random.Random(seed), steps=steps)
         data = bytearray(state.to_bytes())
-        header_end = len(data) - 4 - 4 * len(state.history) - game.state_size
+        header_end = struct_start(state)
         for bit in range(64, 8 * game.state_size):
             mutated = bytearray(data)
             mutated[header_end + bit // 8] ^= 1 << (bit % 8)

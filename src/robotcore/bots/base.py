@@ -273,12 +273,12 @@ def make_bot(spec: str, seed: int = 0, *, for_game: Game | None = None, builtin_
     name, given = parse_bot_spec(spec, builtin_only=builtin_only)
     given.update(options)
     cls = load_bot_class(name)
-    takes = inspect.signature(cls.__init__).parameters
-    if not any(p.kind is p.VAR_KEYWORD for p in takes.values()):
-        unknown = sorted(set(given) - set(bot_options(cls)))
+    if not any(p.kind is p.VAR_KEYWORD for p in inspect.signature(cls.__init__).parameters.values()):
+        known = bot_options(cls)
+        unknown = sorted(set(given) - set(known))
         if unknown:
             raise InvalidParameterError(f"bot {name!r} has no option {', '.join(unknown)}; its options: "
-                                        f"{', '.join(bot_options(cls)) or 'none'}")
+                                        f"{', '.join(known) or 'none'}")
     try:
         made = cls(seed=seed, **given)
         if isinstance(made, Bot):

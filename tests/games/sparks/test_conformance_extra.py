@@ -24,7 +24,7 @@ def test_mutated_solo_states_are_refused_or_playable(params: dict[str, Any]) -> 
     """test_fuzz's mutation test (it runs on the default 4-player game) on the solo game."""
     from robotcore.errors import CorruptStateError
 
-    from ...conformance.test_fuzz import _reframe
+    from ...conformance.test_fuzz import _reframe, struct_start
 
     game = robotcore.load_game("sparks", **params)
     rng = random.Random(3)
@@ -32,7 +32,7 @@ def test_mutated_solo_states_are_refused_or_playable(params: dict[str, Any]) -> 
     for trial in range(300):
         state = random_play(game.new_initial_state(seed=trial), rng, steps=rng.randrange(0, 80))
         data = bytearray(state.to_bytes())
-        header_end = len(data) - 4 - 4 * len(state.history) - game.state_size
+        header_end = struct_start(state)
         for _ in range(rng.randrange(1, 4)):
             data[header_end + rng.randrange(game.state_size)] = rng.randrange(256)
         try:
