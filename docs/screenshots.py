@@ -3,10 +3,12 @@ it in mid-game, and a replay. Starts the service (gunicorn, a throwaway SQLite f
 (Debian's chromium and chromium-driver, as in the browser tests), and writes PNG files into docs/screenshots/.
 
     PYTHONPATH=src python docs/screenshots.py          # from the repository's root, the service installed
+    PYTHONPATH=src python docs/screenshots.py sparks --out /tmp/shots   # one game's match page only, elsewhere
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import shutil
@@ -40,7 +42,14 @@ def free_port() -> int:
 
 
 def main() -> int:
-    OUT.mkdir(exist_ok=True)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", choices=[[], *robotcore.list_games()], metavar="GAME",
+                        help="only these games' match pages (default: every game, the replay and the lobby)")
+    parser.add_argument("--out", type=Path, default=OUT, help="where the PNG files go (default: %(default)s)")
+    args = parser.parse_args()
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    everything = not args.games
     work = Path(tempfile.mkdtemp(prefix="robotcore-shots-"))
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -67,7 +76,7 @@ def main() -> int:
         wait = WebDriverWait(driver, 20)
         rng = random.Random(7)
         finished = None
-        for name in robotcore.list_games():
+        for name in args.games or robotcore.list_games():
             n = robotcore.load_game(name).num_players
             created = client.create_match(name, seed=7, listed=True,
                                           seats=[{"type": "human"}] + [{"type": "bot", "bot": "greedy"}] * (n - 1))
@@ -81,8 +90,8 @@ def main() -> int:
             driver.get(f"{url}/play/{match_id}#token={token}")
             wait.until(lambda d: d.find_element("tag name", "body").get_attribute("data-version"))
             time.sleep(0.5)
-            driver.save_screenshot(str(OUT / f"{name}.png"))
-            print("wrote", OUT / f"{name}.png")
+            driver.save_screenshot(str(out / f"{name}.png"))
+            print("wrote", out / f"{name}.png")
             if name == "robotrick":
                 while True:                                    # to the end, for the replay's picture
                     view = client.view(match_id, token)
@@ -90,20 +99,22 @@ def main() -> int:
                         break
                     client.move(match_id, token, {"id": rng.choice(view["legal_actions"])["id"]}, view["version"])
                 finished = match_id
-        if finished:
+        if finished and everything:
             driver.get(f"{url}/replay/{finished}")
             wait.until(lambda d: d.find_element("tag name", "body").get_attribute("data-step") == "0")
             slider = driver.find_element("id", "step")
             driver.execute_script("arguments[0].value = 60; arguments[0].dispatchEvent(new Event('input'))", slider)
             wait.until(lambda d: d.find_element("tag name", "body").get_attribute("data-step") == "60")
             time.sleep(0.3)
-            driver.save_screenshot(str(OUT / "replay.png"))
-            print("wrote", OUT / "replay.png")
+            driver.save_screenshot(str(out / "replay.png"))
+            print("wrote", out / "replay.png")
+        if not everything:
+            return 0
         driver.get(url + "/")
         wait.until(lambda d: d.find_element("tag name", "body").get_attribute("data-ready") == "true")
         time.sleep(0.3)
-        driver.save_screenshot(str(OUT / "lobby.png"))
-        print("wrote", OUT / "lobby.png")
+        driver.save_screenshot(str(out / "lobby.png"))
+        print("wrote", out / "lobby.png")
         client.close()
     finally:
         if driver is not None:

@@ -488,6 +488,74 @@ def test_markup_in_view_texts_is_shown_as_text(browser: Browser, server: LiveSer
     b.drain()
 
 
+#: Draws each view with the game's own renderer (not renderView, whose fallback to the generic renderer would
+#: hide a renderer that throws) and reports per view: an error, the cards shown, the clickable cards and the text
+RENDER_OWN = """
+const [game, views, done] = arguments;
+Promise.all([import('/page/js/games/index.js'), import('/page/js/games/common.js'), import('/page/js/dom.js')])
+  .then(([m, common, dom]) => {
+    const render = m.rendererFor(game);
+    if (render === common.renderGeneric) { done({own: false}); return; }
+    const box = document.getElementById('board');
+    const out = views.map(([seat, view, actions], k) => {
+      const ctx = {seat, seats: view.players ? view.players.map(() => ({type: 'human'})) : [], actors: view.actors || [],
+                   legal: actions, cardActions: (text) => actions.filter((a) => Object.values(a.json).some(
+                     (v) => v === text || (Array.isArray(v) && v.includes(text)))), pick: () => {}};
+      try { dom.replace(box, render(view, ctx)); }
+      catch (e) { return {error: String(e && e.stack || e)}; }
+      return {cards: Array.from(box.querySelectorAll('[data-card]'), (e) => e.dataset.card),
+              playable: Array.from(box.querySelectorAll('.playable[data-card]'), (e) => e.dataset.card),
+              text: box.textContent};
+    });
+    done({own: true, out});
+  }).catch((e) => done({error: String(e)}));
+"""
+
+
+@pytest.mark.parametrize("game", robotcore.list_games())
+def test_each_game_has_a_renderer_that_draws_every_phase(browser: Browser, game: str) -> None:
+    """The game's own renderer (not the generic fallback) draws views from a whole random game, every seat's and
+    the spectator's, without an error; it shows no card its view does not hold, and a card is clickable only
+    when one of the seat's legal actions names it."""
+    b = browser
+    b.get("/play/none")
+    b.wait(lambda d: d.find_elements(By.ID, "board"))
+    rng = random.Random(5)
+    state = robotcore.make(game, seed=5)
+    views: list[tuple[int | None, Any, list[dict[str, Any]]]] = []
+    phases: set[str] = set()
+    step = 0
+    while True:
+        if step % 7 == 0 or state.is_terminal:
+            for seat in [None, *range(state.num_players)]:
+                legal = [] if seat is None else [
+                    {"id": a, "text": state.game.action_to_str(a), "json": state.game.action_to_dict(a)}
+                    for a in state.legal_actions(seat)]
+                views.append((seat, state.view(seat), legal))
+            phases.add(str(state.view(None).get("phase")))
+        if state.is_terminal:
+            break
+        seat = rng.choice(state.actors)
+        state.apply(rng.choice(list(state.legal_actions(seat))), seat=seat)
+        step += 1
+    assert len(phases) > 1 and len(views) > 20
+    result = b.driver.execute_async_script(RENDER_OWN, game, [[seat, view, []] for seat, view, _ in views])
+    assert "error" not in result, result
+    assert result["own"], f"{game} is drawn by the generic renderer: give it one of its own in api/page/js/games/"
+    for (seat, view, legal), drawn in zip(views, result["out"], strict=True):
+        assert "error" not in drawn, (seat, view.get("phase"), drawn["error"])
+        assert set(drawn["cards"]) <= strings(view) | strings(legal), (seat, set(drawn["cards"]) - strings(view))
+        assert not drawn["playable"], "no card is clickable without legal actions in the context"
+    # with the seat's legal actions, the cards they name become clickable, and only those
+    acting = [(seat, view, legal) for seat, view, legal in views if legal]
+    result = b.driver.execute_async_script(RENDER_OWN, game, [list(v) for v in acting])
+    for (seat, view, legal), drawn in zip(acting, result["out"], strict=True):
+        assert "error" not in drawn, (seat, view.get("phase"), drawn["error"])
+        assert set(drawn["playable"]) <= strings([a["json"] for a in legal]), seat
+    assert any(drawn["playable"] for drawn in result["out"]) or game == "smartphone", "no card was ever clickable"
+    b.drain()
+
+
 def test_requests_never_carry_a_token_in_their_url(browser: Browser) -> None:
     """Runs last: every request of this module's pages."""
     b = browser

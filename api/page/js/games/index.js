@@ -3,8 +3,11 @@
 import { renderGeneric } from "./common.js";
 import { render as nicodemus } from "./nicodemus.js";
 import { render as robotrick } from "./robotrick.js";
+import { render as scrapyard } from "./scrapyard.js";
+import { render as smartphone } from "./smartphone.js";
+import { render as sparks } from "./sparks.js";
 
-const RENDERERS = { robotrick, nicodemus };
+const RENDERERS = { robotrick, nicodemus, scrapyard, sparks, smartphone };
 
 export function rendererFor(game) {
   return Object.prototype.hasOwnProperty.call(RENDERERS, game) ? RENDERERS[game] : renderGeneric;
