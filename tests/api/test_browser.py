@@ -152,11 +152,11 @@ def bots(n: int, bot: str = "random") -> list[dict[str, Any]]:
 
 
 def strings(doc: Any) -> set[str]:
-    """Every string in a JSON document (card ids included)."""
+    """Every string in a JSON document (card ids included, and the keys of its objects: {"P-MC": 2})."""
     if isinstance(doc, str):
         return {doc}
     if isinstance(doc, dict):
-        return set().union(*(strings(v) for v in doc.values())) if doc else set()
+        return set(doc).union(*(strings(v) for v in doc.values())) if doc else set()
     if isinstance(doc, list):
         return set().union(*(strings(v) for v in doc)) if doc else set()
     return set()

@@ -1,7 +1,462 @@
-// Smartphone: placeholder until its renderer lands (the generic renderer draws it meanwhile).
+// Smartphone: the round, the phase and what is being decided, the rules in force and the event track (drawn,
+// current, upcoming); the seat's own hand by supplier (its cards, malus and buildable components clickable where
+// one of its legal actions names them); the market (each supplier's face-up row and deck, clickable to supply,
+// take or draw), the malus pile and what left the game; a trade offer in progress; and each player's table:
+// score, hand by supplier (the cards everybody saw face up, the rest as backs), the smartphone board (components
+// built, cards laid), malus cards and recycled cards. Everything read from the view, except the short titles of
+// the default content's events, components and suppliers (labels only: the view carries numbers and names).
 
-import { renderGeneric } from "./common.js";
+import { h } from "../dom.js";
+import { backs, card, field, rest, seatName, section } from "./common.js";
 
-export function render(view, ctx) {
-  return renderGeneric(view, ctx);
+const DRAWN = ["game", "phase", "actors", "round", "first_player", "terminal", "end_triggered", "end_reason",
+  "scores", "market", "deck_sizes", "malus_pile", "malus_set_aside", "out_of_game", "events", "rules", "players",
+  "turn_state", "seat", "hand"];
+const SEAT_DRAWN = ["hand_by_supplier", "known_in_hand", "laid", "built", "malus", "malus_count", "malus_weight",
+  "recycled_owned", "recycled_laid", "blocked", "score"];
+const TURN_DRAWN = ["turn_player", "supplier", "picks_left", "malus_left", "lose_type", "offer", "offered", "event",
+  "event_order", "event_position", "event_left", "event_target", "quiz_ranks"];
+const RULES_DRAWN = ["trading", "malus_penalty", "malus_multiplier", "no_depollution", "refreshed"];
+
+/** Resource types, in the engine's order, with their names. */
+const TYPES = [["MP", "precious metal"], ["MR", "rare metal"], ["MC", "common metal"], ["TR", "rare earth"], ["AM", "other material"]];
+const TYPE_NAME = Object.fromEntries(TYPES);
+const TYPE_ORDER = TYPES.map(([t]) => t);
+/** The suppliers (the view's names), their card code (kinds read "P-MR") and, for the default content, how many
+ * cards and malus a supply takes (a label: the turn's own counts come from the view). */
+const SUPPLIERS = [["PolluPlus", "P", 3, 2], ["PolluMoins", "M", 2, 1], ["Recyclage", "R", 1, 0]];
+const CODE = Object.fromEntries(SUPPLIERS.map(([name, code]) => [name, code]));
+const SUPPLY = Object.fromEntries(SUPPLIERS.map(([name, , take, malus]) => [name, [take, malus]]));
+/** The default content's components: name, label, points, recipe (a label: the view names built ones only). */
+const COMPONENTS = [["shell", "Shell", 4, "MR MC AM AM AM"], ["battery", "Battery", 6, "MR MC MC AM"],
+  ["screen", "Touch screen", 8, "MR MC TR AM AM (+MP on the 2025 board)"], ["motherboard", "Motherboard", 10, "MP MR MR MC MC TR AM AM"]];
+/** The default content's events by number: title and what it does (★: the * order decides). */
+const EVENTS = {
+  1: ["Quiz ★", "the best at the quiz takes one face-up card"],
+  2: ["A helping hand", "whoever owns a recycled card takes a face-up MP, MC or AM"],
+  3: ["The law changes", "trading is allowed from now on"],
+  4: ["The law changes", "each player discards 2 PolluPlus resources from hand"],
+  5: ["A helping hand ★", "each takes a face-up card, the least polluted first; one malus leaves the pile per card"],
+  6: ["Major event", "polluter pays: every malus held costs 1 point at the end"],
+  7: ["Tax", "take a random card from your left neighbour if they hold strictly more malus"],
+  8: ["Major event", "suppliers' malus are doubled until the end"],
+  9: ["The law changes", "keep at most 2 resources of each type in hand (recycled cards excepted)"],
+  10: ["Tax", "the recycling champion takes a card from, or gives a malus to, PolluPlus's biggest customer"],
+  11: ["Tax", "fewer than 3 recycled cards: lose 2 resources or take 1 malus"],
+  12: ["Information", "nobody may depollute during the next round"],
+  13: ["Major event", "the mines close: the game ends"],
+  14: ["Spare card", "no effect"],
+};
+const END_REASONS = {
+  smartphone: "a smartphone was completed",
+  end_event: "event 13 closed the mines",
+  malus_pile: "the malus pile ran out",
+  events_exhausted: "no event was left",
+};
+
+const arr = (x) => (Array.isArray(x) ? x : []);
+const obj = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x : {});
+const num = (x) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+const has = (x) => x !== null && x !== undefined;
+const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+
+/** A kind "P-MR" as [supplier code, type], or null. */
+function parseKind(kind) {
+  const m = /^([A-Z])-([A-Z]{2})$/.exec(String(kind));
+  return m ? [m[1], m[2]] : null;
+}
+
+/** The colour classes of a resource card: its type's fill, its supplier's frame. */
+function kindClass(kind) {
+  const k = parseKind(kind);
+  if (!k) return "";
+  return ["sp-card", TYPE_NAME[k[1]] ? "sp-t-" + k[1] : "", /^[PMR]$/.test(k[0]) ? "sp-s-" + k[0] : ""].filter(Boolean).join(" ");
+}
+
+/** A card counted under its kind ("P-MR", "M06": the keys of the view's {kind: count} objects). When one of the
+ * seat's legal actions names it, it is the common clickable card (the actions hold that string); otherwise a
+ * chip that looks the same but carries its kind as data-kind, not data-card (the browser tests compare data-card
+ * with the view's string values, and a key is no value there). */
+function chip(text, ctx, cls, title) {
+  const actions = ctx && ctx.cardActions ? arr(ctx.cardActions(text)) : [];
+  if (actions.length) return card(text, ctx, cls);
+  return h("span", { class: ["card", cls].filter(Boolean).join(" "), dataset: { kind: text }, title: title || text }, text);
+}
+
+/** A resource card of a hand or a board ("P-MR"); clickable through ctx when one of its actions names it. */
+function kindCard(kind, ctx, extra = "") {
+  const k = parseKind(kind);
+  const title = k ? `${k[1]} (${TYPE_NAME[k[1]] || "?"}) from ${supplierOf(k[0])}` : String(kind);
+  return chip(String(kind), ctx, [kindClass(kind), extra].filter(Boolean).join(" "), title);
+}
+
+function supplierOf(code) {
+  const s = SUPPLIERS.find(([, c]) => c === code);
+  return s ? s[0] : code;
+}
+
+/** A malus card ("M06"). */
+function malusCard(name, ctx, extra = "") {
+  return chip(String(name), ctx, ["sp-malus", extra].filter(Boolean).join(" "), `malus card ${name}`);
+}
+
+/** {key: count} as a list of keys, each repeated count times (bounded), kinds sorted by supplier then type. */
+function expand(counts) {
+  const out = [];
+  for (const [k, n] of sortedKinds(counts)) for (let i = 0; i < Math.min(num(n), 30); i += 1) out.push(k);
+  return out;
+}
+
+function sortedKinds(counts) {
+  const rank = (k) => {
+    const p = parseKind(k);
+    if (!p) return 1000;
+    const s = SUPPLIERS.findIndex(([, c]) => c === p[0]);
+    const t = TYPE_ORDER.indexOf(p[1]);
+    return (s < 0 ? 3 : s) * 10 + (t < 0 ? 9 : t);
+  };
+  return Object.entries(obj(counts)).sort((a, b) => rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : 1));
+}
+
+/** Kinds grouped by supplier code: {P: [...], M: [...], R: [...], other: [...]} of repeated kinds. */
+function bySupplier(list) {
+  const out = {};
+  for (const k of list) {
+    const p = parseKind(k);
+    const key = p ? p[0] : "?";
+    (out[key] = out[key] || []).push(k);
+  }
+  return out;
+}
+
+function none(text = "none") {
+  return h("span", { class: "none" }, text);
+}
+
+/** Distinct cards with a "×n" when several (for long public lists: set aside, out of the game). */
+function tally(counts, draw) {
+  const entries = sortedKinds(counts).filter(([, n]) => num(n) > 0);
+  if (!entries.length) return none();
+  return h("span", { class: "cards sp-tally" }, entries.map(([k, n]) =>
+    h("span", { class: "sp-multi" }, draw(k), num(n) > 1 ? h("small", null, `×${n}`) : null)));
+}
+
+/** The seat's legal actions whose JSON passes the test. */
+function legal(ctx, test) {
+  return arr(ctx && ctx.legal).filter((a) => a && test(obj(a.json)));
+}
+
+/** Makes an element of the table play (or filter the side panel to) the actions it stands for; ``text`` is what
+ * the side panel filters on when there are several (a value their JSON holds). */
+function clickable(el, text, actions, ctx) {
+  if (!ctx || !ctx.pick || !actions.length) return el;
+  el.classList.add("sp-act");
+  el.setAttribute("role", "button");
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("title", actions.map((a) => a.text).join(" · "));
+  const go = () => ctx.pick(text, actions);
+  el.addEventListener("click", go);
+  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+  return el;
+}
+
+/** A ctx whose cards answer only to the actions of these types (a hand card names both "give" and "ask"). */
+function only(ctx, types) {
+  return { ...ctx, cardActions: (text) => arr(ctx.cardActions ? ctx.cardActions(text) : []).filter((a) => types.includes(obj(a.json).type)) };
+}
+
+function who(seat, ctx) {
+  return typeof seat === "number" ? seatName(seat, ctx) : has(seat) ? String(seat) : "—";
+}
+
+function eventTitle(n) {
+  const e = EVENTS[n];
+  return e ? `${n} · ${e[0]}` : `event ${n}`;
+}
+
+// -- the headline -----------------------------------------------------------------------------------------------
+
+function prompt(view, ctx) {
+  const ts = obj(view.turn_state);
+  const actors = arr(view.actors).map((a) => who(a, ctx)).join(", ") || "nobody";
+  const tp = who(ts.turn_player, ctx);
+  const offer = obj(ts.offer);
+  const ev = has(ts.event) ? `Event ${eventTitle(ts.event)}: ` : "";
+  const left = num(ts.event_left) > 1 ? ` (${ts.event_left} to go)` : "";
+  const rules = obj(view.rules);
+  switch (view.phase) {
+    case "main": return `${tp} plays: supply at a supplier, build a component or depollute` +
+      (rules.trading && !ts.offered ? " — a trade offer may come first" : "") + (rules.no_depollution ? " (no depollution this round)" : "") + ".";
+    case "pick": return `${tp} supplies at ${ts.supplier || "a supplier"}: ${plural(num(ts.picks_left), "card")} still to take (a face-up card or the top of the deck)` +
+      (num(ts.malus_left) ? `, then ${plural(num(ts.malus_left), "malus card")}` : "") + ".";
+    case "lose": return `${tp} drew a malus that costs a ${ts.lose_type || "resource"} card (${TYPE_NAME[ts.lose_type] || "a type"}): they discard one of that type.`;
+    case "depollute": return `${tp} may discard a second malus card, or stop.`;
+    case "offer": return `${tp} composes a trade offer to ${who(offer.to, ctx)} (1–2 cards given, 1–2 asked).`;
+    case "answer": return `${who(offer.to, ctx)} accepts or refuses ${tp}'s offer.`;
+    case "event_pick": return `${ev}${actors} takes a face-up card.`;
+    case "event_discard": return `${ev}${actors} chooses what to discard${left}.`;
+    case "event_tax": return `${ev}${actors} decides` + (has(ts.event_target) ? ` about ${who(ts.event_target, ctx)}` : "") + `${left}.`;
+    case "vote": return `Market refresh: ${actors} to vote on replacing every face-up card (malus cards pay for it).`;
+    case "over": return `Game over: ${END_REASONS[view.end_reason] || String(view.end_reason || "the game ended")}.`;
+    default: return `${String(view.phase)}: ${actors} to act.`;
+  }
+}
+
+function rulesInForce(rules0) {
+  const r = obj(rules0);
+  const badge = (on, text, title) => h("span", { class: "sp-rule" + (on ? " on" : ""), title }, text);
+  const out = [
+    badge(!!r.trading, r.trading ? "trading open" : "no trading yet", "one trade offer per turn, before the action (from event 3 on)"),
+    num(r.malus_penalty) ? badge(true, `−${r.malus_penalty} per malus at the end`, "polluter pays (event 6)") : badge(false, "malus cost no points yet", "until the polluter-pays event"),
+    num(r.malus_multiplier) > 1 ? badge(true, `supply malus ×${r.malus_multiplier}`, "event 8") : null,
+    r.no_depollution ? badge(true, "no depollution this round", "event 12") : null,
+    r.refreshed ? badge(true, "market refreshed this round", "") : null,
+  ];
+  const more = Object.entries(r).filter(([k]) => !RULES_DRAWN.includes(k));
+  return h("div", { class: "sp-rules" }, out, more.map(([k, v]) => field(k, v, null)));
+}
+
+function eventCard(n, cls, extra = null) {
+  const e = EVENTS[n];
+  return h("div", { class: "sp-event " + cls, title: e ? `${e[0]}: ${e[1]}` : `event ${n}` },
+    h("strong", null, String(n)), e ? h("span", null, e[0]) : null, extra);
+}
+
+function events(view, ctx) {
+  const ev = obj(view.events);
+  const drawn = arr(ev.drawn);
+  const upcoming = arr(ev.upcoming);
+  const ts = obj(view.turn_state);
+  const last = drawn.length ? drawn[drawn.length - 1] : null;
+  const current = has(ts.event) ? ts.event : null;
+  const shown = has(current) ? current : last;
+  const e = has(shown) ? EVENTS[shown] : null;
+  const order = arr(ts.event_order);
+  const ranks = arr(ts.quiz_ranks);
+  const ranked = ranks.some((r) => num(r) !== 0) ? ranks.map((r, i) => [num(r), i]).sort((a, b) => a[0] - b[0]).map(([, i]) => i) : [];
+  return h("div", { class: "sp-events" },
+    h("div", { class: "sp-track" },
+      drawn.map((n, i) => eventCard(n, "past" + (i === drawn.length - 1 ? " last" : "") + (n === current ? " now" : ""))),
+      upcoming.map((n, i) => eventCard(n, "next" + (i === 0 && view.phase !== "over" ? " first" : ""))),
+      !drawn.length && !upcoming.length ? none("no event") : null),
+    has(shown) ? h("p", { class: "sp-eventtext" }, h("strong", null, has(current) ? `Now: event ${eventTitle(shown)}` : `Last event: ${eventTitle(shown)}`),
+      e ? ` — ${e[1]}.` : "") : null,
+    upcoming.length && view.phase !== "over" ? h("p", { class: "note" }, `Next: ${eventTitle(upcoming[0])}` + (EVENTS[upcoming[0]] ? ` — ${EVENTS[upcoming[0]][1]}` : "") + ` · ${plural(upcoming.length, "event")} left`) : null,
+    order.length ? field("order", h("span", { class: "sp-order" }, order.map((s, i) =>
+      h("span", { class: "sp-who" + (i === num(ts.event_position) && view.phase !== "main" ? " now" : "") }, who(s, ctx)))), ctx) : null,
+    ranked.length ? field("quiz draw", h("span", { class: "sp-order" }, ranked.map((s) => h("span", { class: "sp-who" }, who(s, ctx)))), ctx) : null);
+}
+
+/** The decisions that no card, supplier or seat of the table stands for, as buttons under the prompt (the side
+ * panel lists them too). */
+const ANSWERS = ["accept", "refuse", "send", "cancel", "stop", "pass", "done", "take_malus", "tax_take", "vote_yes",
+  "vote_no", "decline"];
+
+function answers(ctx) {
+  const list = legal(ctx, (j) => ANSWERS.includes(j.type));
+  if (!list.length) return null;
+  return h("div", { class: "sp-answers" }, list.map((a) =>
+    h("button", { type: "button", class: "sp-btn", title: a.text, onclick: () => ctx.pick(a.text, [a]) }, a.text)));
+}
+
+function top(view, ctx) {
+  const ts = obj(view.turn_state);
+  const scores = arr(view.scores);
+  const phase = String(view.phase || "");
+  const title = `Round ${has(view.round) ? view.round : "?"} · ${phase.replace(/_/g, " ")}`;
+  const best = scores.length ? Math.max(...scores.map(num)) : null;
+  return section(title,
+    h("p", { class: "sp-prompt" }, prompt(view, ctx)),
+    answers(ctx),
+    h("div", { class: "row" },
+      field("first player", who(view.first_player, ctx), ctx),
+      has(ts.turn_player) ? field("turn", who(ts.turn_player, ctx), ctx) : null,
+      view.end_triggered && view.phase !== "over" ? field("end", "the game ends after this round", ctx) : null,
+      view.phase === "over" && has(view.end_reason) && !END_REASONS[view.end_reason] ? field("ended by", view.end_reason, ctx) : null),
+    rulesInForce(view.rules),
+    events(view, ctx),
+    view.phase === "over" && scores.length ? h("div", { class: "row sp-final" }, scores.map((s, i) =>
+      h("span", { class: "sp-final-score" + (i === ctx.seat ? " mine" : "") + (num(s) === best ? " best" : ""), title: num(s) === best ? "most points (ties are broken by laid cards: the header names the winners)" : null }, `${who(i, ctx)}: `, h("strong", null, `${s} pts`)))) : null,
+    rest(ts, TURN_DRAWN, ctx, "more of this turn"));
+}
+
+// -- the market ---------------------------------------------------------------------------------------------------
+
+function supplierPanel(name, row, view, ctx) {
+  const code = CODE[name] || "";
+  const ts = obj(view.turn_state);
+  const deck = obj(view.deck_sizes)[name];
+  const mult = Math.max(1, num(obj(view.rules).malus_multiplier));
+  const info = SUPPLY[name];
+  const active = ts.supplier === name && (view.phase === "pick" || view.phase === "lose");
+  const slots = arr(row).map((t, i) => {
+    const el = h("div", { class: "sp-slot" },
+      has(t) ? card(String(t), null, ["sp-card", TYPE_NAME[t] ? "sp-t-" + t : "", code ? "sp-s-" + code : ""].filter(Boolean).join(" "))
+        : h("span", { class: "sp-empty", title: "refilled at the end of the turn" }, "—"),
+      h("small", null, `${code || name}${i + 1}`));
+    return clickable(el, name, legal(ctx, (j) => j.type === "take" && j.supplier === name && j.slot === i + 1), ctx);
+  });
+  const pile = h("div", { class: "sp-slot sp-deck sp-back-" + (code || "x") },
+    h("span", { class: "card back", "aria-hidden": "true" }),
+    h("small", null, has(deck) ? `deck ${deck}` : "deck"));
+  clickable(pile, name, legal(ctx, (j) => (j.type === "supply" || j.type === "draw") && j.supplier === name), ctx);
+  const head = h("h4", null, h("span", { class: "sp-sname sp-s-" + (code || "x") }, name),
+    info ? h("small", { class: "note" }, ` takes ${plural(info[0], "card")} + ${plural(info[1] * mult, "malus", "malus")}`) : null);
+  const blockedFor = arr(view.players).map((p, i) => (arr(obj(p).blocked).includes(name) ? i : null)).filter(has);
+  return h("div", { class: "panel sub sp-supplier" + (active ? " acting" : ""), dataset: { supplier: name } },
+    head,
+    h("div", { class: "sp-rowcards" }, slots.length ? slots : none("no face-up card"), pile),
+    active ? h("p", { class: "note" }, `${who(ts.turn_player, ctx)} is supplying here: ${plural(num(ts.picks_left), "card")} left` +
+      (num(ts.malus_left) ? `, ${plural(num(ts.malus_left), "malus", "malus")} to come` : "")) : null,
+    blockedFor.length ? h("p", { class: "note" }, `closed to ${blockedFor.map((i) => who(i, ctx)).join(", ")} on their next turn`) : null);
+}
+
+function market(view, ctx) {
+  const m = obj(view.market);
+  const names = Object.keys(m).length ? Object.keys(m) : Object.keys(obj(view.deck_sizes));
+  const setAside = obj(view.malus_set_aside);
+  const out = obj(view.out_of_game);
+  const pileN = num(view.malus_pile);
+  const malusPanel = h("div", { class: "panel sub sp-malusbox" },
+    h("h4", null, "Malus pile"),
+    h("div", { class: "sp-rowcards" },
+      h("div", { class: "sp-slot sp-deck sp-back-malus" }, pileN ? h("span", { class: "card back", "aria-hidden": "true" }) : h("span", { class: "sp-empty" }, "—"),
+        h("small", null, `${pileN} left`))),
+    h("details", { class: "sp-fold" }, h("summary", null, `set aside (${Object.values(setAside).reduce((a, n) => a + num(n), 0)})`), tally(setAside, (k) => malusCard(k, null))),
+    h("details", { class: "sp-fold" }, h("summary", null, `resources out of the game (${Object.values(out).reduce((a, n) => a + num(n), 0)})`), tally(out, (k) => kindCard(k, null))));
+  return section("Market",
+    h("div", { class: "sp-market" }, names.map((n) => supplierPanel(n, m[n], view, ctx)), malusPanel),
+    h("div", { class: "sp-legend" }, TYPES.map(([t, name]) => h("span", { class: "sp-key sp-t-" + t }, `${t} ${name}`)),
+      h("span", { class: "note" }, "· frame: the supplier · dotted: a card in a hand that everybody has seen")));
+}
+
+// -- a trade offer ----------------------------------------------------------------------------------------------
+
+function trade(view, ctx) {
+  const ts = obj(view.turn_state);
+  if (!ts.offer) return null;
+  const offer = obj(ts.offer);
+  const give = arr(offer.give);
+  const ask = arr(offer.ask);
+  const asks = legal(ctx, (j) => j.type === "ask");
+  const askKinds = [...new Set(asks.map((a) => obj(a.json).card))].filter((k) => typeof k === "string");
+  const askCtx = only(ctx, ["ask"]);
+  const item = (x) => card(String(x), null, parseKind(x) ? kindClass(x) : "sp-malus");
+  const from = who(ts.turn_player, ctx);
+  const to = who(offer.to, ctx);
+  return h("section", { class: "panel sp-trade" + (view.phase === "answer" ? " acting" : "") },
+    h("h3", null, `Trade offer: ${from} → ${to}`, h("small", { class: "note" }, view.phase === "answer" ? " · awaiting the answer" : " · being composed")),
+    h("div", { class: "row" },
+      field(`${from} gives`, give.length ? h("span", { class: "cards" }, give.map(item)) : none("nothing yet"), ctx),
+      field(`${from} asks`, ask.length ? h("span", { class: "cards" }, ask.map(item)) : none("nothing yet"), ctx)),
+    askKinds.length ? field("ask for", h("span", { class: "cards" }, askKinds.map((k) => kindCard(k, askCtx))), ctx) : null,
+    rest(offer, ["to", "give", "ask"], ctx));
+}
+
+// -- the players --------------------------------------------------------------------------------------------------
+
+/** Component tiles: built ones filled, the others dashed; the seat's own buildable ones clickable. */
+function components(built0, mine, ctx) {
+  const built = arr(built0).map(String);
+  const buildable = mine ? legal(ctx, (j) => j.type === "build") : [];
+  const names = COMPONENTS.map(([n]) => n);
+  for (const n of [...built, ...buildable.map((a) => String(obj(a.json).component))]) if (!names.includes(n)) names.push(n);
+  return h("div", { class: "sp-phone" }, names.map((n) => {
+    const c = COMPONENTS.find(([k]) => k === n);
+    const isBuilt = built.includes(n);
+    const el = h("div", { class: "sp-comp" + (isBuilt ? " built" : ""), title: c ? `${c[1]}: ${c[3]}` : n },
+      h("strong", null, c ? c[1] : n), c ? h("small", null, `${c[2]} pts`) : null,
+      mine && !isBuilt && c ? h("small", { class: "sp-recipe" }, c[3]) : null);
+    return clickable(el, n, buildable.filter((a) => obj(a.json).component === n), ctx);
+  }));
+}
+
+/** Another player's hand, by supplier: the cards everybody saw go in, face up (dotted), the others as backs. */
+function handRows(p) {
+  const bySup = obj(p.hand_by_supplier);
+  const known = bySupplier(expand(p.known_in_hand));
+  const names = Object.keys(bySup);
+  const total = names.reduce((a, n) => a + num(bySup[n]), 0);
+  if (!total) return null;
+  return h("div", { class: "sp-hand" }, names.filter((n) => num(bySup[n]) > 0).map((n) => {
+    const code = CODE[n] || "?";
+    const seen = arr(known[code]);
+    const hidden = Math.max(0, num(bySup[n]) - seen.length);
+    return h("div", { class: "sp-handrow" }, h("small", { class: "sp-sname sp-s-" + code }, n),
+      h("span", { class: "cards" }, seen.map((k) => kindCard(k, null, "sp-seen")),
+        hidden ? h("span", { class: "sp-backs sp-back-" + code }, backs(hidden)) : null));
+  }));
+}
+
+function seatPanel(p0, i, view, ctx) {
+  const p = obj(p0);
+  const mine = i === ctx.seat;
+  const ts = obj(view.turn_state);
+  const score = has(p.score) ? p.score : arr(view.scores)[i];
+  const tags = [];
+  if (i === view.first_player && view.phase !== "over") tags.push("first player");
+  if (i === ts.turn_player) tags.push("turn");
+  if (obj(ts.offer).to === i) tags.push("trade offered to them");
+  if (i === ts.event_target) tags.push("target");
+  const offer = legal(ctx, (j) => j.type === "offer" && j.seat === i);
+  const offerBtn = offer.length ? clickable(h("span", { class: "sp-offerbtn" }, "offer a trade"), "offer", offer, ctx) : null;
+  const malus = expand(p.malus);
+  const laid = expand(p.laid);
+  const ownHand = mine && view.hand && typeof view.hand === "object";
+  const handTotal = Object.values(obj(p.hand_by_supplier)).reduce((a, n) => a + num(n), 0);
+  return h("div", { class: "panel sub seat sp-seat" + (arr(ctx.actors).includes(i) ? " acting" : "") + (mine ? " mine" : ""), dataset: { seat: String(i) } },
+    h("h4", null, who(i, ctx), h("span", { class: "sp-score", title: "score now (components, recycling bonus, malus penalty)" }, `${has(score) ? score : "—"} pts`),
+      tags.map((t) => h("span", { class: "sp-tag" }, t)), offerBtn),
+    components(p.built, false, ctx),
+    field("laid", laid.length ? h("span", { class: "cards sp-laid" }, laid.map((k) => kindCard(k, null))) : none(), ctx),
+    h("div", { class: "sp-block" }, h("span", { class: "key" }, `hand · ${plural(handTotal, "card")}`),
+      ownHand ? h("span", { class: "note" }, " (yours, above)") : handRows(p)),
+    field("malus", malus.length ? h("span", { class: "cards" }, malus.map((m) => malusCard(m, null)),
+      num(p.malus_weight) !== num(p.malus_count) ? h("small", { class: "note" }, ` weight ${p.malus_weight}`) : null) : none(), ctx),
+    field("recycled", `${num(p.recycled_owned)} owned · ${num(p.recycled_laid)} laid`, ctx),
+    arr(p.blocked).length ? field("blocked", arr(p.blocked).join(", ") + " (next turn)", ctx) : null,
+    rest(p, SEAT_DRAWN, ctx));
+}
+
+// -- the seat's own hand ----------------------------------------------------------------------------------------
+
+function yours(view, ctx) {
+  if (!has(view.seat) || !view.hand || typeof view.hand !== "object" || Array.isArray(view.hand)) return null;
+  const me = obj(arr(view.players)[view.seat]);
+  // in an offer a hand card gives (asking is in the offer's panel); otherwise it discards
+  const handCtx = only(ctx, view.phase === "offer" ? ["give"] : ["discard"]);
+  const cardsHeld = expand(view.hand);
+  const known = { ...obj(me.known_in_hand) };
+  const groups = bySupplier(cardsHeld);
+  const codes = [...SUPPLIERS.map(([, c]) => c), ...Object.keys(groups).filter((c) => !SUPPLIERS.some(([, s]) => s === c))];
+  const rows = codes.filter((c) => arr(groups[c]).length).map((c) =>
+    h("div", { class: "sp-handrow" }, h("small", { class: "sp-sname sp-s-" + c }, supplierOf(c)),
+      h("span", { class: "cards" }, arr(groups[c]).map((k) => {
+        const seen = num(known[k]) > 0;
+        if (seen) known[k] -= 1;
+        return kindCard(k, handCtx, seen ? "sp-seen" : "");
+      }))));
+  const malus = expand(me.malus);
+  const malusCtx = only(ctx, ["depollute", "give_malus"]);
+  const build = legal(ctx, (j) => j.type === "build");
+  return h("section", { class: "panel sp-yours" + (arr(ctx.actors).includes(view.seat) ? " acting" : "") },
+    h("h3", null, "Your hand", h("small", { class: "note" }, ` · ${plural(cardsHeld.length, "card")}; dotted ones everybody has seen`)),
+    h("div", { class: "sp-hand" }, rows.length ? rows : none("no resource card")),
+    h("div", { class: "row" },
+      field("your malus", malus.length ? h("span", { class: "cards" }, malus.map((m) => malusCard(m, malusCtx))) : none(), ctx),
+      field("your phone", components(me.built, true, ctx), ctx)),
+    build.length ? h("p", { class: "note" }, "Click a highlighted component to build it (then choose whose cards you lay).") : null);
+}
+
+export function render(view0, ctx0) {
+  const view = obj(view0);
+  const ctx = { ...obj(ctx0), actors: arr(ctx0 && ctx0.actors), legal: arr(ctx0 && ctx0.legal) };
+  const players = arr(view.players);
+  return h("div", { class: "table smartphone" },
+    top(view, ctx),
+    yours(view, ctx),
+    trade(view, ctx),
+    market(view, ctx),
+    h("div", { class: "seats sp-seats" }, players.map((p, i) => seatPanel(p, i, view, ctx))),
+    rest(view, DRAWN, ctx, "what else this seat knows"));
 }
