@@ -356,6 +356,15 @@ def game_entry(game: Game) -> dict[str, Any]:
     return doc
 
 
+def game_detail(game: Game) -> dict[str, Any]:
+    """One game's catalogue entry with what reading its views takes: its content document (the ids a view shows
+    refer to it; over HTTP every match plays the default content) and its glossary (``Game.glossary``)."""
+    doc = game_entry(game)
+    doc["content"] = game.content.to_json() if game.content is not None else None
+    doc["glossary"] = game.glossary()
+    return doc
+
+
 def state_info(state: State, seat: int | None, encoded: str | None) -> dict[str, Any]:
     """A client's own state: who acts, the legal actions of ``seat`` (or of every actor), scores, outcome."""
     game = state.game

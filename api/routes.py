@@ -231,11 +231,11 @@ def list_games() -> Response:
 
 
 @games.route("/<string:game>")
-@games.response(200, s.GameSchema)
+@games.response(200, s.GameDetailSchema)
 @problems(games, "not-found")
 def get_game(game: str) -> Response:
-    """One game of the catalogue (under its default parameters)"""
-    return payloads.send(payloads.game_entry(load_game(game, {})))
+    """One game of the catalogue (under its default parameters), with its content and glossary"""
+    return payloads.send(payloads.game_detail(load_game(game, {})))
 
 
 @games.route("/<string:game>/engine/new", methods=["POST"])

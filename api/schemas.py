@@ -472,6 +472,20 @@ class GameSchema(Schema):
     observation_shape = fields.List(fields.Integer(), required=True)
 
 
+class GlossaryEntrySchema(Schema):
+    name = fields.String(required=True, metadata={"example": "Armoured Head"})
+    text = fields.String(required=True, metadata={"example": "Head Structure, 3 VP, 2 slots"})
+
+
+class GameDetailSchema(GameSchema):
+    content = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the game's content document (cards, decks, events...: what `make(name, content=...)` "
+                       "takes; every match over HTTP plays this default): the ids a view shows refer to it"})
+    glossary = fields.Dict(keys=fields.String(), values=fields.Nested(GlossaryEntrySchema), required=True, metadata={
+        "description": "what each content id a view shows stands for (card codes, machine or component names): "
+                       "a readable name and a one-line description, for people reading views"})
+
+
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSchema), required=True)
 

@@ -491,14 +491,16 @@ def test_markup_in_view_texts_is_shown_as_text(browser: Browser, server: LiveSer
 #: Draws each view with the game's own renderer (not renderView, whose fallback to the generic renderer would
 #: hide a renderer that throws) and reports per view: an error, the cards shown, the clickable cards and the text
 RENDER_OWN = """
-const [game, views, done] = arguments;
-Promise.all([import('/page/js/games/index.js'), import('/page/js/games/common.js'), import('/page/js/dom.js')])
-  .then(([m, common, dom]) => {
+const [game, views, withContent, done] = arguments;
+Promise.all([import('/page/js/games/index.js'), import('/page/js/games/common.js'), import('/page/js/dom.js'),
+             withContent ? fetch('/v1/games/' + game).then((r) => r.json()) : Promise.resolve({content: null, glossary: {}})])
+  .then(([m, common, dom, entry]) => {
     const render = m.rendererFor(game);
     if (render === common.renderGeneric) { done({own: false}); return; }
+    common.useGlossary(entry.glossary);
     const box = document.getElementById('board');
     const out = views.map(([seat, view, actions], k) => {
-      const ctx = {seat, seats: view.players ? view.players.map(() => ({type: 'human'})) : [], actors: view.actors || [],
+      const ctx = {content: entry.content, seat, seats: view.players ? view.players.map(() => ({type: 'human'})) : [], actors: view.actors || [],
                    legal: actions, cardActions: (text) => actions.filter((a) => Object.values(a.json).some(
                      (v) => v === text || (Array.isArray(v) && v.includes(text)))), pick: () => {}};
       try { dom.replace(box, render(view, ctx)); }
@@ -539,16 +541,19 @@ def test_each_game_has_a_renderer_that_draws_every_phase(browser: Browser, game:
         state.apply(rng.choice(list(state.legal_actions(seat))), seat=seat)
         step += 1
     assert len(phases) > 1 and len(views) > 20
-    result = b.driver.execute_async_script(RENDER_OWN, game, [[seat, view, []] for seat, view, _ in views])
-    assert "error" not in result, result
-    assert result["own"], f"{game} is drawn by the generic renderer: give it one of its own in api/page/js/games/"
-    for (seat, view, legal), drawn in zip(views, result["out"], strict=True):
-        assert "error" not in drawn, (seat, view.get("phase"), drawn["error"])
-        assert set(drawn["cards"]) <= strings(view) | strings(legal), (seat, set(drawn["cards"]) - strings(view))
-        assert not drawn["playable"], "no card is clickable without legal actions in the context"
+    # with the game's content and glossary (as the page has them), and without (the page could not read them)
+    for with_content in (True, False):
+        result = b.driver.execute_async_script(RENDER_OWN, game, [[seat, view, []] for seat, view, _ in views],
+                                               with_content)
+        assert "error" not in result, result
+        assert result["own"], f"{game} is drawn by the generic renderer: give it one of its own in api/page/js/games/"
+        for (seat, view, legal), drawn in zip(views, result["out"], strict=True):
+            assert "error" not in drawn, (seat, view.get("phase"), with_content, drawn["error"])
+            assert set(drawn["cards"]) <= strings(view) | strings(legal), (seat, set(drawn["cards"]) - strings(view))
+            assert not drawn["playable"], "no card is clickable without legal actions in the context"
     # with the seat's legal actions, the cards they name become clickable, and only those
     acting = [(seat, view, legal) for seat, view, legal in views if legal]
-    result = b.driver.execute_async_script(RENDER_OWN, game, [list(v) for v in acting])
+    result = b.driver.execute_async_script(RENDER_OWN, game, [list(v) for v in acting], True)
     for (seat, view, legal), drawn in zip(acting, result["out"], strict=True):
         assert "error" not in drawn, (seat, view.get("phase"), drawn["error"])
         assert set(drawn["playable"]) <= strings([a["json"] for a in legal]), seat

@@ -104,6 +104,10 @@ def test_catalogue_entry(api: ApiClient, name: str) -> None:
     assert {p["name"] for p in entry["parameters"]} == settable
     for p in entry["parameters"]:
         assert p["default"] == game.plain_params().get(p["name"], p["default"])
+    # what reading its views takes: the default content (every HTTP match plays it) and its glossary
+    assert game.content is not None and entry["content"] == game.content.to_json()
+    assert entry["glossary"] == game.glossary()
+    assert "content" not in api.get("/v1/games").get_json()["games"][0]     # the list stays small
 
 
 def test_unknown_game_and_route(api: ApiClient) -> None:

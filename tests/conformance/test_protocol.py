@@ -395,3 +395,42 @@ def test_determinisations_come_without_history(game: robotcore.Game) -> None:
             world = state.resample_hidden(seat, g)
             assert world.history == [] and state.history
             assert world.view(seat) == state.view(seat)
+
+
+def _strings(doc: object) -> set[str]:
+    if isinstance(doc, str):
+        return {doc}
+    if isinstance(doc, dict):
+        return set(map(str, doc)).union(*map(_strings, doc.values()))
+    if isinstance(doc, list):
+        return set().union(*map(_strings, doc))
+    return set()
+
+
+def test_the_glossary_names_what_views_show(game: robotcore.Game) -> None:
+    """``Game.glossary()``: each entry a readable name and a one-line text, plain JSON; its ids are ids the views
+    show (most of them within a few random games), and every game whose views name content by id has one
+    (Robotrick's cards say what they are: "R7" is the red 7)."""
+    glossary = game.glossary()
+    json.dumps(glossary)
+    for key, entry in glossary.items():
+        assert isinstance(key, str) and key, key
+        assert set(entry) == {"name", "text"}, (key, entry)
+        assert isinstance(entry["name"], str) and entry["name"].strip(), key
+        assert isinstance(entry["text"], str) and entry["text"].strip() and "\n" not in entry["text"], key
+    if game.name == "robotrick":
+        assert glossary == {}
+        return
+    assert glossary, f"{game.name} views name content by id: give it a glossary"
+    seen: set[str] = set()
+    for seed in range(6):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            seat = rng.choice(state.actors)
+            if rng.random() < 0.2:
+                seen |= _strings(state.view(seat)) | _strings(state.view(None))
+            state.apply(rng.choice(list(state.legal_actions(seat))), seat=seat)
+        seen |= _strings([state.view(s) for s in range(state.num_players)])
+    shown = set(glossary) & seen
+    assert len(shown) >= len(glossary) // 2, f"ids no view showed: {sorted(set(glossary) - seen)[:20]}"

@@ -5,7 +5,7 @@
 
 import { fragmentToken, get, idempotencyKey, post, seg } from "./api.js";
 import { h, replace } from "./dom.js";
-import { renderGeneric, seatName } from "./games/common.js";
+import { renderGeneric, seatName, useGlossary } from "./games/common.js";
 import { renderView } from "./games/index.js";
 
 const [, mode, rawId] = window.location.pathname.split("/");
@@ -24,7 +24,7 @@ const ui = {
   controls: document.getElementById("controls"),
 };
 
-const page = { doc: null, log: new Map(), filter: null, busy: false, stopped: false };
+const page = { doc: null, game: null, log: new Map(), filter: null, busy: false, stopped: false };
 
 function showError(err) {
   if (!err) { replace(ui.error); ui.error.hidden = true; return; }
@@ -37,8 +37,21 @@ function mentions(json, text) {
   return Object.values(json || {}).some((v) => v === text || (Array.isArray(v) && v.includes(text)));
 }
 
+/** The game's catalogue entry with its content and glossary (GET /v1/games/{game}), read once: renderers name
+ * content ids from it. A page that cannot read it still draws the table, with ids only. */
+async function loadGame(game) {
+  try {
+    page.game = await get(`/v1/games/${seg(game)}`);
+  } catch (err) {
+    console.error(err);
+    page.game = { content: null, glossary: {} };
+  }
+  useGlossary(page.game.glossary);
+}
+
 function context(doc, legal) {
   return {
+    content: page.game ? page.game.content : null,
     seat: doc.seat,
     seats: doc.seats,
     actors: doc.actors || [],
@@ -224,6 +237,7 @@ async function poll() {
 
 async function live() {
   const first = await get(base, { token });
+  await loadGame(first.game);
   show(first);
   const log = await get(`${base}/log`, { token });
   page.doc = page.doc || first;
@@ -245,6 +259,7 @@ async function live() {
 
 async function replay() {
   const log = await get(`${base}/log`, { token });
+  await loadGame(log.game);
   header({ ...log, seat: null });
   if (log.status !== "finished") {
     replace(ui.turn, "This match is not over yet: its replay opens at the end.");

@@ -10,11 +10,33 @@ export function isCard(value) {
   return typeof value === "string" && CARD_ID.test(value);
 }
 
+/** What the content ids of the game on the page stand for (GET /v1/games/{game}'s glossary: id -> {name, text}),
+ * set once by the page before it draws; every card chip names its card in its tooltip from it. */
+let GLOSSARY = {};
+
+export function useGlossary(glossary) {
+  GLOSSARY = glossary && typeof glossary === "object" ? glossary : {};
+}
+
+/** The glossary's entry of an id ({name, text}), or null. */
+export function gloss(id) {
+  const entry = Object.prototype.hasOwnProperty.call(GLOSSARY, String(id)) ? GLOSSARY[String(id)] : null;
+  return entry && typeof entry === "object" ? entry : null;
+}
+
+/** A tooltip for an id: "H1 · Armoured Head — Head Structure, 3 VP..." (the id alone when the glossary has none). */
+export function tooltip(id) {
+  const entry = gloss(id);
+  if (!entry) return String(id);
+  const name = entry.name && entry.name !== String(id) ? ` · ${entry.name}` : "";
+  return `${id}${name}${entry.text ? " — " + entry.text : ""}`;
+}
+
 /** A card chip; when one of the seat's legal actions names it, it is clickable (ctx.pick decides). */
 export function card(text, ctx, extra = "") {
   const actions = ctx && ctx.cardActions ? ctx.cardActions(text) : [];
   const cls = ["card", "c-" + String(text)[0], extra, actions.length ? "playable" : ""].filter(Boolean).join(" ");
-  const attrs = { class: cls, dataset: { card: text }, title: text };
+  const attrs = { class: cls, dataset: { card: text }, title: tooltip(text) };
   if (actions.length) {
     attrs.role = "button";
     attrs.tabindex = "0";
