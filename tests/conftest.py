@@ -53,3 +53,30 @@ def random_play(state: robotcore.State, rng: random.Random, steps: int | None = 
         state.apply(rng.choice(state.legal_actions(seat)), seat)
         n += 1
     return state
+
+
+def json_strings(doc: object) -> set[str]:
+    """Every string of a JSON document, its objects' keys included (a view may name a card by key: {"P-MC": 2})."""
+    if isinstance(doc, str):
+        return {doc}
+    if isinstance(doc, dict):
+        return set(map(str, doc)).union(*map(json_strings, doc.values()))
+    if isinstance(doc, list):
+        return set().union(*map(json_strings, doc))
+    return set()
+
+
+def strings_views_show(game: robotcore.Game, seeds: range, share: float = 1.0) -> set[str]:
+    """The strings of the views (every seat's and the spectator's) over random games of ``game``, one per seed: at
+    a ``share`` of the decisions, drawn at random, and at the end."""
+    seen: set[str] = set()
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if rng.random() < share:
+                seen |= json_strings([state.view(s) for s in [None, *range(state.num_players)]])
+            seat = rng.choice(state.actors)
+            state.apply(rng.choice(list(state.legal_actions(seat))), seat=seat)
+        seen |= json_strings([state.view(s) for s in [None, *range(state.num_players)]])
+    return seen

@@ -25,7 +25,7 @@ from robotcore.errors import (
     NotYourTurnError,
 )
 
-from ..conftest import random_play, sized
+from ..conftest import random_play, sized, strings_views_show
 
 
 def test_game_facts(game: robotcore.Game) -> None:
@@ -397,16 +397,6 @@ def test_determinisations_come_without_history(game: robotcore.Game) -> None:
             assert world.view(seat) == state.view(seat)
 
 
-def _strings(doc: object) -> set[str]:
-    if isinstance(doc, str):
-        return {doc}
-    if isinstance(doc, dict):
-        return set(map(str, doc)).union(*map(_strings, doc.values()))
-    if isinstance(doc, list):
-        return set().union(*map(_strings, doc))
-    return set()
-
-
 def test_the_glossary_names_what_views_show(game: robotcore.Game) -> None:
     """``Game.glossary()``: each entry a readable name and a one-line text, plain JSON; its ids are ids the views
     show (most of them within a few random games), and every game whose views name content by id has one
@@ -422,15 +412,6 @@ def test_the_glossary_names_what_views_show(game: robotcore.Game) -> None:
         assert glossary == {}
         return
     assert glossary, f"{game.name} views name content by id: give it a glossary"
-    seen: set[str] = set()
-    for seed in range(6):
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not state.is_terminal:
-            seat = rng.choice(state.actors)
-            if rng.random() < 0.2:
-                seen |= _strings(state.view(seat)) | _strings(state.view(None))
-            state.apply(rng.choice(list(state.legal_actions(seat))), seat=seat)
-        seen |= _strings([state.view(s) for s in range(state.num_players)])
+    seen = strings_views_show(game, range(6), share=0.2)
     shown = set(glossary) & seen
     assert len(shown) >= len(glossary) // 2, f"ids no view showed: {sorted(set(glossary) - seen)[:20]}"

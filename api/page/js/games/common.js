@@ -32,18 +32,40 @@ export function tooltip(id) {
   return `${id}${name}${entry.text ? " — " + entry.text : ""}`;
 }
 
+/** Safe readers of a view's parts: a view is JSON, but a renderer must not count on a field being there. */
+export const arr = (x) => (Array.isArray(x) ? x : []);
+export const obj = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x : {});
+export const num = (x) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+export const has = (x) => x !== null && x !== undefined;
+export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+
+/** The seat's legal actions ({id, text, json}) whose JSON form passes ``test``. */
+export function legal(ctx, test) {
+  return arr(ctx && ctx.legal).filter((a) => a && test(obj(a.json)));
+}
+
+/** Makes an element of the table play the action it stands for, or narrow the side panel to them when there are
+ * several (ctx.pick decides; ``text`` is what the panel filters on: a value their JSON holds), by click or by
+ * keyboard; its tooltip lists them. A click goes to the innermost such element only. */
+export function clickable(el, text, actions, ctx, cls = "playable") {
+  if (!ctx || !ctx.pick || !actions || !actions.length) return el;
+  el.classList.add(cls);
+  el.setAttribute("role", "button");
+  el.setAttribute("tabindex", "0");
+  const listed = actions.slice(0, 6).map((a) => a.text).join(" · ") + (actions.length > 6 ? " …" : "");
+  const before = el.getAttribute("title");
+  el.setAttribute("title", before ? `${before} — ${listed}` : listed);
+  const go = (e) => { e.stopPropagation(); ctx.pick(text, actions); };
+  el.addEventListener("click", go);
+  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(e); } });
+  return el;
+}
+
 /** A card chip; when one of the seat's legal actions names it, it is clickable (ctx.pick decides). */
 export function card(text, ctx, extra = "") {
   const actions = ctx && ctx.cardActions ? ctx.cardActions(text) : [];
-  const cls = ["card", "c-" + String(text)[0], extra, actions.length ? "playable" : ""].filter(Boolean).join(" ");
-  const attrs = { class: cls, dataset: { card: text }, title: tooltip(text) };
-  if (actions.length) {
-    attrs.role = "button";
-    attrs.tabindex = "0";
-    attrs.onclick = () => ctx.pick(text, actions);
-    attrs.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); ctx.pick(text, actions); } };
-  }
-  return h("span", attrs, text);
+  const cls = ["card", "c-" + String(text)[0], extra].filter(Boolean).join(" ");
+  return clickable(h("span", { class: cls, dataset: { card: text }, title: tooltip(text) }, text), text, actions, ctx);
 }
 
 /** A row of cards (or a dash for none). */

@@ -3,10 +3,12 @@
 // sees it — the robot (Head, Body, Arms, Legs: Structure and Upgrades in their slots), the workbenches (the card
 // and its REP column, the cubes placed on it), the stock against capacity, Waste, Hours, hand and Reserve (backs
 // while hidden) — and the discard pile. The seat's own robot slots, workbenches, stock and covers are clickable
-// where one of its legal actions names them. Everything read from the view: no game rule here.
+// where one of its legal actions names them. Everything read from the view: no game rule here. Cards on the
+// robots, the workbenches and in the seat's hand carry their name from the game's glossary (gloss), when the
+// page has it; every chip's tooltip says what the card does.
 
 import { h } from "../dom.js";
-import { card, field, rest, seatName, section } from "./common.js";
+import { arr, card, clickable, field, gloss, legal, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "day", "days", "phase", "terminal", "actors", "direction", "pass", "dice", "deck", "discard",
   "players", "scores", "seat", "hand", "reserve", "pending", "seen", "known_discard", "my_position", "my_score"];
@@ -34,10 +36,6 @@ const PHASES = {
 const LABELS = { break: "break this hand", "buy none": "buy nothing", done: "done for today", clean: "clean (+1 Waste, 1 Hour)",
   subcontract: "subcontract (4 Waste → +1 Hour)" };
 
-const arr = (x) => (Array.isArray(x) ? x : []);
-const obj = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x : {});
-const num = (x) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
-const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
 function family(code) {
   const hit = FAMILIES.find(([re]) => re.test(String(code)));
@@ -47,6 +45,21 @@ function family(code) {
 /** A card chip, coloured by family (a Structure also by its frame). */
 function chip(code, ctx, extra = "") {
   return card(String(code), ctx, ["sy-f-" + family(code), extra].filter(Boolean).join(" "));
+}
+
+/** The card's name from the game's glossary ("" when the page has none for it). */
+function nameOf(code) {
+  const entry = gloss(code);
+  const name = entry && typeof entry.name === "string" ? entry.name.trim() : "";
+  return name && name !== String(code) ? name : "";
+}
+
+/** A card chip with its name in small print beside it (``under``: below it); the chip alone without a name. */
+function named(code, ctx, extra = "", under = false) {
+  const c = chip(code, ctx, extra);
+  const name = nameOf(code);
+  if (!name) return c;
+  return h("span", { class: "sy-named" + (under ? " sy-under" : "") }, c, h("small", { class: "sy-name", title: tooltip(code) }, name));
 }
 
 function chips(list, ctx, extra = "") {
@@ -106,24 +119,7 @@ function pips(n, max, cls = "") {
   return h("span", { class: "sy-pips", title: `${n} / ${max}` }, out);
 }
 
-/** The seat's legal actions ({id, text, json}) that match. */
-function legal(ctx, test) {
-  return arr(ctx && ctx.legal).filter((a) => a && test(a.json || {}));
-}
 
-/** Makes an element of the table play (or filter the side panel to) the actions it stands for. ``text`` is
- * what the side panel filters on when there are several: a value their JSON holds. */
-function clickable(el, text, actions, ctx) {
-  if (!ctx || !actions.length) return el;
-  el.classList.add("sy-act");
-  el.setAttribute("role", "button");
-  el.setAttribute("tabindex", "0");
-  el.setAttribute("title", actions.map((a) => a.text).join(" · "));
-  const go = () => ctx.pick(text, actions);
-  el.addEventListener("click", go);
-  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
-  return el;
-}
 
 /** A button on the table for one action. */
 function button(a, text, ctx) {
@@ -150,15 +146,17 @@ function robot(p, mine, ctx) {
     const s = slot.structure;
     const ups = arr(slot.upgrades);
     const free = Math.max(0, num(slot.slots) - ups.length);
+    const std = gloss("standard");
     const body = s === null || s === undefined ? h("span", { class: "sy-nostruct" }, "empty")
-      : s === "standard" ? h("span", { class: "sy-std", title: "a standard Structure from the Merchant" }, "standard")
-        : chip(s, null, "sy-structure");
+      : s === "standard" ? h("span", { class: "sy-std", title: std && typeof std.text === "string" ? `Standard Structure — ${std.text}`
+        : "a standard Structure from the Merchant" }, "standard")
+        : named(s, null, "sy-structure");
     const el = h("div", { class: "sy-slot sy-t-" + t + (s ? "" : " sy-free"), dataset: { slot: t } },
       h("small", { class: "sy-label" }, t),
       body,
-      h("span", { class: "cards sy-ups" }, ups.map((u) => chip(u, null)),
+      h("span", { class: "cards sy-ups" }, ups.map((u) => named(u, null, "sy-up")),
         Array.from({ length: Math.min(free, 8) }, () => h("span", { class: "sy-openslot", title: "free Upgrade slot" }))));
-    if (mine) clickable(el, t, legal(ctx, (j) => (j.type === "buy" || j.type === "assemble") && j.structure === t), ctx);
+    if (mine) clickable(el, t, legal(ctx, (j) => (j.type === "buy" || j.type === "assemble") && j.structure === t), ctx, "sy-act");
     return el;
   }));
 }
@@ -177,7 +175,7 @@ function benches(p, mine, ctx) {
     const { col, missing } = repColumn(b.rep, b.placed);
     return h("div", { class: "sy-bench" + (b.repaired ? " sy-repaired" : "") },
       h("small", { class: "sy-label" }, `bench ${no}`),
-      chip(b.card, null),
+      named(b.card, null),
       h("div", { class: "sy-need" }, h("small", null, "REP "), col),
       h("small", { class: b.repaired ? "sy-ok" : "sy-missing" }, b.repaired ? "repaired" : missing ? `needs ${missing}` : ""),
       acts.length ? h("div", { class: "sy-btns" }, acts.map((a) => button(a, String(a.text).replace(/\s+b\d+\b/, ""), ctx))) : null);
@@ -193,11 +191,11 @@ function stock(p, mine, ctx) {
     const capacity = num(cap[key]);
     const res = RES.filter(([k]) => keys.includes(k)).map(([k, letter, name]) => {
       const el = h("span", { class: `sy-res sy-r-${letter}`, title: name }, `${letter} ${num(st[k])}`);
-      return mine ? clickable(el, letter, legal(ctx, (j) => j.type === "exchange" && j.resource === letter), ctx) : el;
+      return mine ? clickable(el, letter, legal(ctx, (j) => j.type === "exchange" && j.resource === letter), ctx, "sy-act") : el;
     });
     const coverText = ext[side] ? `${side} cover removed` : `${side} cover on`;
     let cover = h("small", { class: "sy-cover" + (ext[side] ? " off" : "") }, coverText);
-    if (mine) cover = clickable(cover, side, legal(ctx, (j) => j.type === "expand" && j.side === side), ctx);
+    if (mine) cover = clickable(cover, side, legal(ctx, (j) => j.type === "expand" && j.side === side), ctx, "sy-act");
     return h("div", { class: "sy-zone" + (used > capacity ? " sy-over" : "") },
       res, pips(used, capacity), h("small", null, `${used}/${capacity}`), cover);
   });
@@ -268,7 +266,7 @@ function yours(view, ctx) {
   const me = obj(arr(view.players)[view.seat]);
   const pending = obj(view.pending);
   const chosen = pending.type === "keep" ? pending.card : null;
-  const hand = arr(view.hand).map((c) => chip(c, ctx, c === chosen ? "sy-chosen" : ""));
+  const hand = arr(view.hand).map((c) => named(c, ctx, c === chosen ? "sy-chosen" : "", true));
   if (view.phase === "over" && !hand.length && !arr(view.reserve).length && !arr(ctx.legal).length) return null;
   const handled = (j) => ["keep", "place", "exchange", "expand", "overflow"].includes(j.type) || j.bench !== undefined
     || ((j.type === "buy" || j.type === "assemble") && TYPES.includes(j.structure));

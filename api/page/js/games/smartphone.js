@@ -3,11 +3,12 @@
 // one of its legal actions names them); the market (each supplier's face-up row and deck, clickable to supply,
 // take or draw), the malus pile and what left the game; a trade offer in progress; and each player's table:
 // score, hand by supplier (the cards everybody saw face up, the rest as backs), the smartphone board (components
-// built, cards laid), malus cards and recycled cards. Everything read from the view, except the short titles of
-// the default content's events, components and suppliers (labels only: the view carries numbers and names).
+// built, cards laid), malus cards and recycled cards. Everything read from the view, and what its names and
+// numbers stand for from the game's content (ctx.content: events, components, suppliers) and glossary (the
+// cards' tooltips); without them (ctx.content null) the table shows the names and numbers alone.
 
 import { h } from "../dom.js";
-import { backs, card, field, rest, seatName, section } from "./common.js";
+import { arr, backs, card, clickable, field, gloss, has, legal, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "round", "first_player", "terminal", "end_triggered", "end_reason",
   "scores", "market", "deck_sizes", "malus_pile", "malus_set_aside", "out_of_game", "events", "rules", "players",
@@ -18,47 +19,21 @@ const TURN_DRAWN = ["turn_player", "supplier", "picks_left", "malus_left", "lose
   "event_order", "event_position", "event_left", "event_target", "quiz_ranks"];
 const RULES_DRAWN = ["trading", "malus_penalty", "malus_multiplier", "no_depollution", "refreshed"];
 
-/** Resource types, in the engine's order, with their names. */
+/** Resource types, in the engine's order, with their names (rules, not content: data.py TYPES). */
 const TYPES = [["MP", "precious metal"], ["MR", "rare metal"], ["MC", "common metal"], ["TR", "rare earth"], ["AM", "other material"]];
 const TYPE_NAME = Object.fromEntries(TYPES);
 const TYPE_ORDER = TYPES.map(([t]) => t);
-/** The suppliers (the view's names), their card code (kinds read "P-MR") and, for the default content, how many
- * cards and malus a supply takes (a label: the turn's own counts come from the view). */
-const SUPPLIERS = [["PolluPlus", "P", 3, 2], ["PolluMoins", "M", 2, 1], ["Recyclage", "R", 1, 0]];
-const CODE = Object.fromEntries(SUPPLIERS.map(([name, code]) => [name, code]));
-const SUPPLY = Object.fromEntries(SUPPLIERS.map(([name, , take, malus]) => [name, [take, malus]]));
-/** The default content's components: name, label, points, recipe (a label: the view names built ones only). */
-const COMPONENTS = [["shell", "Shell", 4, "MR MC AM AM AM"], ["battery", "Battery", 6, "MR MC MC AM"],
-  ["screen", "Touch screen", 8, "MR MC TR AM AM (+MP on the 2025 board)"], ["motherboard", "Motherboard", 10, "MP MR MR MC MC TR AM AM"]];
-/** The default content's events by number: title and what it does (★: the * order decides). */
-const EVENTS = {
-  1: ["Quiz ★", "the best at the quiz takes one face-up card"],
-  2: ["A helping hand", "whoever owns a recycled card takes a face-up MP, MC or AM"],
-  3: ["The law changes", "trading is allowed from now on"],
-  4: ["The law changes", "each player discards 2 PolluPlus resources from hand"],
-  5: ["A helping hand ★", "each takes a face-up card, the least polluted first; one malus leaves the pile per card"],
-  6: ["Major event", "polluter pays: every malus held costs 1 point at the end"],
-  7: ["Tax", "take a random card from your left neighbour if they hold strictly more malus"],
-  8: ["Major event", "suppliers' malus are doubled until the end"],
-  9: ["The law changes", "keep at most 2 resources of each type in hand (recycled cards excepted)"],
-  10: ["Tax", "the recycling champion takes a card from, or gives a malus to, PolluPlus's biggest customer"],
-  11: ["Tax", "fewer than 3 recycled cards: lose 2 resources or take 1 malus"],
-  12: ["Information", "nobody may depollute during the next round"],
-  13: ["Major event", "the mines close: the game ends"],
-  14: ["Spare card", "no effect"],
-};
+/** The suppliers (the view's names) and their card codes (kinds read "P-MR"): fixed by the rules (data.py
+ * SUPPLIERS, SUPPLIER_CODES); what a supply takes is content (ctx.content.suppliers). */
+const SUPPLIERS = [["PolluPlus", "P"], ["PolluMoins", "M"], ["Recyclage", "R"]];
+const CODE = Object.fromEntries(SUPPLIERS);
 const END_REASONS = {
   smartphone: "a smartphone was completed",
-  end_event: "event 13 closed the mines",
+  end_event: "the end-of-game event was drawn",
   malus_pile: "the malus pile ran out",
   events_exhausted: "no event was left",
 };
 
-const arr = (x) => (Array.isArray(x) ? x : []);
-const obj = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x : {});
-const num = (x) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
-const has = (x) => x !== null && x !== undefined;
-const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
 /** A kind "P-MR" as [supplier code, type], or null. */
 function parseKind(kind) {
@@ -73,21 +48,10 @@ function kindClass(kind) {
   return ["sp-card", TYPE_NAME[k[1]] ? "sp-t-" + k[1] : "", /^[PMR]$/.test(k[0]) ? "sp-s-" + k[0] : ""].filter(Boolean).join(" ");
 }
 
-/** A card counted under its kind ("P-MR", "M06": the keys of the view's {kind: count} objects). When one of the
- * seat's legal actions names it, it is the common clickable card (the actions hold that string); otherwise a
- * chip that looks the same but carries its kind as data-kind, not data-card (the browser tests compare data-card
- * with the view's string values, and a key is no value there). */
-function chip(text, ctx, cls, title) {
-  const actions = ctx && ctx.cardActions ? arr(ctx.cardActions(text)) : [];
-  if (actions.length) return card(text, ctx, cls);
-  return h("span", { class: ["card", cls].filter(Boolean).join(" "), dataset: { kind: text }, title: title || text }, text);
-}
-
-/** A resource card of a hand or a board ("P-MR"); clickable through ctx when one of its actions names it. */
+/** A resource card of a hand or a board ("P-MR", a key of the view's {kind: count} objects): a card whose
+ * tooltip comes from the glossary; clickable through ctx when one of its actions names it. */
 function kindCard(kind, ctx, extra = "") {
-  const k = parseKind(kind);
-  const title = k ? `${k[1]} (${TYPE_NAME[k[1]] || "?"}) from ${supplierOf(k[0])}` : String(kind);
-  return chip(String(kind), ctx, [kindClass(kind), extra].filter(Boolean).join(" "), title);
+  return card(String(kind), ctx, [kindClass(kind), extra].filter(Boolean).join(" "));
 }
 
 function supplierOf(code) {
@@ -97,7 +61,43 @@ function supplierOf(code) {
 
 /** A malus card ("M06"). */
 function malusCard(name, ctx, extra = "") {
-  return chip(String(name), ctx, ["sp-malus", extra].filter(Boolean).join(" "), `malus card ${name}`);
+  return card(String(name), ctx, ["sp-malus", extra].filter(Boolean).join(" "));
+}
+
+// -- the content (ctx.content: the game's content document; null when the page could not read it) ---------------
+
+/** The objects of one list of the content ("events", "components", "suppliers"), or none. */
+function contentList(ctx, key) {
+  const doc = ctx && ctx.content && typeof ctx.content === "object" ? ctx.content : {};
+  return arr(doc[key]).filter((x) => x && typeof x === "object" && !Array.isArray(x));
+}
+
+const str = (x) => (typeof x === "string" ? x : "");
+
+/** The content's event of this number: {title, text, star, kind}, or null. */
+function eventOf(n, ctx) {
+  const e = contentList(ctx, "events").find((x) => x.number === n);
+  if (!e) return null;
+  return { title: str(e.title_en) || str(e.title_fr), text: str(e.text_en) || str(e.text_fr), star: e.star === true, kind: str(e.kind) };
+}
+
+/** "event 6" for the content's event of that kind (what a rule in force comes from), or null. */
+function eventOfKind(kind, ctx) {
+  const e = contentList(ctx, "events").find((x) => x.kind === kind);
+  return e && typeof e.number === "number" ? `event ${e.number}` : null;
+}
+
+/** The content's supplier of that name ({take, malus} read as numbers), or null. */
+function supplierInfo(name, ctx) {
+  const s = contentList(ctx, "suppliers").find((x) => x.name === name);
+  return s && typeof s.take === "number" && typeof s.malus === "number" ? s : null;
+}
+
+/** A recipe {MR: 1, AM: 3} as its cards "MR AM AM AM" (types in order; bounded). */
+function recipeText(recipe) {
+  const entries = Object.entries(obj(recipe)).filter(([, n]) => num(n) > 0);
+  entries.sort((a, b) => (TYPE_ORDER.indexOf(a[0]) + 1 || 99) - (TYPE_ORDER.indexOf(b[0]) + 1 || 99));
+  return entries.map(([t, n]) => Array(Math.min(Math.floor(num(n)), 20)).fill(t).join(" ")).join(" ");
 }
 
 /** {key: count} as a list of keys, each repeated count times (bounded), kinds sorted by supplier then type. */
@@ -141,24 +141,7 @@ function tally(counts, draw) {
     h("span", { class: "sp-multi" }, draw(k), num(n) > 1 ? h("small", null, `×${n}`) : null)));
 }
 
-/** The seat's legal actions whose JSON passes the test. */
-function legal(ctx, test) {
-  return arr(ctx && ctx.legal).filter((a) => a && test(obj(a.json)));
-}
 
-/** Makes an element of the table play (or filter the side panel to) the actions it stands for; ``text`` is what
- * the side panel filters on when there are several (a value their JSON holds). */
-function clickable(el, text, actions, ctx) {
-  if (!ctx || !ctx.pick || !actions.length) return el;
-  el.classList.add("sp-act");
-  el.setAttribute("role", "button");
-  el.setAttribute("tabindex", "0");
-  el.setAttribute("title", actions.map((a) => a.text).join(" · "));
-  const go = () => ctx.pick(text, actions);
-  el.addEventListener("click", go);
-  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
-  return el;
-}
 
 /** A ctx whose cards answer only to the actions of these types (a hand card names both "give" and "ask"). */
 function only(ctx, types) {
@@ -169,9 +152,9 @@ function who(seat, ctx) {
   return typeof seat === "number" ? seatName(seat, ctx) : has(seat) ? String(seat) : "—";
 }
 
-function eventTitle(n) {
-  const e = EVENTS[n];
-  return e ? `${n} · ${e[0]}` : `event ${n}`;
+function eventTitle(n, ctx) {
+  const e = eventOf(n, ctx);
+  return e && e.title ? `${n} · ${e.title}${e.star ? " ★" : ""}` : `event ${n}`;
 }
 
 // -- the headline -----------------------------------------------------------------------------------------------
@@ -181,7 +164,7 @@ function prompt(view, ctx) {
   const actors = arr(view.actors).map((a) => who(a, ctx)).join(", ") || "nobody";
   const tp = who(ts.turn_player, ctx);
   const offer = obj(ts.offer);
-  const ev = has(ts.event) ? `Event ${eventTitle(ts.event)}: ` : "";
+  const ev = has(ts.event) ? `Event ${eventTitle(ts.event, ctx)}: ` : "";
   const left = num(ts.event_left) > 1 ? ` (${ts.event_left} to go)` : "";
   const rules = obj(view.rules);
   switch (view.phase) {
@@ -202,24 +185,28 @@ function prompt(view, ctx) {
   }
 }
 
-function rulesInForce(rules0) {
+function rulesInForce(rules0, ctx) {
   const r = obj(rules0);
-  const badge = (on, text, title) => h("span", { class: "sp-rule" + (on ? " on" : ""), title }, text);
+  const badge = (on, label, title) => h("span", { class: "sp-rule" + (on ? " on" : ""), title }, label);
+  const from = (kind) => eventOfKind(kind, ctx);
+  const trading = from("trading");
+  const penalty = from("malus_penalty");
   const out = [
-    badge(!!r.trading, r.trading ? "trading open" : "no trading yet", "one trade offer per turn, before the action (from event 3 on)"),
-    num(r.malus_penalty) ? badge(true, `−${r.malus_penalty} per malus at the end`, "polluter pays (event 6)") : badge(false, "malus cost no points yet", "until the polluter-pays event"),
-    num(r.malus_multiplier) > 1 ? badge(true, `supply malus ×${r.malus_multiplier}`, "event 8") : null,
-    r.no_depollution ? badge(true, "no depollution this round", "event 12") : null,
+    badge(!!r.trading, r.trading ? "trading open" : "no trading yet", "one trade offer per turn, before the action" + (trading ? ` (from ${trading} on)` : "")),
+    num(r.malus_penalty) ? badge(true, `−${r.malus_penalty} per malus at the end`, "polluter pays" + (penalty ? ` (${penalty})` : ""))
+      : badge(false, "malus cost no points yet", "until the polluter-pays event" + (penalty ? ` (${penalty})` : "")),
+    num(r.malus_multiplier) > 1 ? badge(true, `supply malus ×${r.malus_multiplier}`, from("double_malus") || "") : null,
+    r.no_depollution ? badge(true, "no depollution this round", from("no_depollution") || "") : null,
     r.refreshed ? badge(true, "market refreshed this round", "") : null,
   ];
   const more = Object.entries(r).filter(([k]) => !RULES_DRAWN.includes(k));
   return h("div", { class: "sp-rules" }, out, more.map(([k, v]) => field(k, v, null)));
 }
 
-function eventCard(n, cls, extra = null) {
-  const e = EVENTS[n];
-  return h("div", { class: "sp-event " + cls, title: e ? `${e[0]}: ${e[1]}` : `event ${n}` },
-    h("strong", null, String(n)), e ? h("span", null, e[0]) : null, extra);
+function eventCard(n, cls, ctx) {
+  const e = eventOf(n, ctx);
+  return h("div", { class: "sp-event " + cls, title: e ? [e.title + (e.star ? " ★" : ""), e.text].filter(Boolean).join(": ") : `event ${n}` },
+    h("strong", null, String(n)), e && e.title ? h("span", null, e.title + (e.star ? " ★" : "")) : null);
 }
 
 function events(view, ctx) {
@@ -230,18 +217,19 @@ function events(view, ctx) {
   const last = drawn.length ? drawn[drawn.length - 1] : null;
   const current = has(ts.event) ? ts.event : null;
   const shown = has(current) ? current : last;
-  const e = has(shown) ? EVENTS[shown] : null;
+  const e = has(shown) ? eventOf(shown, ctx) : null;
+  const next = upcoming.length ? eventOf(upcoming[0], ctx) : null;
   const order = arr(ts.event_order);
   const ranks = arr(ts.quiz_ranks);
   const ranked = ranks.some((r) => num(r) !== 0) ? ranks.map((r, i) => [num(r), i]).sort((a, b) => a[0] - b[0]).map(([, i]) => i) : [];
   return h("div", { class: "sp-events" },
     h("div", { class: "sp-track" },
-      drawn.map((n, i) => eventCard(n, "past" + (i === drawn.length - 1 ? " last" : "") + (n === current ? " now" : ""))),
-      upcoming.map((n, i) => eventCard(n, "next" + (i === 0 && view.phase !== "over" ? " first" : ""))),
+      drawn.map((n, i) => eventCard(n, "past" + (i === drawn.length - 1 ? " last" : "") + (n === current ? " now" : ""), ctx)),
+      upcoming.map((n, i) => eventCard(n, "next" + (i === 0 && view.phase !== "over" ? " first" : ""), ctx)),
       !drawn.length && !upcoming.length ? none("no event") : null),
-    has(shown) ? h("p", { class: "sp-eventtext" }, h("strong", null, has(current) ? `Now: event ${eventTitle(shown)}` : `Last event: ${eventTitle(shown)}`),
-      e ? ` — ${e[1]}.` : "") : null,
-    upcoming.length && view.phase !== "over" ? h("p", { class: "note" }, `Next: ${eventTitle(upcoming[0])}` + (EVENTS[upcoming[0]] ? ` — ${EVENTS[upcoming[0]][1]}` : "") + ` · ${plural(upcoming.length, "event")} left`) : null,
+    has(shown) ? h("p", { class: "sp-eventtext" }, h("strong", null, has(current) ? `Now: event ${eventTitle(shown, ctx)}` : `Last event: ${eventTitle(shown, ctx)}`),
+      e && e.text ? ` — ${e.text}` : "") : null,
+    upcoming.length && view.phase !== "over" ? h("p", { class: "note" }, `Next: ${eventTitle(upcoming[0], ctx)}` + (next && next.text ? ` — ${next.text}` : "") + ` · ${plural(upcoming.length, "event")} left`) : null,
     order.length ? field("order", h("span", { class: "sp-order" }, order.map((s, i) =>
       h("span", { class: "sp-who" + (i === num(ts.event_position) && view.phase !== "main" ? " now" : "") }, who(s, ctx)))), ctx) : null,
     ranked.length ? field("quiz draw", h("span", { class: "sp-order" }, ranked.map((s) => h("span", { class: "sp-who" }, who(s, ctx)))), ctx) : null);
@@ -273,7 +261,7 @@ function top(view, ctx) {
       has(ts.turn_player) ? field("turn", who(ts.turn_player, ctx), ctx) : null,
       view.end_triggered && view.phase !== "over" ? field("end", "the game ends after this round", ctx) : null,
       view.phase === "over" && has(view.end_reason) && !END_REASONS[view.end_reason] ? field("ended by", view.end_reason, ctx) : null),
-    rulesInForce(view.rules),
+    rulesInForce(view.rules, ctx),
     events(view, ctx),
     view.phase === "over" && scores.length ? h("div", { class: "row sp-final" }, scores.map((s, i) =>
       h("span", { class: "sp-final-score" + (i === ctx.seat ? " mine" : "") + (num(s) === best ? " best" : ""), title: num(s) === best ? "most points (ties are broken by laid cards: the header names the winners)" : null }, `${who(i, ctx)}: `, h("strong", null, `${s} pts`)))) : null,
@@ -287,21 +275,21 @@ function supplierPanel(name, row, view, ctx) {
   const ts = obj(view.turn_state);
   const deck = obj(view.deck_sizes)[name];
   const mult = Math.max(1, num(obj(view.rules).malus_multiplier));
-  const info = SUPPLY[name];
+  const info = supplierInfo(name, ctx);
   const active = ts.supplier === name && (view.phase === "pick" || view.phase === "lose");
   const slots = arr(row).map((t, i) => {
     const el = h("div", { class: "sp-slot" },
       has(t) ? card(String(t), null, ["sp-card", TYPE_NAME[t] ? "sp-t-" + t : "", code ? "sp-s-" + code : ""].filter(Boolean).join(" "))
         : h("span", { class: "sp-empty", title: "refilled at the end of the turn" }, "—"),
       h("small", null, `${code || name}${i + 1}`));
-    return clickable(el, name, legal(ctx, (j) => j.type === "take" && j.supplier === name && j.slot === i + 1), ctx);
+    return clickable(el, name, legal(ctx, (j) => j.type === "take" && j.supplier === name && j.slot === i + 1), ctx, "sp-act");
   });
   const pile = h("div", { class: "sp-slot sp-deck sp-back-" + (code || "x") },
     h("span", { class: "card back", "aria-hidden": "true" }),
     h("small", null, has(deck) ? `deck ${deck}` : "deck"));
-  clickable(pile, name, legal(ctx, (j) => (j.type === "supply" || j.type === "draw") && j.supplier === name), ctx);
-  const head = h("h4", null, h("span", { class: "sp-sname sp-s-" + (code || "x") }, name),
-    info ? h("small", { class: "note" }, ` takes ${plural(info[0], "card")} + ${plural(info[1] * mult, "malus", "malus")}`) : null);
+  clickable(pile, name, legal(ctx, (j) => (j.type === "supply" || j.type === "draw") && j.supplier === name), ctx, "sp-act");
+  const head = h("h4", null, h("span", { class: "sp-sname sp-s-" + (code || "x"), title: tooltip(name) }, name),
+    info ? h("small", { class: "note" }, ` takes ${plural(info.take, "card")} + ${plural(info.malus * mult, "malus", "malus")}`) : null);
   const blockedFor = arr(view.players).map((p, i) => (arr(obj(p).blocked).includes(name) ? i : null)).filter(has);
   return h("div", { class: "panel sub sp-supplier" + (active ? " acting" : ""), dataset: { supplier: name } },
     head,
@@ -355,19 +343,23 @@ function trade(view, ctx) {
 
 // -- the players --------------------------------------------------------------------------------------------------
 
-/** Component tiles: built ones filled, the others dashed; the seat's own buildable ones clickable. */
+/** Component tiles (the content's, in its order, then any other the view or the actions name): built ones
+ * filled, the others dashed; the seat's own buildable ones clickable. */
 function components(built0, mine, ctx) {
   const built = arr(built0).map(String);
   const buildable = mine ? legal(ctx, (j) => j.type === "build") : [];
-  const names = COMPONENTS.map(([n]) => n);
+  const known = contentList(ctx, "components").filter((c) => typeof c.name === "string");
+  const names = known.map((c) => c.name);
   for (const n of [...built, ...buildable.map((a) => String(obj(a.json).component))]) if (!names.includes(n)) names.push(n);
   return h("div", { class: "sp-phone" }, names.map((n) => {
-    const c = COMPONENTS.find(([k]) => k === n);
+    const c = known.find((k) => k.name === n);
+    const title = (gloss(n) && gloss(n).name) || (c && (str(c.title_en) || str(c.title_fr))) || n;
+    const recipe = c ? recipeText(c.recipe) : "";
     const isBuilt = built.includes(n);
-    const el = h("div", { class: "sp-comp" + (isBuilt ? " built" : ""), title: c ? `${c[1]}: ${c[3]}` : n },
-      h("strong", null, c ? c[1] : n), c ? h("small", null, `${c[2]} pts`) : null,
-      mine && !isBuilt && c ? h("small", { class: "sp-recipe" }, c[3]) : null);
-    return clickable(el, n, buildable.filter((a) => obj(a.json).component === n), ctx);
+    const el = h("div", { class: "sp-comp" + (isBuilt ? " built" : ""), title: tooltip(n) },
+      h("strong", null, title), c && typeof c.points === "number" ? h("small", null, `${c.points} pts`) : null,
+      mine && !isBuilt && recipe ? h("small", { class: "sp-recipe" }, recipe) : null);
+    return clickable(el, n, buildable.filter((a) => obj(a.json).component === n), ctx, "sp-act");
   }));
 }
 
@@ -382,7 +374,7 @@ function handRows(p) {
     const code = CODE[n] || "?";
     const seen = arr(known[code]);
     const hidden = Math.max(0, num(bySup[n]) - seen.length);
-    return h("div", { class: "sp-handrow" }, h("small", { class: "sp-sname sp-s-" + code }, n),
+    return h("div", { class: "sp-handrow" }, h("small", { class: "sp-sname sp-s-" + code, title: tooltip(n) }, n),
       h("span", { class: "cards" }, seen.map((k) => kindCard(k, null, "sp-seen")),
         hidden ? h("span", { class: "sp-backs sp-back-" + code }, backs(hidden)) : null));
   }));
@@ -399,7 +391,7 @@ function seatPanel(p0, i, view, ctx) {
   if (obj(ts.offer).to === i) tags.push("trade offered to them");
   if (i === ts.event_target) tags.push("target");
   const offer = legal(ctx, (j) => j.type === "offer" && j.seat === i);
-  const offerBtn = offer.length ? clickable(h("span", { class: "sp-offerbtn" }, "offer a trade"), "offer", offer, ctx) : null;
+  const offerBtn = offer.length ? clickable(h("span", { class: "sp-offerbtn" }, "offer a trade"), "offer", offer, ctx, "sp-act") : null;
   const malus = expand(p.malus);
   const laid = expand(p.laid);
   const ownHand = mine && view.hand && typeof view.hand === "object";
@@ -430,7 +422,7 @@ function yours(view, ctx) {
   const groups = bySupplier(cardsHeld);
   const codes = [...SUPPLIERS.map(([, c]) => c), ...Object.keys(groups).filter((c) => !SUPPLIERS.some(([, s]) => s === c))];
   const rows = codes.filter((c) => arr(groups[c]).length).map((c) =>
-    h("div", { class: "sp-handrow" }, h("small", { class: "sp-sname sp-s-" + c }, supplierOf(c)),
+    h("div", { class: "sp-handrow" }, h("small", { class: "sp-sname sp-s-" + c, title: tooltip(supplierOf(c)) }, supplierOf(c)),
       h("span", { class: "cards" }, arr(groups[c]).map((k) => {
         const seen = num(known[k]) > 0;
         if (seen) known[k] -= 1;

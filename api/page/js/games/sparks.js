@@ -3,12 +3,13 @@
 // factory (level, upgrade section), assembly line (robots with their die spaces and the dice on them), completed
 // robots and power boxes, production tiles, dice, cogs, sparks, assistants and pending choices; the seat's own
 // hand (and draft hand, drawn robots) below. Dice are drawn as dice; the dice, spaces, robots, assistants, tiles
-// and tracks that one of the seat's legal actions names are clickable. Everything is read from the view; the card
-// texts (a robot's spaces, an assistant's effect) come from the default content (data.py), which is the only
-// content a match of the service can have (content cannot be set over HTTP): a card not in it is drawn by name.
+// and tracks that one of the seat's legal actions names are clickable. Everything is read from the view; what the
+// cards and boards say comes from the match's content (ctx.content: a robot's spaces, reward and box, the track
+// points, the factory thresholds, the goal targets...) and the glossary (gloss: an assistant's effect). Without
+// the content (the page could not read it) the cards are drawn by id, the tracks and the factory without numbers.
 
 import { h, label } from "../dom.js";
-import { backs, card, field, rest, seatName, section } from "./common.js";
+import { arr, backs, card, clickable, field, gloss, num, obj, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "turn", "turns", "round", "first_player", "active", "secondary_turn",
   "started", "terminal", "scores", "junkyard", "bag", "discard", "robot_deck", "assistant_deck", "stacks", "bonus",
@@ -22,83 +23,35 @@ const COLOURS = ["red", "blue", "green", "yellow"];
 const LETTER = { red: "R", blue: "B", green: "G", yellow: "Y" };
 const BY_LETTER = { R: "red", B: "blue", G: "green", Y: "yellow" };
 
-// -- the default content (src/robotcore/games/sparks/data.py) -----------------------------------------------------
+// -- the content (ctx.content: the content document of GET /v1/games/sparks) -----------------------------------------
 
-/** The 15 robot templates: spaces [colour (X = the card's, O / O2 = the next ones, null = any), value (0 = any)],
- * the track advance, the immediate reward, the power box. Card "G7" is template 7 in green. */
-const ROBOTS = [null,
-  { s: [["X", 0], ["X", 0]], a: 1, r: "1 cog" },
-  { s: [["X", 0], ["X", 0]], a: 1, b: "2 cogs" },
-  { s: [["X", 0], [null, 6]], a: 2 },
-  { s: [["X", 0], [null, 1]], a: 1, r: "1 spark" },
-  { s: [["X", 5], ["X", 0]], a: 2 },
-  { s: [["X", 2], ["X", 0]], a: 1, b: "reroll any of your dice" },
-  { s: [["X", 0], ["O", 0]], a: 1, r: "draw 1 assistant" },
-  { s: [["X", 0], ["X", 0], ["X", 0]], a: 3 },
-  { s: [["X", 0], ["X", 0], ["O", 0]], a: 2, r: "1 cog", b: "±1 to one die" },
-  { s: [["X", 6], ["X", 6]], a: 3 },
-  { s: [["X", 1], ["X", 1]], a: 2, r: "1 spark" },
-  { s: [["X", 0], [null, 4], [null, 4]], a: 2, b: "1 die from the bag" },
-  { s: [["X", 3], ["X", 4]], a: 2, b: "advance 1 on any track" },
-  { s: [["X", 0], ["O", 0], ["O2", 0]], a: 2, r: "1 die of its colour" },
-  { s: [["X", 0], ["X", 0], [null, 5]], a: 2, b: "+2 towards the next upgrade" },
-];
+// Rule words only here (what a tile type, a goal, a production tile or an effect symbol does); the numbers on the
+// cards and boards (robots' spaces, rewards and boxes, track points, thresholds, targets, prices) come from the
+// match's content, and each assistant's text from the glossary (gloss).
 
-const ASSISTANTS = {
-  Conrad: ["one-time", "copies another played assistant (effect and points)"],
-  Emma: ["once a round", "a cog may stand for a spark on a power box"],
-  Frank: ["once a turn", "discard a 1 or 2 die: advance 1 on its colour's track"],
-  Gordon: ["permanent", "ignoring a colour costs 1 cog"],
-  Max: ["permanent", "on completing a robot with a box: 1 cog fires it at once"],
-  Margot: ["permanent", "+2 towards every upgrade"],
-  Theodora: ["permanent", "+2 towards every upgrade"],
-  Octavia: ["once a turn", "turn a die to its opposite face"],
-  Olympia: ["one-time", "fire two different power boxes of yours"],
-  Penelope: ["permanent", "a red advance may go to any track"],
-  Walter: ["permanent", "a blue advance may go to any track"],
-  Quincy: ["permanent", "on others' turns, take your die from anywhere"],
-  Silas: ["permanent", "discard a die: spread its pips as ±1 over your dice"],
-  Warren: ["one-time", "take every die left in the junkyard"],
-  Terry: ["one-time", "1 cog: complete a green robot of your line"],
-  John: ["one-time", "1 cog: complete a red robot of your line"],
-  Graham: ["one-time", "1 cog: complete a blue robot of your line"],
-  Michael: ["one-time", "1 cog: complete a yellow robot of your line"],
-  D1: ["one-time", "3 cogs"],
-  D2: ["one-time", "2 sparks"],
-  D3: ["one-time", "take an upgrade tile"],
-  D4: ["one-time", "2 dice from the bag"],
-  D5: ["one-time", "advance 2 on any tracks"],
-  D6: ["once a turn", "a free ±1 to one die"],
-  D7: ["once a turn", "reroll one die"],
-  D8: ["permanent", "sell dice for 1 more cog"],
-  D9: ["once a turn", "ignore one value requirement"],
-  D10: ["one-time", "play another assistant for free"],
-  D11: ["one-time", "+3 towards the next upgrade"],
-  D12: ["one-time", "a die of any colour and value"],
-};
-
+/** The upgrade tile types in the engine's order (content.tile_points follows it), with what each does. */
+const TILE_TYPES = ["rearrange", "discount", "sales_boost", "ignore_colour", "ignore_value", "bonus_point", "bonus_cog", "recycle"];
 const TILES = {
-  rearrange: "move your placed dice between spaces",
-  discount: "assistants cost 1 cog less",
-  sales_boost: "sell dice for 2 cogs",
-  ignore_colour: "your colour's dice ignore colours for free",
-  ignore_value: "your colour's dice ignore values for free",
-  bonus_point: "slot: +1 track advance on completion",
-  bonus_cog: "slot: +1 cog on completion",
-  recycle: "slot: reuse a die of the completed robot",
+  rearrange: () => "move your placed dice between spaces",
+  discount: () => "assistants cost 1 cog less",
+  sales_boost: (c) => (c && typeof c.sales_boost_value === "number" ? `sell dice for ${c.sales_boost_value} cogs` : "sell dice for more cogs"),
+  ignore_colour: () => "your colour's dice ignore colours for free",
+  ignore_value: () => "your colour's dice ignore values for free",
+  bonus_point: () => "slot: +1 track advance on completion",
+  bonus_cog: () => "slot: +1 cog on completion",
+  recycle: () => "slot: reuse a die of the completed robot",
 };
 
+/** The goal tiles in the engine's order (content.goal_targets follows it): their text from the target. */
+const GOAL_TYPES = ["assistants", "level", "same_colour", "power_boxes", "sparks", "third_bonus"];
 const GOALS = {
-  assistants: "play 5 assistants", level: "reach level 4", same_colour: "complete 4 robots of one colour",
-  power_boxes: "complete 4 robots with a power box", sparks: "have 4 sparks", third_bonus: "pass the third bonus space of 2 tracks",
+  assistants: (t) => `play ${t} assistants`, level: (t) => `reach level ${t}`,
+  same_colour: (t) => `complete ${t} robots of one colour`, power_boxes: (t) => `complete ${t} robots with a power box`,
+  sparks: (t) => `have ${t} sparks (in storage and on boxes)`, third_bonus: (t) => `pass the third bonus space of ${t} tracks`,
 };
 
 const PRODUCTION = [["t2", "2 dice from an end + 2 from the bag"], ["t3", "3 adjacent dice from anywhere"],
   ["t4", "4 dice from an end, and a reroll"], ["t5", "5 dice from an end"]];
-const TRACK_POINTS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 17, 20];
-const BONUS_AFTER = [2, 5, 8];
-const THRESHOLDS = [5, 7, 9, 11, 13];
-const LEVEL_REWARDS = ["spark", "tile", "spark", "tile", "spark"];
 const PHASES = {
   draft: "Assistant draft: everyone keeps one assistant of the hand in front of them and passes the rest on.",
   refill: "Assembly lines: the players with a free slot draw robots and place them, one player at a time.",
@@ -111,9 +64,38 @@ const PHASES = {
 
 const lookup = (table, key) => (Object.prototype.hasOwnProperty.call(table, String(key)) ? table[String(key)] : undefined);
 const letter = (colour) => lookup(LETTER, colour) || "X";
-const arr = (x) => (Array.isArray(x) ? x : []);
-const obj = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x : {});
-const num = (x) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+
+/** The match's content document (ctx.content), set by render; null when the page could not read it (then the
+ * cards are drawn by id, the tracks and the factory without their numbers). */
+let content = null;
+/** A list of numbers of the content ("track_points", "thresholds"...), [] without it. */
+const ints = (key) => (content ? arr(content[key]).filter((x) => typeof x === "number" && Number.isFinite(x)) : []);
+/** A number of the content ("goal_points", "storage"...), null without it. */
+const contentNum = (key) => (content && typeof content[key] === "number" && Number.isFinite(content[key]) ? content[key] : null);
+const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
+
+/** The storage's title: how many dice it keeps for the next turn (content.storage). */
+function storageText() {
+  const n = contentNum("storage");
+  return n === null ? "storage" : `storage: keeps ${n ? n : "no"} ${n === 1 ? "die" : "dice"} for the next turn`;
+}
+
+/** An upgrade tile type: what it does, and its points (content.tile_points). */
+function tileText(t) {
+  const say = lookup(TILES, t);
+  if (!say) return String(t);
+  const pts = ints("tile_points")[TILE_TYPES.indexOf(t)];
+  return say(content) + (pts === undefined ? "" : ` · ${points(pts)}`);
+}
+
+/** A goal tile: its target (content.goal_targets) and what meeting it scores (content.goal_points). */
+function goalText(g, withPoints = true) {
+  const say = lookup(GOALS, g);
+  const target = ints("goal_targets")[GOAL_TYPES.indexOf(g)];
+  if (!say || target === undefined) return label(g);
+  const pts = contentNum("goal_points");
+  return say(target) + (withPoints && pts !== null ? ` (${points(pts)})` : "");
+}
 
 /** The legal actions that name `text` and satisfy `pred` (on their JSON form). */
 function acts(ctx, text, pred) {
@@ -126,17 +108,6 @@ function only(ctx, pred) {
   return ctx ? { ...ctx, cardActions: (t) => acts(ctx, t, pred) } : null;
 }
 
-/** Make attrs clickable when actions name it: the choice goes through ctx.pick (one action plays, several filter
- * the side panel's buttons). */
-function clickable(attrs, ctx, text, actions) {
-  if (!actions.length || !ctx || !ctx.pick) return attrs;
-  const go = (e) => { e.stopPropagation(); ctx.pick(text, actions); };     // a space inside a clickable slot
-  return {
-    ...attrs, class: attrs.class + " playable", role: "button", tabindex: "0", onclick: go,
-    title: `${attrs.title ? attrs.title + " — " : ""}${actions.map((a) => a.text).slice(0, 6).join(", ")}${actions.length > 6 ? "…" : ""}`,
-    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(e); } },
-  };
-}
 
 const PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
@@ -146,9 +117,9 @@ function die(text, ctx = null, actions = [], extra = "") {
   if (!m) return h("span", { class: "sp-die odd" + (extra ? " " + extra : "") }, String(text));
   const [, c, v] = m;
   const on = PIPS[v];
-  const attrs = clickable({ class: `sp-die d-${c}${extra ? " " + extra : ""}`, title: `${BY_LETTER[c]} ${v}`, dataset: { die: text } }, ctx, text, actions);
-  return h("span", attrs, h("span", { class: "sp-sr" }, text),
-    [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => h("span", { class: on.includes(k) ? "pip on" : "pip" })));
+  return clickable(h("span", { class: `sp-die d-${c}${extra ? " " + extra : ""}`, title: `${BY_LETTER[c]} ${v}`, dataset: { die: text } },
+    h("span", { class: "sp-sr" }, text),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => h("span", { class: on.includes(k) ? "pip on" : "pip" }))), text, actions, ctx);
 }
 
 /** One of the viewer's dice: clickable for the actions naming it (not a recycle or die choice). */
@@ -186,36 +157,49 @@ function marker(i, players, ctx) {
   return h("span", { class: `sp-marker d-${letter(colour)}${ctx.seat === i ? " mine" : ""}`, title: seatName(i, ctx) }, String(i));
 }
 
-/** A bonus tile's text ("cogs x2", "die_colour green") read as words. */
-function bonusText(t) {
-  const m = /^([a-z_]+)(?: x(\d+))?(?: (red|blue|green|yellow))?$/.exec(String(t));
-  if (!m) return String(t);
-  const [, kind, n, colour] = m;
-  const k = Number(n || 1);
+/** An effect symbol of the content ({kind, n, colour}: a reward, a power box, a bonus tile) in words. */
+function symbolText(sym) {
+  const s = obj(sym);
+  const n = Number.isInteger(s.n) ? s.n : 1;
+  const colour = typeof s.colour === "string" ? s.colour : "";
+  const many = (one, more) => `${n} ${n === 1 ? one : more}`;
   const words = {
-    cogs: `${k} cog${k > 1 ? "s" : ""}`, sparks: `${k} spark${k > 1 ? "s" : ""}`, die: `${k} die from the bag`,
-    die_colour: `${colour} die`, advance_any: `advance ${k} on any track`, advance: `advance ${k} ${colour || ""}`,
-    tile: "an upgrade tile", cog_assistant: "1 cog + 1 assistant", assistant: `${k} assistant${k > 1 ? "s" : ""}`,
-    reroll: "reroll", adjust: "±1 to a die", factory: `+${k} towards an upgrade`,
+    cogs: () => many("cog", "cogs"), sparks: () => many("spark", "sparks"),
+    assistant: () => `draw ${many("assistant", "assistants")}`, die: () => `${many("die", "dice")} from the bag`,
+    die_colour: () => many(`${colour} die`, `${colour} dice`), reroll: () => "reroll any of your dice",
+    adjust: () => (n === 1 ? "±1 to one die" : `${n} free ±1 steps on your dice`),
+    advance_any: () => `advance ${n} on any track`, advance: () => `advance ${n} on the ${colour} track`,
+    factory: () => `+${n} towards the next upgrade`, tile: () => (n === 1 ? "an upgrade tile" : `${n} upgrade tiles`),
+    cog_assistant: () => "1 cog + 1 assistant",
   };
-  return lookup(words, kind) || String(t);
+  const say = lookup(words, s.kind);
+  return say ? say() : String(s.kind === undefined ? "?" : s.kind);
 }
 
-/** A robot card's template (spaces with their colours resolved), or null for a card outside the default content. */
+/** A bonus tile as the view writes it ("cogs x2", "die_colour green") in words. */
+function bonusText(t) {
+  const m = /^([a-z_]+)(?: x(\d+))?(?: ([a-z]+))?$/.exec(String(t));
+  return m ? symbolText({ kind: m[1], n: Number(m[2] || 1), colour: m[3] }) : String(t);
+}
+
+/** A robot card of the content: its colour, die spaces ({colour or null = any, value or 0 = any}), track advance,
+ * reward and power box in words; null without the content or for a card it does not hold. */
 function robotInfo(name) {
-  const m = /^([RBGY])([0-9]{1,2})$/.exec(String(name));
-  const t = m && ROBOTS[Number(m[2])];
-  if (!t) return null;
-  const ci = COLOURS.indexOf(BY_LETTER[m[1]]);
-  const col = (x) => (x === "X" ? COLOURS[ci] : x === "O" ? COLOURS[(ci + 1) % 4] : x === "O2" ? COLOURS[(ci + 2) % 4] : null);
-  return { colour: COLOURS[ci], spaces: t.s.map(([c, v]) => ({ colour: col(c), value: v })), advance: t.a, reward: t.r || null, box: t.b || null };
+  const r = content ? arr(content.robots).map(obj).find((x) => x.name === name) : null;
+  if (!r) return null;
+  const colour = COLOURS.includes(r.colour) ? r.colour : null;
+  const spaces = arr(r.spaces).map((sp) => {
+    const [c, v] = arr(sp);
+    return { colour: COLOURS.includes(c) ? c : null, value: num(v) };
+  });
+  return { colour, spaces, advance: num(r.advance), reward: r.reward ? symbolText(r.reward) : null, box: r.box ? symbolText(r.box) : null };
 }
 
 function robotNote(name) {
   const info = robotInfo(name);
   if (!info) return null;
   return h("span", { class: "sp-robot-note" },
-    h("span", { class: "sp-adv", title: `completing it advances ${info.advance} on the ${info.colour} track` }, `+${info.advance}`),
+    h("span", { class: "sp-adv", title: `completing it advances ${info.advance} on the ${info.colour || "robot's"} track` }, `+${info.advance}`),
     info.reward ? h("span", { class: "sp-reward", title: "immediate reward" }, info.reward) : null,
     info.box ? h("span", { class: "sp-box", title: "power box (a spark fires it once a round)" }, `▣ ${info.box}`) : null);
 }
@@ -223,10 +207,12 @@ function robotNote(name) {
 const robotCtx = (ctx) => only(ctx, (j) => ["assign", "spark_box", "cog_box", "free_box"].includes(j.type));
 const assistantCtx = (ctx) => only(ctx, (j) => ["recruit", "draft", "copy"].includes(j.type));
 
+/** An assistant: its chip and, from the glossary, what it does (timing, effect, points). */
 function assistant(name, ctx, extra = "") {
-  const info = lookup(ASSISTANTS, name);
-  return h("span", { class: "sp-assistant", title: info ? `${name} (${info[0]}): ${info[1]}` : String(name) },
-    card(name, ctx ? assistantCtx(ctx) : null, extra), info ? h("small", null, info[1]) : null);
+  const entry = gloss(name);
+  const text = entry && typeof entry.text === "string" && entry.text ? entry.text : null;
+  return h("span", { class: "sp-assistant", title: tooltip(name) },
+    card(name, ctx ? assistantCtx(ctx) : null, extra), text ? h("small", null, text) : null);
 }
 
 function assistants(list, ctx, extra = "") {
@@ -293,7 +279,7 @@ function top(view, ctx) {
       n > 1 && phase !== "over" ? field("active player", typeof view.active === "number" ? seatName(view.active, ctx) : String(view.active), ctx) : null,
       n > 1 ? field("first player", typeof view.first_player === "number" ? seatName(view.first_player, ctx) : String(view.first_player), ctx) : null,
       field("goal tiles", arr(view.goals).length
-        ? h("span", { class: "sp-goals" }, arr(view.goals).map((g) => h("span", { class: "sp-goal", title: String(g) }, lookup(GOALS, g) || label(g))))
+        ? h("span", { class: "sp-goals" }, arr(view.goals).map((g) => h("span", { class: "sp-goal", title: String(g) }, goalText(g))))
         : h("span", { class: "none" }, "none"), ctx),
       solo ? field("solo game", `${solo.won ? "won! " : phase === "over" ? "lost: " : ""}to win, ${num(solo.target)} points and every goal tile met (goals: ${solo.goals_met ? "all met" : phase === "over" ? "not all met" : "not all met yet"})`, ctx) : null),
     solo ? rest(solo, ["target", "goals_met", "won"], ctx, "solo: more") : null);
@@ -323,32 +309,41 @@ function supply(view, ctx) {
       rest(deck, ["shuffled", "bottom"], ctx, "robot deck: more"),
       field("assistant deck", `${num(view.assistant_deck)} cards`, ctx),
       field("upgrade tiles", stacks.length ? h("span", { class: "sp-tiles" }, stacks.map((t) =>
-        h("span", clickable({ class: "sp-tile", title: lookup(TILES, t) || String(t) }, ctx, t, tileCtx(t)), label(t)))) : h("span", { class: "none" }, "none"), ctx)));
+        clickable(h("span", { class: "sp-tile", title: tileText(t) }, label(t)), t, tileCtx(t), ctx))) : h("span", { class: "none" }, "none"), ctx)));
 }
 
 function tracks(view, ctx) {
   const players = arr(view.players);
   const bonus = obj(view.bonus);
+  // the points of each scoring space and where the bonus spaces sit (the content); without the content, as many
+  // numbered spaces as the furthest marker needs, the bonus tiles after them
+  const trackPoints = ints("track_points");
+  const bonusAfter = ints("bonus_after");
+  const known = trackPoints.length > 0;
+  const furthest = Math.max(0, ...players.flatMap((p) => COLOURS.map((c) => num(obj(obj(p).tracks)[c]))));
+  const length = known ? trackPoints.length : Math.min(furthest, 40);
+  const bonusCell = (t) => h("div", { class: "sp-cell bonus", title: t === undefined ? "bonus space" : String(t) },
+    h("small", null, "bonus"), t === undefined ? null : bonusText(t));
   const rows = COLOURS.map((c) => {
     const on = (pos) => players.map((p, i) => (num(obj(obj(p).tracks)[c]) === pos ? marker(i, players, ctx) : null));
     const cells = [h("div", { class: "sp-cell start" }, h("small", null, "start"), h("span", { class: "sp-markers" }, on(0)))];
     const tiles = arr(bonus[c]);
-    TRACK_POINTS.forEach((pts, k) => {
-      cells.push(h("div", { class: "sp-cell" }, h("small", null, String(pts)), h("span", { class: "sp-markers" }, on(k + 1))));
-      const b = BONUS_AFTER.indexOf(k + 1);
-      if (b >= 0) {
-        const t = tiles[b];
-        cells.push(h("div", { class: "sp-cell bonus", title: t === undefined ? "bonus space" : String(t) }, h("small", null, "bonus"), t === undefined ? null : bonusText(t)));
-      }
-    });
+    for (let k = 0; k < length; k += 1) {
+      cells.push(h("div", { class: "sp-cell" }, h("small", null, known ? String(trackPoints[k]) : `#${k + 1}`), h("span", { class: "sp-markers" }, on(k + 1))));
+      const b = bonusAfter.indexOf(k + 1);
+      if (known && b >= 0) cells.push(bonusCell(tiles[b]));
+    }
+    if (!known) cells.push(...tiles.map(bonusCell));
     const pick = acts(ctx, c, (j) => j.type === "track" && j.track === c);
     return h("div", { class: `sp-track t-${letter(c)}` },
-      h("div", clickable({ class: `sp-track-name d-${letter(c)}`, title: `${c} track` }, ctx, c, pick), c), cells);
+      clickable(h("div", { class: `sp-track-name d-${letter(c)}`, title: `${c} track` }, c), c, pick, ctx), cells);
   });
   const extra = Object.keys(bonus).filter((c) => !COLOURS.includes(c));
   return section("Score tracks",
     h("div", { class: "sp-tracks" }, rows),
-    h("p", { class: "note" }, "numbers: points of each space; a bonus space pays its tile to every player who passes it"),
+    h("p", { class: "note" }, known
+      ? "numbers: points of each space; a bonus space pays its tile to every player who passes it"
+      : "#: the spaces the markers reached (their points and where the bonus spaces sit are not known here)"),
     extra.length ? rest(bonus, COLOURS, ctx, "other bonus tiles") : null);
 }
 
@@ -356,23 +351,24 @@ function tracks(view, ctx) {
 
 function space(id, content, ctx, extra = "", title = "") {
   const a = acts(ctx, id, (j) => j.space === id || j.to === id || j.type === "rearrange" && j.space === id);
-  return h("span", clickable({ class: "sp-space" + (extra ? " " + extra : ""), title: title || id, dataset: { space: id } }, ctx, id, a), content);
+  return clickable(h("span", { class: "sp-space" + (extra ? " " + extra : ""), title: title || id, dataset: { space: id } }, content), id, a, ctx);
 }
 
 /** A robot card as on the table: its chip, what completing it gives, its die spaces (the requirement, or the die
  * placed there). `id` is its slot ("s1"), whose spaces ("s1.2") the seat's actions may name; null off the line. */
 function robot(name, placed, id, ctx, head) {
   const info = robotInfo(name);
-  const spaces = info ? info.spaces : arr(placed).map(() => ({ colour: null, value: 0 }));
+  // without the card in the content: the slot's three spaces, their requirements not known
+  const spaces = info ? info.spaces : arr(placed).map(() => ({ colour: null, value: 0, unknown: true }));
   const spaceEls = spaces.map((req, j) => {
     const d = arr(placed)[j];
-    const want = `${req.colour || "any colour"}${req.value ? ", value " + req.value : ""}`;
+    const want = req.unknown ? "requirement not known" : `${req.colour || "any colour"}${req.value ? ", value " + req.value : ""}`;
     const inner = typeof d === "string" ? die(d)
-      : h("span", { class: `sp-req d-${req.colour ? letter(req.colour) : "X"}` }, req.value ? String(req.value) : "");
+      : h("span", { class: `sp-req d-${req.colour ? letter(req.colour) : "X"}` }, req.unknown ? "?" : req.value ? String(req.value) : "");
     const full = typeof d === "string" ? "full" : "";
     return id ? space(`${id}.${j + 1}`, inner, ctx, full, `${id}.${j + 1}: ${want}`) : h("span", { class: "sp-space " + full, title: want }, inner);
   });
-  const colour = info ? info.colour : BY_LETTER[String(name)[0]];
+  const colour = info ? info.colour : null;
   return h("div", { class: `sp-robot${colour ? " r-" + letter(colour) : ""}` },
     h("div", { class: "sp-robot-head" }, head, card(name, robotCtx(ctx), "small")),
     robotNote(name),
@@ -386,9 +382,7 @@ function robotSlot(slot, k, ctx) {
   const name = typeof s.robot === "string" ? s.robot : null;
   const body = name ? robot(name, s.dice, id, ctx, h("small", null, id))
     : h("div", { class: "sp-robot empty" }, h("div", { class: "sp-robot-head" }, h("small", null, id), h("span", { class: "none" }, "empty slot")));
-  return h("div", clickable({ class: "sp-slot", title: `slot ${id}` }, ctx, id, slotActs), body,
-    s.tile ? h("div", { class: "sp-slot-tile", title: lookup(TILES, s.tile) || String(s.tile) }, label(s.tile)) : null,
-    rest(s, ["robot", "dice", "tile"], ctx, "slot: more"));
+  return clickable(h("div", { class: "sp-slot", title: `slot ${id}` }, body, s.tile ? h("div", { class: "sp-slot-tile", title: tileText(s.tile) }, label(s.tile)) : null, rest(s, ["robot", "dice", "tile"], ctx, "slot: more")), id, slotActs, ctx);
 }
 
 function tableau(p, ctx) {
@@ -401,8 +395,8 @@ function tableau(p, ctx) {
       info && info.box ? h("small", { class: "sp-boxstate" + (used.includes(r) ? " used" : ""), title: info.box }, `▣ ${boxState(r)}`) : null);
   });
   const boardActs = acts(ctx, "board", (j) => j.box === "board");
-  const board = h("span", clickable({ class: "sp-board-box" + (used.includes("board") ? " used" : ""), title: "the board's own power box: 1 cog" }, ctx, "board", boardActs),
-    `board box (1 cog): ${boxState("board")}`);
+  const gives = content && content.board_box ? symbolText(content.board_box) : null;
+  const board = clickable(h("span", { class: "sp-board-box" + (used.includes("board") ? " used" : ""), title: `the board's own power box${gives ? ": " + gives : ""}` }, `board box${gives ? ` (${gives})` : ""}: ${boxState("board")}`), "board", boardActs, ctx);
   return h("div", { class: "sp-tableau" }, robots.length ? robots : h("span", { class: "none" }, "no completed robot"), board);
 }
 
@@ -414,10 +408,16 @@ function factory(p, ctx) {
     const m = /^[RBGY]([1-6])$/.exec(String(d));
     if (m) sum += Number(m[1]);
   }
-  const next = level < THRESHOLDS.length
-    ? `level ${level + 1} at ${THRESHOLDS[level]} (reward: ${LEVEL_REWARDS[level]})` : "top level";
-  const meter = h("span", { class: "sp-levels", title: `level ${level} of 5` },
-    [0, 1, 2, 3, 4, 5].map((l) => h("span", { class: "sp-level" + (l === level ? " on" : l < level ? " past" : "") }, String(l))));
+  // the sums that reach each level and their rewards (the content); without it, the level alone
+  const thresholds = ints("thresholds").slice(0, 20);
+  const rewards = content ? arr(content.level_rewards) : [];
+  const levels = thresholds.length;
+  const reward = typeof rewards[level] === "string" ? ` (reward: ${rewards[level]})` : "";
+  const next = !levels ? `level ${level}` : level < levels ? `level ${level + 1} at ${thresholds[level]}${reward}` : "top level";
+  const meter = levels
+    ? h("span", { class: "sp-levels", title: `level ${level} of ${levels}` }, Array.from({ length: levels + 1 }, (_, l) =>
+      h("span", { class: "sp-level" + (l === level ? " on" : l < level ? " past" : "") }, String(l))))
+    : h("span", { class: "sp-levels", title: `level ${level}` }, h("span", { class: "sp-level on" }, String(level)));
   const cols = Object.keys(up).length ? byColour(up) : COLOURS.map((c) => [c, null]);
   const spaces = cols.map(([c, d]) => {
     return space(`up-${c}`, typeof d === "string" ? die(d) : h("span", { class: `sp-req d-${letter(c)}` }), ctx, typeof d === "string" ? "full" : "", `upgrade section, ${c} space`);
@@ -432,8 +432,7 @@ function production(p, ctx, n) {
   return h("span", { class: "sp-prod" }, PRODUCTION.map(([t, text], k) => {
     const a = acts(ctx, t, (j) => j.type === "take" && j.tile === t);
     const desc = t === "t5" && n === 4 ? "4 dice from an end and 1 cog" : text;
-    return h("span", clickable({ class: "sp-ptile" + (used.includes(k) ? " used" : ""), title: `${t}: ${desc}${used.includes(k) ? " (used)" : ""}` }, ctx, t, a),
-      t === "t5" && n === 4 ? "4+⚙" : t.slice(1));
+    return clickable(h("span", { class: "sp-ptile" + (used.includes(k) ? " used" : ""), title: `${t}: ${desc}${used.includes(k) ? " (used)" : ""}` }, t === "t5" && n === 4 ? "4+⚙" : t.slice(1)), t, a, ctx);
   }));
 }
 
@@ -475,15 +474,15 @@ function player(p0, i, view, ctx) {
       h("ol", null, pending.map((x, k) => h("li", { class: k === 0 ? "head" : "" }, pendingText(x, p))))) : null,
     field("production", production(p, pctx, n), ctx),
     field("dice", h("span", { class: "sp-dicerow" }, dice(p.dice, (d) => ownDie(d, pctx)),
-      h("span", { class: "sp-storage" }, h("small", null, "storage"), space("store", typeof p.storage === "string" ? die(p.storage) : h("span", { class: "sp-req d-X" }), pctx, typeof p.storage === "string" ? "full" : "", "storage: keeps 1 die for the next turn"))), ctx),
+      h("span", { class: "sp-storage" }, h("small", null, "storage"), space("store", typeof p.storage === "string" ? die(p.storage) : h("span", { class: "sp-req d-X" }), pctx, typeof p.storage === "string" ? "full" : "", storageText()))), ctx),
     extraDice,
     field("factory", factory(p, pctx), ctx),
     h("div", { class: "sp-line" }, arr(p.line).map((s, k) => robotSlot(s, k, pctx))),
     field("completed", tableau(p, pctx), ctx),
     field("assistants played", h("span", null, assistants(p.played, pctx),
       p.conrad ? h("small", { class: "sp-conrad" }, ` Conrad copies ${p.conrad}`) : null), ctx),
-    arr(p.tiles).length ? field("upgrade tiles", h("span", { class: "sp-tiles" }, arr(p.tiles).map((t) => h("span", { class: "sp-tile own", title: lookup(TILES, t) || String(t) }, label(t)))), ctx) : null,
-    arr(p.goals_met).length ? field("goals met", arr(p.goals_met).map((g) => lookup(GOALS, g) || label(g)).join("; "), ctx) : null,
+    arr(p.tiles).length ? field("upgrade tiles", h("span", { class: "sp-tiles" }, arr(p.tiles).map((t) => h("span", { class: "sp-tile own", title: tileText(t) }, label(t)))), ctx) : null,
+    arr(p.goals_met).length ? field("goals met", arr(p.goals_met).map((g) => goalText(g, false)).join("; "), ctx) : null,
     drawn && !mine ? field("robots drawn", h("span", null, drawnKnown.map((c) => card(c, null, "small")), drawn > drawnKnown.length ? backs(drawn - drawnKnown.length) : null), ctx) : null,
     view.phase === "draft" ? field("draft", `${num(p.draft_hand_size)} cards to choose from${p.draft_committed ? " · has chosen" : ""}`, ctx) : null,
     used.length || num(p.rearranged) || num(p.completed_this_turn) ? h("p", { class: "note" },
@@ -517,6 +516,7 @@ function own(view, ctx) {
 export function render(view, ctx) {
   view = obj(view);
   ctx = ctx || {};
+  content = ctx.content && typeof ctx.content === "object" && !Array.isArray(ctx.content) ? ctx.content : null;
   const panels = arr(view.players).map((p, i) => player(p, i, view, ctx));
   const me = typeof ctx.seat === "number" && panels[ctx.seat] ? ctx.seat : -1;
   if (me > 0) panels.unshift(...panels.splice(me, 1));      // the viewer's own board first, the others in seat order

@@ -314,9 +314,85 @@ class NicodemusGame(Game):
 
     # -- information ------------------------------------------------------------------------------------------
 
+    def glossary(self) -> dict[str, dict[str, str]]:
+        """Every machine type (colour, VP, repair cost, production, effect) and every project tile (VP, what it
+        needs in the workshop), worded from the content, so a replaced content describes its own cards."""
+        content = self.content
+        assert isinstance(content, NicodemusContent)
+        copier = [m.name for m in content.machines if m.effect == "copy"]
 
+        def amounts(counts: list[tuple[str, int]]) -> str:
+            return " + ".join(f"{n} {what}" for what, n in counts if n) or "nothing"
 
+        def production(m: MachineType) -> str:
+            if m.production == "joker":
+                return "a joker (wood, copper or crystal, your choice)"
+            return m.production
 
+        def effect(m: MachineType) -> str:
+            fx = m.effect
+            if fx == "produce":
+                if m.production == "joker":
+                    return ("choose wood, copper or crystal: gain 1 of it per bric-a-brac machine with a joker "
+                            "production, this one included")
+                return f"gain 1 {m.production} per bric-a-brac machine producing {m.production}, this one included"
+            if fx == "copy":
+                return f"copy the effect of another bric-a-brac machine placed before it (not {' or '.join(copier)})"
+            return {
+                "discard_from_hand": "discard a machine from your hand and take 2 cubes of its repair cost",
+                "discard_one_of_3_before": "discard 1 of the 3 bric-a-brac machines placed just before this one "
+                                           "and take 1 cube of its repair cost",
+                "discard_one_of_2_before": "discard 1 of the 2 bric-a-brac machines placed just before this one "
+                                           "and take 1 cube of its repair cost and 1 charcoalium",
+                "exchange": "1 to 3 exchanges with the reserve: 1 charcoalium for 1 wood, copper or crystal, or "
+                            "1 of those for 1 charcoalium",
+                "discard_previous": "discard the bric-a-brac machine placed just before this one and take 2 cubes "
+                                    "of its repair cost",
+                "steal_charcoalium": "steal 1 charcoalium and 1 random machine from the opponent's hand",
+                "steal_resource": "steal 1 wood, copper or crystal of your choice and 1 random machine from the "
+                                  "opponent's hand",
+                "strip_hand": "the opponent discards machines from hand at random until 2 remain and returns 2 "
+                              "charcoalium (or all they have)",
+                "return_resources": "the opponent returns 2 wood, copper or crystal of your choice to the reserve",
+                "private_project": "draw 2 unused project tiles, keep 1 face up as your private project, remove "
+                                   "the other from the game",
+            }[fx]
+
+        def listing(values: list[str]) -> str:
+            return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+
+        def needs(t: ProjectTile) -> str:
+            n = t.machines
+            machines = f"{n} machine" + ("s" if n != 1 else "")
+            if t.condition == "identical":
+                return f"{machines} of the same type"
+            values = [str(x) for x in t.requires]
+            each = " (one each)" if len(set(values)) == len(values) > 1 else ""
+            if len(set(values)) == 1:
+                values, each = values[:1], " each" if n > 1 and t.condition == "vp" else ""
+                if t.condition == "colours":
+                    return f"{n} {values[0]} machine" + ("s" if n != 1 else "")
+            if t.condition == "colours":
+                return f"{machines}: {listing(values)}{each}"
+            if t.condition == "vp":
+                return f"{machines} worth {listing(values)} VP{each}"
+            return f"{machines} producing {listing(values)}{each}"
+
+        out: dict[str, dict[str, str]] = {}
+        for m in content.machines:
+            out[m.name] = {
+                "name": f"{m.colour.capitalize()} machine",
+                "text": f"{m.vp} VP · repair costs {amounts(list(zip(_CUBES, m.cost)))} · produces {production(m)}"
+                        f" · effect: {effect(m)} · {m.copies} cop" + ("y" if m.copies == 1 else "ies"),
+            }
+        for t in content.projects:
+            joker = " · a joker production does not count" if t.condition == "production" else ""
+            out[t.name] = {
+                "name": "Project tile",
+                "text": f"{t.vp} VP · needs {needs(t)} in your workshop, the machine just repaired among them; "
+                        f"they are then set aside{joker}",
+            }
+        return out
 
     def scores_from_view(self, view: View) -> list[int]:
         """VP of every machine a player repaired (still in the workshop, or set aside) plus completed projects."""

@@ -309,9 +309,50 @@ class ScrapyardGame(Game):
 
     # -- information ------------------------------------------------------------------------------------------
 
+    def glossary(self) -> dict[str, dict[str, str]]:
+        """Every card code of the content (``H1``, ``SW3``...) and ``standard`` (the Merchant's Structure a robot
+        slot may show): the card's name and a line of what matters in play, from the content's fields — a
+        Structure's type, VP, Upgrade slots and storage bonus, an Upgrade's family, scoring effect (X, and a
+        Boost's target) and the Structures it fits, then the REP column (cubes to repair it) and the DEM column
+        (cubes dismantling gives). RULES.md says what each means."""
+        content = self.content
+        assert isinstance(content, ScrapyardContent)
+        resource = dict(zip(RESOURCES, ("Mechanical", "Motor", "Electronics", "Energy"), strict=True))
 
+        def slots(n: int) -> str:
+            return "no Upgrade slot" if n == 0 else f"{n} Upgrade slot{'s' if n != 1 else ''}"
 
+        def fits(types: tuple[str, ...]) -> str:
+            return "fits any Structure" if set(types) == set(TYPES) else "fits " + ", ".join(t.title() for t in types)
 
+        def effect(u: Upgrade) -> str:
+            gain = f"+{u.x} VP"
+            if u.family == "software":
+                return gain
+            if u.family == "shield":
+                return f"{gain} per protected Structure of the robot (one carrying a Shield)"
+            if u.family == "weapon":
+                return f"{gain} per Weapon on its Structure, itself included"
+            if u.family == "movement":
+                return f"{gain} per other Upgrade family on its Structure"
+            if u.target in (None, "self"):
+                return f"{gain} per Upgrade on its Structure, itself included"
+            return f"{gain} per Upgrade on the {str(u.target).title()}, itself always counted"
+
+        out: dict[str, dict[str, str]] = {}
+        for code, card in zip(self.codes, content.cards, strict=True):
+            if isinstance(card, Structure):
+                bonus = (f"+1 VP per 3 {resource[card.bonus]} left in stock" if card.bonus is not None
+                         else "no storage bonus")
+                parts = [f"{card.type.title()} Structure", f"{card.vp} VP", slots(card.slots), bonus]
+            else:
+                parts = [f"{card.family.title()} Upgrade", effect(card), fits(card.fits)]
+            parts += [f"repair {cubes_text(card.rep_cubes)}", f"dismantle gives {cubes_text(card.dem_cubes) or 'nothing'}"]
+            out[code] = {"name": card.name, "text": " · ".join(parts)}
+        out["standard"] = {"name": "Standard Structure", "text": " · ".join([
+            "Structure of any type sold by the Merchant", f"{content.standard_vp} VP", slots(content.standard_slots),
+            "no storage bonus", "6 Waste, already working (no repair)"])}
+        return out
 
     def scores_from_view(self, view: View) -> list[int]:
         """The seed's scoring again, in Python, from the robots and stocks a view shows."""

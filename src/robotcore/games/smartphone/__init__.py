@@ -35,8 +35,10 @@ from robotcore.games.smartphone import engine, view
 from robotcore.games.smartphone.data import (
     EVENT_KINDS,
     MALUS_EFFECTS,
+    RECYCLING,
     SUPPLIER_CODES,
     SUPPLIERS,
+    TYPE_NAMES,
     TYPES,
     Component,
     Event,
@@ -296,6 +298,72 @@ class SmartphoneGame(Game):
     def score_parts(self, state: State) -> list[dict[str, int]]:
         """Per seat: component points, recycling bonus and malus penalty."""
         out: list[dict[str, int]] = engine.score_parts(self._core, np.frombuffer(state.state_bytes(), np.uint8))
+        return out
+
+    def glossary(self) -> dict[str, dict[str, str]]:
+        """What the names a view shows stand for, from this game's content: each component (its title, points
+        and recipe, the 2025 board's too where it differs), malus card (its category, text and harsh effect),
+        supplier (its text, what a supply takes, its face-up cards and deck), resource kind (``P-MR``: the type
+        from that supplier, for the kinds its deck holds) and resource type (``MR``: which decks hold it, which
+        components need it)."""
+        content = self.content
+        assert isinstance(content, SmartphoneContent)
+        later = bool(self.params["screen_precious_metal"])
+        harsh = bool(self.params["harsh_malus"])
+
+        def cards(counts: tuple[int, ...]) -> str:               # a recipe: "MR MC AM AM AM"
+            return " ".join(" ".join([TYPES[t]] * n) for t, n in enumerate(counts) if n)
+
+        def deck(counts: tuple[int, ...]) -> str:                # a deck: "3 MP, 16 MR, 26 MC, 8 TR, 22 AM"
+            return ", ".join(f"{n} {TYPES[t]}" for t, n in enumerate(counts) if n) or "empty"
+
+        def one_line(text: str) -> str:
+            return " ".join(text.split())
+
+        def effect(m: MalusCard) -> str:                        # its harsh effect, or ""
+            arg = m.arg
+            return {"heavy": "counts as 2 malus",
+                    "sticky": "cannot be depolluted nor offered in a trade",
+                    "lose": f"drawn with a supply, its drawer discards one non-recycled {arg} "
+                            f"({TYPE_NAMES.get(arg, ('', arg))[1]})",
+                    "wipe": f"drawn with a supply, {arg}'s face-up cards leave the game",
+                    "block": f"drawn with a supply, no supply at {arg} on its drawer's next turn"}.get(m.effect, "")
+
+        out: dict[str, dict[str, str]] = {}
+        for c in content.components:
+            recipe = c.later_recipe if later and c.later_recipe is not None else c.recipe
+            parts = [f"component · {c.points} points", f"{sum(recipe)} cards: {cards(recipe)}"]
+            if c.later_recipe is not None and c.later_recipe != c.recipe:
+                other, board = (c.recipe, "original board") if later else (c.later_recipe, "2025 board")
+                parts.append(f"{board}: {cards(other)}")
+            out[c.name] = {"name": c.title_en or c.title_fr or c.name, "text": " · ".join(parts)}
+        for m in content.malus:
+            text = one_line(m.text_en or m.text_fr) or "a malus card"
+            if effect(m):
+                text += f" ({'effect' if harsh else 'harsh variant'}: {effect(m)})"
+            out[m.name] = {"name": "malus card" + (f" · {one_line(m.category)}" if m.category.strip() else ""),
+                           "text": text}
+        for s, sup in enumerate(content.suppliers):
+            code = SUPPLIER_CODES[s]
+            parts = [f"a supply takes {sup.take} card{'s' if sup.take != 1 else ''} + {sup.malus} malus",
+                     f"{sup.visible} face up", f"deck of {sum(sup.deck)}: {deck(sup.deck)}"]
+            lead = one_line(sup.text_en or sup.text_fr)
+            out[sup.name] = {"name": sup.name, "text": " · ".join(([lead] if lead else []) + parts)}
+            for t, n in enumerate(sup.deck):
+                if not n:
+                    continue
+                kind = f"{code}-{TYPES[t]}"
+                text = f"resource card · {n} of the {sum(sup.deck)} cards of the {sup.name} deck"
+                if s == RECYCLING:
+                    text += f" · recycled: never lost, counts for the recycling bonus (+{content.recycling_bonus})"
+                out[kind] = {"name": f"{TYPE_NAMES[TYPES[t]][1]} from {sup.name}", "text": text}
+        recipes = content.recipes(later)
+        for t, name in enumerate(TYPES):
+            decks = [f"{sup.name} {sup.deck[t]}" for sup in content.suppliers if sup.deck[t]]
+            needs = [f"{c.name} {r[t]}" for c, r in zip(content.components, recipes, strict=True) if r[t]]
+            parts = ["resource type", "in the decks: " + (", ".join(decks) or "none"),
+                     "needed by: " + (", ".join(needs) or "no component")]
+            out[name] = {"name": TYPE_NAMES[name][1], "text": " · ".join(parts)}
         return out
 
     def fields(self, state: State) -> dict[str, Any]:

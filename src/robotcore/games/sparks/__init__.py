@@ -262,6 +262,112 @@ class SparksGame(Game):
 
     # -- information ------------------------------------------------------------------------------------------
 
+    def glossary(self) -> dict[str, dict[str, str]]:
+        """Every robot card (its colour, die spaces, track advance, reward, power box) and every assistant (its
+        timing, effect and points), worded from this game's content (RULES.md, "Components")."""
+        content = self.content
+        assert isinstance(content, SparksContent)
+
+        def count(n: int, one: str, many: str) -> str:
+            return f"{n} {one if n == 1 else many}"
+
+        def symbol(s: Symbol) -> str:
+            n, colour = s.n, s.colour or ""
+            words = {
+                "cogs": count(n, "cog", "cogs"), "sparks": count(n, "spark", "sparks"),
+                "assistant": "draw " + count(n, "assistant", "assistants"),
+                "die": count(n, "die", "dice") + " from the bag",
+                "die_colour": count(n, f"{colour} die", f"{colour} dice"),
+                "reroll": "reroll any of your dice",
+                "adjust": "±1 to one die" if n == 1 else f"{n} free ±1 steps on your dice",
+                "advance_any": f"advance {n} on any track",
+                "factory": f"+{n} towards the next factory upgrade",
+                "tile": "an upgrade tile" if n == 1 else f"{n} upgrade tiles",
+                "cog_assistant": "1 cog and 1 assistant",
+                "advance": f"advance {n} on the {colour} track",
+            }
+            return words.get(s.kind, s.text())
+
+        def space(colour: str | None, value: int | None) -> str:
+            if colour is None:
+                return "any" if value is None else f"any {value}"
+            return colour if value is None else f"{colour} {value}"
+
+        def either(values: tuple[int, ...]) -> str:
+            words = [str(v) for v in values]
+            return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+        def effect(a: Assistant) -> str:
+            k, n = a.kind, a.param
+            colour = COLOURS[n] if 0 <= n < len(COLOURS) else str(n)
+            if k == "conrad":
+                return "copies the effect and points of another played assistant (tucked under it)"
+            if k == "emma":
+                return "one cog may stand for a spark on a power box"
+            if k == "frank":
+                return f"discard a die of value {either(content.frank_values)} to advance 1 on its colour's track"
+            if k == "gordon":
+                usual = content.ignore_colour_cost
+                return "ignoring a colour costs 1 cog" + ("" if usual == 1 else f" instead of {usual}")
+            if k == "max":
+                return "on completing a robot with a power box, pay 1 cog to fire it at once"
+            if k == "factory_bonus":
+                return f"+{n} towards every factory upgrade"
+            if k == "octavia":
+                return "turn one die to its opposite face"
+            if k == "olympia":
+                return ("fire one of your power boxes for free" if n == 1
+                        else f"fire {n} different power boxes of yours for free")
+            if k == "track_any":
+                return f"an advance on the {colour} track may go to any track"
+            if k == "quincy":
+                return "on others' turns, take your dice from anywhere in the junkyard"
+            if k == "silas":
+                return "discard a die and spread its pips as ±1 steps over your other dice"
+            if k == "warren":
+                return "take every die left in the junkyard"
+            if k == "complete":
+                return f"pay 1 cog to complete a {colour} robot of your line"
+            if k in ("cogs", "sparks"):
+                return "gain " + count(n, k[:-1], k)
+            if k == "tile":
+                return "take an upgrade tile" if n == 1 else f"take {n} upgrade tiles"
+            if k == "die":
+                return "take " + count(n, "die", "dice") + " from the bag"
+            if k == "advance_any":
+                return f"advance {n} on any tracks"
+            if k == "adjust":
+                return "a free ±1 to one die"
+            if k == "reroll_one":
+                return "reroll one die"
+            if k == "sales":
+                return f"sell dice for {count(n, 'cog', 'cogs')} more"
+            if k == "ignore_value":
+                return "ignore one value requirement"
+            if k == "free_play":
+                return ("play another assistant from your hand for free" if n == 1
+                        else f"play {n} more assistants from your hand for free")
+            if k == "factory":
+                return f"+{n} towards the next factory upgrade"
+            if k == "die_choice":
+                return ("take a die of any colour, set to any value" if n == 1
+                        else f"take {n} dice of any colour, each set to any value")
+            return f"{k} {n}"
+
+        out: dict[str, dict[str, str]] = {}
+        for r in content.robots:
+            parts = ["dice: " + ", ".join(space(c, v) for c, v in r.spaces),
+                     f"+{r.advance} on the {r.colour} track" if r.advance else "no track advance"]
+            if r.reward is not None:
+                parts.append("reward: " + symbol(r.reward))
+            if r.box is not None:
+                parts.append("power box: " + symbol(r.box))
+            out[r.name] = {"name": f"{r.colour.capitalize()} robot", "text": " · ".join(parts)}
+        for a in content.assistants:
+            out[a.name] = {"name": a.name,
+                           "text": f"{a.timing}: {effect(a)} · {count(a.points, 'point', 'points')}"}
+        return out
+
     def scores_from_view(self, view: View) -> list[int]:
         """The official scoring again, in Python, from a view alone."""
         content = self.content
