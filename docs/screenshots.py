@@ -41,6 +41,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def whole_page(driver: webdriver.Chrome, path: Path) -> None:
+    """A picture of the whole page (up to 2,400 px tall), not only of the window's first screen."""
+    height = int(driver.execute_script("return document.documentElement.scrollHeight"))
+    driver.set_window_size(1400, min(max(height, 800), 2400))
+    time.sleep(0.2)
+    driver.save_screenshot(str(path))
+    driver.set_window_size(1400, 1200)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", choices=[[], *robotcore.list_games()], metavar="GAME",
@@ -90,7 +99,7 @@ def main() -> int:
             driver.get(f"{url}/play/{match_id}#token={token}")
             wait.until(lambda d: d.find_element("tag name", "body").get_attribute("data-version"))
             time.sleep(0.5)
-            driver.save_screenshot(str(out / f"{name}.png"))
+            whole_page(driver, out / f"{name}.png")
             print("wrote", out / f"{name}.png")
             if name == "robotrick":
                 while True:                                    # to the end, for the replay's picture
@@ -106,7 +115,7 @@ def main() -> int:
             driver.execute_script("arguments[0].value = 60; arguments[0].dispatchEvent(new Event('input'))", slider)
             wait.until(lambda d: d.find_element("tag name", "body").get_attribute("data-step") == "60")
             time.sleep(0.3)
-            driver.save_screenshot(str(out / "replay.png"))
+            whole_page(driver, out / "replay.png")
             print("wrote", out / "replay.png")
         if not everything:
             return 0
