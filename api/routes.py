@@ -29,6 +29,7 @@ from .service import (
     decode_state,
     encode_state,
     load_game,
+    params_from_query,
     playable_action,
 )
 
@@ -231,11 +232,13 @@ def list_games() -> Response:
 
 
 @games.route("/<string:game>")
+@games.arguments(s.GameQuerySchema(), location="query", unknown=s.INCLUDE)
 @games.response(200, s.GameDetailSchema)
-@problems(games, "not-found")
-def get_game(game: str) -> Response:
-    """One game of the catalogue (under its default parameters), with its content and glossary"""
-    return payloads.send(payloads.game_detail(load_game(game, {})))
+@problems(games, "not-found", "invalid-parameter")
+def get_game(query: dict[str, Any], game: str) -> Response:
+    """One game of the catalogue, with its content and glossary, under the parameters given as query arguments
+    (`?players=3&harsh_malus=true`; the defaults for the rest): a match's `params` give the facts of its game"""
+    return payloads.send(payloads.game_detail(load_game(game, params_from_query(game, query))))
 
 
 @games.route("/<string:game>/engine/new", methods=["POST"])

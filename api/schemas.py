@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from robotcore.bots import BOTS, parse_bot_spec
 from robotcore.errors import InvalidParameterError
@@ -111,6 +111,14 @@ class CreateMatchSchema(Strict):
 class ListQuerySchema(Schema):
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100),
                            metadata={"description": "how many matches, newest first"})
+
+
+class GameQuerySchema(Schema):
+    """The game's parameters, each as a query argument of its own (``?players=3&harsh_malus=true``): their
+    names and types are the game's (``parameters`` in its catalogue entry), so they are read against those."""
+
+    class Meta:
+        unknown = INCLUDE
 
 
 class ReplayQuerySchema(Schema):
@@ -474,7 +482,7 @@ class GameSchema(Schema):
 
 class GlossaryEntrySchema(Schema):
     name = fields.String(required=True, metadata={"example": "Armoured Head"})
-    text = fields.String(required=True, metadata={"example": "Head Structure, 3 VP, 2 slots"})
+    text = fields.String(required=True, metadata={"example": "Head Structure · 3 VP · 2 Upgrade slots · repair MMO"})
 
 
 class GameDetailSchema(GameSchema):

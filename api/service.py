@@ -147,6 +147,32 @@ def load_game(name: str, params: Mapping[str, Any]) -> Game:
         raise Problem("invalid-parameter", str(exc)) from None
 
 
+def params_from_query(name: str, query: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's parameters given as query arguments (strings), read as the types its parameters have: ``true``
+    or ``false`` for a bool, a decimal for an int or a float; a name the game does not have is left as it is,
+    for ``load_game`` to refuse with the list of those it has."""
+    if name not in robotcore.list_games():
+        raise Problem("not-found", f"no game named {name!r}; games: {', '.join(robotcore.list_games())}")
+    specs = {p.name: p for p in game_class(name).param_specs}
+    out: dict[str, Any] = {}
+    for key, text in query.items():
+        spec = specs.get(key)
+        if spec is None or not isinstance(text, str):
+            out[key] = text
+        elif spec.type is bool:
+            if text not in ("true", "false"):
+                raise Problem("invalid-parameter", f"{key} is true or false, got {text!r}")
+            out[key] = text == "true"
+        elif spec.type in (int, float):
+            try:
+                out[key] = spec.type(text)
+            except ValueError:
+                raise Problem("invalid-parameter", f"{key} is a number, got {text!r}") from None
+        else:
+            out[key] = text
+    return out
+
+
 def resolve_action(game: Game, given: Mapping[str, Any]) -> int:
     """An action id from any of its forms (id, text, json); forms given together must agree."""
     found: list[int] = []

@@ -110,6 +110,19 @@ def test_catalogue_entry(api: ApiClient, name: str) -> None:
     assert "content" not in api.get("/v1/games").get_json()["games"][0]     # the list stays small
 
 
+def test_catalogue_entry_under_parameters_given_in_the_query(api: ApiClient) -> None:
+    """A match's game, as its params make it: each parameter a query argument, read as its type; what the
+    game does not take, or a value of the wrong type, is a 422 naming it."""
+    entry = api.get("/v1/games/smartphone?players=3&harsh_malus=true&length=20").get_json()
+    game = robotcore.load_game("smartphone", players=3, harsh_malus=True, length="20")
+    assert entry["values"] == game.plain_params() and entry["num_players"] == 3
+    assert entry["glossary"] == game.glossary() != robotcore.load_game("smartphone").glossary()
+    for query, word in [("players=x", "players"), ("harsh_malus=yes", "harsh_malus"), ("players=9", "players"),
+                        ("hangars=2", "hangars"), ("content=x", "content")]:
+        resp = api.get(f"/v1/games/smartphone?{query}")
+        assert resp.status_code == 422 and code(resp) == "invalid-parameter" and word in resp.get_json()["detail"]
+
+
 def test_unknown_game_and_route(api: ApiClient) -> None:
     assert code(api.get("/v1/games/no-such-game")) == "not-found"
     assert code(api.get("/v1/nothing/here")) == "not-found"

@@ -37,14 +37,16 @@ function mentions(json, text) {
   return Object.values(json || {}).some((v) => v === text || (Array.isArray(v) && v.includes(text)));
 }
 
-/** The game's catalogue entry with its content and glossary (GET /v1/games/{game}), read once: renderers name
- * content ids from it. A page that cannot read it still draws the table, with ids only. */
-async function loadGame(game) {
+/** The match's game under its parameters, with its content and glossary (GET /v1/games/{game}?params...), read
+ * once: renderers name content ids from it. Until it arrives, or when it cannot be read, the table is drawn with
+ * ids only. */
+async function loadGame(doc) {
+  const query = new URLSearchParams(Object.entries(doc.params || {}).map(([k, v]) => [k, String(v)])).toString();
   try {
-    page.game = await get(`/v1/games/${seg(game)}`);
+    page.game = await get(`/v1/games/${seg(doc.game)}${query ? "?" + query : ""}`);
   } catch (err) {
     console.error(err);
-    page.game = { content: null, glossary: {} };
+    page.game = { content: null, glossary: {}, values: doc.params || {} };
   }
   useGlossary(page.game.glossary);
 }
@@ -52,6 +54,7 @@ async function loadGame(game) {
 function context(doc, legal) {
   return {
     content: page.game ? page.game.content : null,
+    params: page.game ? page.game.values : doc.params || {},
     seat: doc.seat,
     seats: doc.seats,
     actors: doc.actors || [],
@@ -237,11 +240,13 @@ async function poll() {
 
 async function live() {
   const first = await get(base, { token });
-  await loadGame(first.game);
+  const game = loadGame(first);           // beside the log's read: the first drawing does not wait for it
   show(first);
   const log = await get(`${base}/log`, { token });
   page.doc = page.doc || first;
   addEvents(log.entries.slice(-12));
+  await game;
+  drawBoard();
   document.body.dataset.live = "stream";
   let streamed = page.doc.status === "finished" || await follow();
   while (streamed === null) streamed = await follow();        // closed after it had worked: open it again
@@ -259,7 +264,7 @@ async function live() {
 
 async function replay() {
   const log = await get(`${base}/log`, { token });
-  await loadGame(log.game);
+  await loadGame(log);
   header({ ...log, seat: null });
   if (log.status !== "finished") {
     replace(ui.turn, "This match is not over yet: its replay opens at the end.");

@@ -38,6 +38,11 @@ export const obj = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x :
 export const num = (x) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
 export const has = (x) => x !== null && x !== undefined;
 export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+/** ``table[key]`` for a table of the renderer's own, or undefined: a key from a view ("constructor") never
+ * reaches an object's inherited properties. */
+export const lookup = (table, key) => (Object.prototype.hasOwnProperty.call(table, String(key)) ? table[String(key)] : undefined);
+/** A word from a view fit to end a class name ("r-" + it), or "x". */
+export const classWord = (value) => (/^[A-Za-z0-9_-]{1,32}$/.test(String(value)) ? String(value) : "x");
 
 /** The seat's legal actions ({id, text, json}) whose JSON form passes ``test``. */
 export function legal(ctx, test) {
@@ -50,6 +55,7 @@ export function legal(ctx, test) {
 export function clickable(el, text, actions, ctx, cls = "playable") {
   if (!ctx || !ctx.pick || !actions || !actions.length) return el;
   el.classList.add(cls);
+  Object.assign(el.dataset, { pick: String(text), picks: String(actions.length) });
   el.setAttribute("role", "button");
   el.setAttribute("tabindex", "0");
   const listed = actions.slice(0, 6).map((a) => a.text).join(" · ") + (actions.length > 6 ? " …" : "");

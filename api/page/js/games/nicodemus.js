@@ -4,7 +4,7 @@
 // content document (ctx.content) when the page has it (ids only when it has not).
 
 import { h } from "../dom.js";
-import { backs, card, cards, field, generic, rest, seatName, section } from "./common.js";
+import { backs, card, cards, classWord, field, generic, rest, seatName, section } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "turn", "first_player", "end_triggered", "terminal", "scores",
   "bric_a_brac", "deck_size", "reserve", "players", "projects", "discard", "turn_state", "seat", "hand",
@@ -12,7 +12,7 @@ const DRAWN = ["game", "phase", "actors", "turn", "first_player", "end_triggered
 
 function resources(res) {
   return h("span", { class: "resources" }, Object.entries(res || {}).map(([k, n]) =>
-    h("span", { class: "res r-" + k, title: k }, `${k} ${n}`)));
+    h("span", { class: "res r-" + classWord(k), title: k }, `${k} ${n}`)));
 }
 
 /** The content document's entry of that name in its list `kind` ("machines", "projects"), or null (no content,
@@ -32,7 +32,7 @@ function machine(id, ctx) {
   const prod = m && typeof m.production === "string" ? m.production : null;
   return h("div", { class: "slot" }, card(id, ctx),
     m && vp(m.vp) ? h("small", null, vp(m.vp)) : null,
-    prod ? h("span", { class: "res r-" + prod, title: "production" }, prod) : null);
+    prod ? h("span", { class: "res r-" + classWord(prod), title: "production" }, prod) : null);
 }
 
 /** What a project needs, short: "2× blue", "charcoalium + wood", "1 VP + 1 VP", "2 identical". */

@@ -8,7 +8,7 @@
 // page has it; every chip's tooltip says what the card does.
 
 import { h } from "../dom.js";
-import { arr, card, clickable, field, gloss, legal, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
+import { arr, card, clickable, field, gloss, legal, lookup, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "day", "days", "phase", "terminal", "actors", "direction", "pass", "dice", "deck", "discard",
   "players", "scores", "seat", "hand", "reserve", "pending", "seen", "known_discard", "my_position", "my_score"];
@@ -283,7 +283,7 @@ function yours(view, ctx) {
         : reserve.length ? null : h("span", { class: "none" }, "no card in hand"),
       reserve.length ? field("your reserve", chips(reserve, null, "down"), ctx) : null,
       view.pending ? field("your choice", h("span", { class: "sy-pending" }, describe(view.pending), h("small", null, " (hidden until everybody has chosen)")), ctx) : null,
-      others.length ? h("div", { class: "sy-btns" }, others.map((a) => button(a, LABELS[a.text] || a.text, ctx))) : null),
+      others.length ? h("div", { class: "sy-btns" }, others.map((a) => button(a, lookup(LABELS, a.text) || a.text, ctx))) : null),
     hint ? h("p", { class: "note" }, hint) : null,
     seen(view, ctx));
 }
@@ -312,7 +312,7 @@ function dice(d) {
 }
 
 function top(view, ctx) {
-  const [name, what] = PHASES[view.phase] || [String(view.phase), ""];
+  const [name, what] = lookup(PHASES, view.phase) || [String(view.phase), ""];
   const deck = obj(view.deck);
   const disc = obj(view.discard);
   const day = view.day !== undefined ? `Day ${view.day} of ${view.days}` : "";

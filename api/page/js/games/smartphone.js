@@ -8,7 +8,7 @@
 // cards' tooltips); without them (ctx.content null) the table shows the names and numbers alone.
 
 import { h } from "../dom.js";
-import { arr, backs, card, clickable, field, gloss, has, legal, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
+import { arr, backs, card, clickable, field, gloss, has, legal, lookup, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "round", "first_player", "terminal", "end_triggered", "end_reason",
   "scores", "market", "deck_sizes", "malus_pile", "malus_set_aside", "out_of_game", "events", "rules", "players",
@@ -180,7 +180,7 @@ function prompt(view, ctx) {
     case "event_discard": return `${ev}${actors} chooses what to discard${left}.`;
     case "event_tax": return `${ev}${actors} decides` + (has(ts.event_target) ? ` about ${who(ts.event_target, ctx)}` : "") + `${left}.`;
     case "vote": return `Market refresh: ${actors} to vote on replacing every face-up card (malus cards pay for it).`;
-    case "over": return `Game over: ${END_REASONS[view.end_reason] || String(view.end_reason || "the game ended")}.`;
+    case "over": return `Game over: ${lookup(END_REASONS, view.end_reason) || String(view.end_reason || "the game ended")}.`;
     default: return `${String(view.phase)}: ${actors} to act.`;
   }
 }
@@ -260,7 +260,7 @@ function top(view, ctx) {
       field("first player", who(view.first_player, ctx), ctx),
       has(ts.turn_player) ? field("turn", who(ts.turn_player, ctx), ctx) : null,
       view.end_triggered && view.phase !== "over" ? field("end", "the game ends after this round", ctx) : null,
-      view.phase === "over" && has(view.end_reason) && !END_REASONS[view.end_reason] ? field("ended by", view.end_reason, ctx) : null),
+      view.phase === "over" && has(view.end_reason) && !lookup(END_REASONS, view.end_reason) ? field("ended by", view.end_reason, ctx) : null),
     rulesInForce(view.rules, ctx),
     events(view, ctx),
     view.phase === "over" && scores.length ? h("div", { class: "row sp-final" }, scores.map((s, i) =>
@@ -271,7 +271,7 @@ function top(view, ctx) {
 // -- the market ---------------------------------------------------------------------------------------------------
 
 function supplierPanel(name, row, view, ctx) {
-  const code = CODE[name] || "";
+  const code = lookup(CODE, name) || "";
   const ts = obj(view.turn_state);
   const deck = obj(view.deck_sizes)[name];
   const mult = Math.max(1, num(obj(view.rules).malus_multiplier));
@@ -354,7 +354,9 @@ function components(built0, mine, ctx) {
   return h("div", { class: "sp-phone" }, names.map((n) => {
     const c = known.find((k) => k.name === n);
     const title = (gloss(n) && gloss(n).name) || (c && (str(c.title_en) || str(c.title_fr))) || n;
-    const recipe = c ? recipeText(c.recipe) : "";
+    // the 2025 board's recipe where the match plays it (its parameter) and the content gives one
+    const later = c && obj(ctx.params).screen_precious_metal === true && c.later_recipe ? c.later_recipe : null;
+    const recipe = c ? recipeText(later || c.recipe) : "";
     const isBuilt = built.includes(n);
     const el = h("div", { class: "sp-comp" + (isBuilt ? " built" : ""), title: tooltip(n) },
       h("strong", null, title), c && typeof c.points === "number" ? h("small", null, `${c.points} pts`) : null,
@@ -371,7 +373,7 @@ function handRows(p) {
   const total = names.reduce((a, n) => a + num(bySup[n]), 0);
   if (!total) return null;
   return h("div", { class: "sp-hand" }, names.filter((n) => num(bySup[n]) > 0).map((n) => {
-    const code = CODE[n] || "?";
+    const code = lookup(CODE, n) || "?";
     const seen = arr(known[code]);
     const hidden = Math.max(0, num(bySup[n]) - seen.length);
     return h("div", { class: "sp-handrow" }, h("small", { class: "sp-sname sp-s-" + code, title: tooltip(n) }, n),

@@ -9,7 +9,7 @@
 // the content (the page could not read it) the cards are drawn by id, the tracks and the factory without numbers.
 
 import { h, label } from "../dom.js";
-import { arr, backs, card, clickable, field, gloss, num, obj, rest, seatName, section, tooltip } from "./common.js";
+import { arr, backs, card, clickable, field, gloss, lookup, num, obj, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "turn", "turns", "round", "first_player", "active", "secondary_turn",
   "started", "terminal", "scores", "junkyard", "bag", "discard", "robot_deck", "assistant_deck", "stacks", "bonus",
@@ -62,7 +62,6 @@ const PHASES = {
 
 // -- small pieces -------------------------------------------------------------------------------------------------
 
-const lookup = (table, key) => (Object.prototype.hasOwnProperty.call(table, String(key)) ? table[String(key)] : undefined);
 const letter = (colour) => lookup(LETTER, colour) || "X";
 
 /** The match's content document (ctx.content), set by render; null when the page could not read it (then the
@@ -111,15 +110,16 @@ function only(ctx, pred) {
 
 const PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
-/** A die "R3" as a die face (colour and pips); clickable for `actions`. Anything else as its text. */
-function die(text, ctx = null, actions = [], extra = "") {
+/** A die "R3" as a die face (colour and pips); clickable for `actions` (the side panel filtered on `filter`, a
+ * value their JSON holds: a junkyard die is taken by its position). Anything else as its text. */
+function die(text, ctx = null, actions = [], extra = "", filter = text) {
   const m = /^([RBGY])([1-6])$/.exec(String(text));
   if (!m) return h("span", { class: "sp-die odd" + (extra ? " " + extra : "") }, String(text));
   const [, c, v] = m;
   const on = PIPS[v];
   return clickable(h("span", { class: `sp-die d-${c}${extra ? " " + extra : ""}`, title: `${BY_LETTER[c]} ${v}`, dataset: { die: text } },
     h("span", { class: "sp-sr" }, text),
-    [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => h("span", { class: on.includes(k) ? "pip on" : "pip" }))), text, actions, ctx);
+    [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => h("span", { class: on.includes(k) ? "pip on" : "pip" }))), filter, actions, ctx);
 }
 
 /** One of the viewer's dice: clickable for the actions naming it (not a recycle or die choice). */
@@ -289,7 +289,7 @@ function junkyard(view, ctx) {
   const jy = arr(view.junkyard);
   const posActs = (i) => acts(ctx, String(i), (j) => (j.type === "pick" || j.type === "take") && j.position === String(i));
   return h("div", { class: "sp-junkyard" },
-    jy.length ? jy.map((d, i) => h("span", { class: "sp-jpos" }, die(d, ctx, posActs(i), "big"), h("small", null, String(i))))
+    jy.length ? jy.map((d, i) => h("span", { class: "sp-jpos" }, die(d, ctx, posActs(i), "big", String(i)), h("small", null, String(i))))
       : h("span", { class: "none" }, "empty"));
 }
 
