@@ -15,6 +15,7 @@ import orjson
 from flask import Response, request, url_for
 from flask.globals import _cv_app, _cv_request
 from flask_smorest import Blueprint
+from marshmallow import INCLUDE
 
 import robotcore
 from robotcore.bots import BOTS, bot_options
@@ -232,7 +233,7 @@ def list_games() -> Response:
 
 
 @games.route("/<string:game>")
-@games.arguments(s.GameQuerySchema(), location="query", unknown=s.INCLUDE)
+@games.arguments(s.GameQuerySchema(), location="query", unknown=INCLUDE)
 @games.response(200, s.GameDetailSchema)
 @problems(games, "not-found", "invalid-parameter")
 def get_game(query: dict[str, Any], game: str) -> Response:
