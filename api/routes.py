@@ -237,8 +237,11 @@ def list_games() -> Response:
 @games.response(200, s.GameDetailSchema)
 @problems(games, "not-found", "invalid-parameter")
 def get_game(query: dict[str, Any], game: str) -> Response:
-    """One game of the catalogue, with its content and glossary, under the parameters given as query arguments
-    (`?players=3&harsh_malus=true`; the defaults for the rest): a match's `params` give the facts of its game"""
+    """One game of the catalogue, with its content and glossary, under the parameters given in the query
+
+    Each parameter is a query argument of its own (`?players=3&harsh_malus=true`; the defaults for the rest), so a
+    match's `params` give the facts of its game.
+    """
     return payloads.send(payloads.game_detail(load_game(game, params_from_query(game, query))))
 
 
