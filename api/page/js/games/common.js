@@ -61,7 +61,12 @@ export function clickable(el, text, actions, ctx, cls = "playable") {
   const listed = actions.slice(0, 6).map((a) => a.text).join(" · ") + (actions.length > 6 ? " …" : "");
   const before = el.getAttribute("title");
   el.setAttribute("title", before ? `${before} — ${listed}` : listed);
-  const go = (e) => { e.stopPropagation(); ctx.pick(text, actions); };
+  const go = (e) => {
+    const fold = e.target instanceof Element ? e.target.closest("details") : null;
+    if (fold && el.contains(fold)) return;           // opening a folded panel inside it is not a move
+    e.stopPropagation();
+    ctx.pick(text, actions);
+  };
   el.addEventListener("click", go);
   el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(e); } });
   return el;
