@@ -14,7 +14,7 @@ the cards, tiles and tracks in ``data.py``, the rules as implemented in ``RULES.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -297,62 +297,47 @@ class SparksGame(Game):
             words = [str(v) for v in values]
             return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
+        def either_many(n: int, one: str, many: str) -> str:
+            return one if n == 1 else many.format(n=n)
+
+        usual = content.ignore_colour_cost
+        # what each kind of assistant does, worded from its param (n) and the colour it names, and the content
+        effects: dict[str, Callable[[int, str], str]] = {
+            "conrad": lambda n, c: "copies the effect and points of another played assistant (tucked under it)",
+            "emma": lambda n, c: "one cog may stand for a spark on a power box",
+            "frank": lambda n, c: f"discard a die of value {either(content.frank_values)} to advance 1 on its "
+                                  "colour's track",
+            "gordon": lambda n, c: "ignoring a colour costs 1 cog" + ("" if usual == 1 else f" instead of {usual}"),
+            "max": lambda n, c: "on completing a robot with a power box, pay 1 cog to fire it at once",
+            "factory_bonus": lambda n, c: f"+{n} towards every factory upgrade",
+            "octavia": lambda n, c: "turn one die to its opposite face",
+            "olympia": lambda n, c: either_many(n, "fire one of your power boxes for free",
+                                                "fire {n} different power boxes of yours for free"),
+            "track_any": lambda n, c: f"an advance on the {c} track may go to any track",
+            "quincy": lambda n, c: "on others' turns, take your dice from anywhere in the junkyard",
+            "silas": lambda n, c: "discard a die and spread its pips as ±1 steps over your other dice",
+            "warren": lambda n, c: "take every die left in the junkyard",
+            "complete": lambda n, c: f"pay 1 cog to complete a {c} robot of your line",
+            "cogs": lambda n, c: "gain " + count(n, "cog", "cogs"),
+            "sparks": lambda n, c: "gain " + count(n, "spark", "sparks"),
+            "tile": lambda n, c: either_many(n, "take an upgrade tile", "take {n} upgrade tiles"),
+            "die": lambda n, c: "take " + count(n, "die", "dice") + " from the bag",
+            "advance_any": lambda n, c: f"advance {n} on any tracks",
+            "adjust": lambda n, c: "a free ±1 to one die",
+            "reroll_one": lambda n, c: "reroll one die",
+            "sales": lambda n, c: f"sell dice for {count(n, 'cog', 'cogs')} more",
+            "ignore_value": lambda n, c: "ignore one value requirement",
+            "free_play": lambda n, c: either_many(n, "play another assistant from your hand for free",
+                                                  "play {n} more assistants from your hand for free"),
+            "factory": lambda n, c: f"+{n} towards the next factory upgrade",
+            "die_choice": lambda n, c: either_many(n, "take a die of any colour, set to any value",
+                                                   "take {n} dice of any colour, each set to any value"),
+        }
+
         def effect(a: Assistant) -> str:
-            k, n = a.kind, a.param
-            colour = COLOURS[n] if 0 <= n < len(COLOURS) else str(n)
-            if k == "conrad":
-                return "copies the effect and points of another played assistant (tucked under it)"
-            if k == "emma":
-                return "one cog may stand for a spark on a power box"
-            if k == "frank":
-                return f"discard a die of value {either(content.frank_values)} to advance 1 on its colour's track"
-            if k == "gordon":
-                usual = content.ignore_colour_cost
-                return "ignoring a colour costs 1 cog" + ("" if usual == 1 else f" instead of {usual}")
-            if k == "max":
-                return "on completing a robot with a power box, pay 1 cog to fire it at once"
-            if k == "factory_bonus":
-                return f"+{n} towards every factory upgrade"
-            if k == "octavia":
-                return "turn one die to its opposite face"
-            if k == "olympia":
-                return ("fire one of your power boxes for free" if n == 1
-                        else f"fire {n} different power boxes of yours for free")
-            if k == "track_any":
-                return f"an advance on the {colour} track may go to any track"
-            if k == "quincy":
-                return "on others' turns, take your dice from anywhere in the junkyard"
-            if k == "silas":
-                return "discard a die and spread its pips as ±1 steps over your other dice"
-            if k == "warren":
-                return "take every die left in the junkyard"
-            if k == "complete":
-                return f"pay 1 cog to complete a {colour} robot of your line"
-            if k in ("cogs", "sparks"):
-                return "gain " + count(n, k[:-1], k)
-            if k == "tile":
-                return "take an upgrade tile" if n == 1 else f"take {n} upgrade tiles"
-            if k == "die":
-                return "take " + count(n, "die", "dice") + " from the bag"
-            if k == "advance_any":
-                return f"advance {n} on any tracks"
-            if k == "adjust":
-                return "a free ±1 to one die"
-            if k == "reroll_one":
-                return "reroll one die"
-            if k == "sales":
-                return f"sell dice for {count(n, 'cog', 'cogs')} more"
-            if k == "ignore_value":
-                return "ignore one value requirement"
-            if k == "free_play":
-                return ("play another assistant from your hand for free" if n == 1
-                        else f"play {n} more assistants from your hand for free")
-            if k == "factory":
-                return f"+{n} towards the next factory upgrade"
-            if k == "die_choice":
-                return ("take a die of any colour, set to any value" if n == 1
-                        else f"take {n} dice of any colour, each set to any value")
-            return f"{k} {n}"
+            colour = COLOURS[a.param] if 0 <= a.param < len(COLOURS) else str(a.param)
+            word = effects.get(a.kind)
+            return word(a.param, colour) if word is not None else f"{a.kind} {a.param}"
 
         out: dict[str, dict[str, str]] = {}
         for r in content.robots:
