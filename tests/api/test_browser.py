@@ -213,14 +213,14 @@ def check_seat_page(b: Browser, server: LiveServer, store: Store, match_id: str,
     return int(view["version"])
 
 
-#: The page as the clicking loop sees it, in one look: [version, [[target, its click filters the actions]...]]
-#: (a card or anything clickable on the table that stands for several actions filters the action buttons instead of
-#: playing, and then the version stays)
+#: The page as the clicking loop sees it, in one look: [version, [[target, how many actions its click filters the
+#: side panel to (0: it plays)]...]] (a card or anything clickable on the table that stands for several actions
+#: filters the action buttons to those instead of playing, and then the version stays)
 PAGE_TARGETS = """
 const buttons = document.querySelectorAll('#actions button.action').length;
 const targets = document.querySelectorAll('#board [data-pick], #actions button.action:not([disabled])');
 return [document.body.dataset.version,
-        Array.from(targets, (e) => [e, Number(e.dataset.picks || 0) > 1 && buttons > 1])];
+        Array.from(targets, (e) => [e, Number(e.dataset.picks || 0) > 1 && buttons > 1 ? Number(e.dataset.picks) : 0])];
 """
 
 
@@ -274,7 +274,17 @@ def play_by_clicking(b: Browser, server: LiveServer, match_id: str, token: str, 
             except (StaleElementReferenceException, ElementNotInteractableException):
                 continue                                   # redrawn meanwhile (a live update): look again
             clicks += 1
-            if not filtering:
+            if filtering:
+                # the side panel now lists exactly the actions the clicked thing stands for (unless a live update
+                # redrew the page meanwhile, which shows every action again)
+                try:
+                    b.wait(lambda d, before=before, n=filtering: b.body("version") != before or len(
+                        d.find_elements(By.CSS_SELECTOR, "#actions button.action")) == n, timeout=5)
+                except TimeoutException:
+                    shown = b.driver.find_element(By.ID, "actions").text
+                    raise AssertionError(f"a click on a part of the table standing for {filtering} actions left "
+                                         f"the side panel showing: {shown!r}") from None
+            else:
                 try:
                     b.wait(lambda d, before=before: b.body("version") != before or b.body("status") == "finished")
                 except TimeoutException:

@@ -62,7 +62,7 @@ function context(doc, legal) {
     cardActions: (text) => legal.filter((a) => mentions(a.json, text)),
     pick: (text, actions) => {
       if (actions.length === 1) play(actions[0]);
-      else { page.filter = text; drawActions(); }
+      else { page.filter = { text, ids: new Set(actions.map((a) => a.id)) }; drawActions(); }
     },
   };
 }
@@ -99,8 +99,10 @@ function turnText(doc, ctx) {
 
 function show(doc) {
   if (page.doc && doc.version < page.doc.version) return;       // an older answer arriving late
+  // the side panel's filter (a clicked card's actions) holds while the match stays at its version: a live
+  // update that redraws the same version (the stream's catch-up of the move's own answer) keeps it
+  if (!page.doc || doc.version !== page.doc.version) page.filter = null;
   page.doc = doc;
-  page.filter = null;
   header(doc);
   document.body.dataset.version = String(doc.version);
   document.body.dataset.status = doc.status;
@@ -120,7 +122,7 @@ function drawActions() {
   ui.actions.hidden = false;
   let legal = doc.legal_actions;
   const filter = page.filter;
-  if (filter) legal = legal.filter((a) => mentions(a.json, filter));
+  if (filter) legal = legal.filter((a) => filter.ids.has(a.id));      // what the clicked thing stands for
   const groups = new Map();
   for (const a of legal) {
     const kind = (a.json && a.json.type) || "action";
@@ -128,7 +130,7 @@ function drawActions() {
     groups.get(kind).push(a);
   }
   replace(ui.actions,
-    h("h3", null, filter ? `Actions with ${filter}` : "Your legal actions"),
+    h("h3", null, filter ? `Actions with ${filter.text}` : "Your legal actions"),
     filter ? h("button", { class: "link", onclick: () => { page.filter = null; drawActions(); } }, "show all actions") : null,
     [...groups].map(([kind, list]) => h("div", { class: "group" }, h("span", { class: "kind" }, kind),
       list.map((a) => h("button", { class: "action", type: "button", dataset: { actionId: String(a.id) }, disabled: page.busy, onclick: () => play(a) }, a.text)))));
