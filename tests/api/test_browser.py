@@ -540,11 +540,12 @@ Promise.all([import('/page/js/games/index.js'), import('/page/js/games/common.js
       const ctx = {content: entry.content, seat, seats: view.players ? view.players.map(() => ({type: 'human'})) : [], actors: view.actors || [],
                    legal: actions, cardActions: (text) => actions.filter((a) => Object.values(a.json).some(
                      (v) => v === text || (Array.isArray(v) && v.includes(text)))), pick: () => {}};
-      try { dom.replace(box, render(view, ctx)); }
+      try { dom.replace(box, m.renderOwn(game, view, ctx)); }
       catch (e) { return {error: String(e && e.stack || e)}; }
       return {cards: Array.from(box.querySelectorAll('[data-card]'), (e) => e.dataset.card),
               playable: Array.from(box.querySelectorAll('.playable[data-card]'), (e) => e.dataset.card),
               picks: Array.from(box.querySelectorAll('[data-pick]'), (e) => [e.dataset.pick, Number(e.dataset.picks)]),
+              ids: Array.from(box.querySelectorAll('[data-ids]'), (e) => e.dataset.ids).join(' ').split(' ').filter(Boolean).map(Number),
               text: box.textContent};
     });
     done({own: true, out});
@@ -597,12 +598,31 @@ def test_each_game_has_a_renderer_that_draws_every_phase(browser: Browser, game:
         assert "error" not in drawn, (seat, view.get("phase"), drawn["error"])
         assert set(drawn["playable"]) <= strings([a["json"] for a in legal]), seat
         # whatever is clickable on the table (cards, dice, slots, suppliers...) stands for legal actions, and the
-        # side panel's filter it sets when there are several shows some of them (an action whose JSON holds it)
+        # heading it gives the side panel's narrowed list names something of theirs (a value their JSON holds)
         for pick, count in drawn["picks"]:
             assert 1 <= count <= len(legal), (seat, pick, count)
-            assert any(mentions(a["json"], pick) for a in legal), (seat, view.get("phase"), pick)
+            assert pick in strings([json_words(a["json"]) for a in legal]), (seat, view.get("phase"), pick)
     assert any(drawn["picks"] for drawn in result["out"]), "nothing on the table was ever clickable"
+    # every legal action can be played from the table itself (a card, a part of the table, a button the renderer
+    # put there, or the row of "other moves" for what nothing drawn stands for), and the table offers nothing
+    # that is not legal
+    for (seat, view, legal), drawn in zip(acting, result["out"], strict=True):
+        ids = {a["id"] for a in legal}
+        assert set(drawn["ids"]) == ids, (seat, view.get("phase"), [legal_text(legal, a) for a in ids - set(drawn["ids"])])
     b.drain()
+
+
+def json_words(doc: Any) -> Any:
+    """A JSON document with its numbers as the strings a page shows them as (a slot 1 is "1")."""
+    if isinstance(doc, dict):
+        return {k: json_words(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [json_words(v) for v in doc]
+    return str(doc) if isinstance(doc, int | float) and not isinstance(doc, bool) else doc
+
+
+def legal_text(legal: list[dict[str, Any]], action: int) -> str:
+    return next(a["text"] for a in legal if a["id"] == action)
 
 
 def test_requests_never_carry_a_token_in_their_url(browser: Browser) -> None:

@@ -87,6 +87,8 @@ function turnText(doc, ctx) {
   if (doc.status === "finished" || (doc.outcome && doc.at === undefined)) {
     const out = doc.outcome;
     if (!out) return "The match is over.";
+    // one seat: no "winner" to name (a solo game is won or lost by its own target, which its table shows)
+    if (out.scores.length === 1) return `The match is over. Score ${out.scores[0]}.`;
     const winners = out.winners.map((w) => seatName(w, ctx)).join(", ");
     return `The match is over. Scores ${out.scores.join(" / ")} — winner${out.winners.length > 1 ? "s" : ""}: ${winners}${out.shared ? " (shared)" : ""}.`;
   }
@@ -322,5 +324,8 @@ async function replay() {
     h("details", { class: "panel rest" }, h("summary", null, "the reveal (everything hidden, at the end)"), renderGeneric(log.reveal.final_state, context({ seats: log.seats, seat: null }, []))));
   await go(0);
 }
+
+// a seat's link pasted over this page (only the fragment changes, which loads nothing): read the page anew with it
+window.addEventListener("hashchange", () => window.location.reload());
 
 (mode === "replay" ? replay() : live()).catch(showError);

@@ -55,7 +55,7 @@ export function legal(ctx, test) {
 export function clickable(el, text, actions, ctx, cls = "playable") {
   if (!ctx || !ctx.pick || !actions || !actions.length) return el;
   el.classList.add(cls);
-  Object.assign(el.dataset, { pick: String(text), picks: String(actions.length) });
+  Object.assign(el.dataset, { pick: String(text), picks: String(actions.length), ids: actions.map((a) => a.id).join(" ") });
   el.setAttribute("role", "button");
   el.setAttribute("tabindex", "0");
   const listed = actions.slice(0, 6).map((a) => a.text).join(" · ") + (actions.length > 6 ? " …" : "");
@@ -70,6 +70,13 @@ export function clickable(el, text, actions, ctx, cls = "playable") {
   el.addEventListener("click", go);
   el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(e); } });
   return el;
+}
+
+/** A button on the table for one of the seat's legal actions that no card or part of the table stands for (done,
+ * skip, draw, an answer...): it plays that action; ``text`` may say it better than the action's own text. */
+export function actionButton(a, ctx, text = a.text, cls = "table-btn") {
+  const go = (e) => { e.stopPropagation(); ctx.pick(a.text, [a]); };
+  return h("button", { type: "button", class: cls, title: a.text, dataset: { ids: String(a.id) }, onclick: go }, text);
 }
 
 /** A card chip; when one of the seat's legal actions names it, it is clickable (ctx.pick decides). */

@@ -4,7 +4,7 @@
 // content document (ctx.content) when the page has it (ids only when it has not).
 
 import { h } from "../dom.js";
-import { backs, card, cards, classWord, field, generic, rest, seatName, section } from "./common.js";
+import { backs, card, cards, classWord, clickable, field, generic, legal, rest, seatName, section } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "turn", "first_player", "end_triggered", "terminal", "scores",
   "bric_a_brac", "deck_size", "reserve", "players", "projects", "discard", "turn_state", "seat", "hand",
@@ -67,8 +67,9 @@ export function render(view, ctx) {
 
   const line = section("Bric-a-brac", h("div", { class: "line" }, (view.bric_a_brac || []).map((slot, n) =>
     slot && typeof slot === "object"
-      ? h("div", { class: "slot" }, h("small", null, `${n + 1}`), machine(slot.machine, ctx),
-        slot.charcoalium ? h("small", null, `+${slot.charcoalium} charcoalium`) : null)
+      ? clickable(h("div", { class: "slot" }, h("small", null, `${n + 1}`), machine(slot.machine, ctx),
+        slot.charcoalium ? h("small", null, `+${slot.charcoalium} charcoalium`) : null),
+        n + 1, legal(ctx, (j) => j.slot === n + 1), ctx)        // repair it, or discard it
       : generic(slot, "", ctx, 1))));
 
   const shared = view.projects || {};

@@ -8,7 +8,7 @@
 // page has it; every chip's tooltip says what the card does.
 
 import { h } from "../dom.js";
-import { arr, card, clickable, field, gloss, legal, lookup, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
+import { actionButton, arr, card, clickable, field, gloss, legal, lookup, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "day", "days", "phase", "terminal", "actors", "direction", "pass", "dice", "deck", "discard",
   "players", "scores", "seat", "hand", "reserve", "pending", "seen", "known_discard", "my_position", "my_score"];
@@ -16,6 +16,9 @@ const SEAT_DRAWN = ["robot", "complete", "benches", "stock", "capacity", "extens
   "hand_backs", "hand", "seat", "broke_at_pass", "reserve_backs", "committed", "done", "worked"];
 
 const TYPES = ["head", "body", "arms", "legs"];
+/** The tops of the Waste and Hours counters (RULES.md; a view gives the Waste's as its capacity). */
+const MAX_WASTE = 12;
+const MAX_HOURS = 7;
 /** The stock's keys, the letter actions use for each, and its name. */
 const RES = [["mech", "M", "Mechanical"], ["motor", "O", "Motor"], ["elec", "E", "Electronics"], ["energy", "N", "Energy"]];
 const RES_NAME = Object.fromEntries(RES.map(([, l, n]) => [l, n]));
@@ -123,7 +126,7 @@ function pips(n, max, cls = "") {
 
 /** A button on the table for one action. */
 function button(a, text, ctx) {
-  return h("button", { type: "button", class: "sy-btn", title: a.text, onclick: () => ctx.pick(a.text, [a]) }, text);
+  return actionButton(a, ctx, text, "sy-btn");
 }
 
 function describe(json) {
@@ -200,8 +203,8 @@ function stock(p, mine, ctx) {
       res, pips(used, capacity), h("small", null, `${used}/${capacity}`), cover);
   });
   const waste = h("div", { class: "sy-zone" }, h("span", { class: "sy-res sy-waste", title: "Waste (the currency)" }, `Waste ${num(st.waste)}`),
-    h("small", null, `/${cap.waste !== undefined ? cap.waste : 12}`),
-    h("span", { class: "sy-res sy-hours", title: "Hours" }, `Hours ${num(p.hours)}`), pips(num(p.hours), 7, "sy-h"));
+    h("small", null, `/${cap.waste !== undefined ? cap.waste : MAX_WASTE}`),
+    h("span", { class: "sy-res sy-hours", title: "Hours" }, `Hours ${num(p.hours)}`), pips(num(p.hours), MAX_HOURS, "sy-h"));
   const overflow = mine ? legal(ctx, (j) => j.type === "overflow") : [];
   return h("div", { class: "sy-stock" }, zones, waste,
     overflow.length ? h("div", { class: "sy-btns sy-overflow" }, h("small", null, "over capacity: discard "),
@@ -275,7 +278,14 @@ function yours(view, ctx) {
   if (!hand.length && !reserve.length && !view.pending && !others.length && !arr(view.seen).length) return null;
   let hint = null;
   if (view.phase === "draft" && me.broke_at_pass !== null && me.broke_at_pass !== undefined) hint = `You broke a hand at pass ${num(me.broke_at_pass) + 1}: you are out of today's draft.`;
-  else if (view.phase === "draft" && hand.length) hint = `Keep one card (face down in your Reserve), or break the hand: +${hand.length} Waste, +${hand.length} Hours.`;
+  else if (view.phase === "draft" && hand.length) {
+    // a break gains a Waste and an Hour a card, up to the counters' tops (12 Waste, 7 Hours: RULES.md)
+    const top = num(obj(me.capacity).waste) || MAX_WASTE;
+    const waste = Math.max(0, Math.min(hand.length, top - num(obj(me.stock).waste)));
+    const hours = Math.max(0, Math.min(hand.length, MAX_HOURS - num(me.hours)));
+    hint = `Keep one card (face down in your Reserve), or break the hand: +${waste} Waste, +${hours} Hours` +
+      (waste < hand.length || hours < hand.length ? ` (the counters stop at ${top} Waste and ${MAX_HOURS} Hours).` : ".");
+  }
   else if (view.phase === "workshop" && hand.length) hint = "Click a card to place it on your lowest-numbered empty workbench.";
   return section("Your hand",
     h("div", { class: "row" },

@@ -8,7 +8,7 @@
 // cards' tooltips); without them (ctx.content null) the table shows the names and numbers alone.
 
 import { h } from "../dom.js";
-import { arr, backs, card, clickable, field, gloss, has, legal, lookup, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
+import { actionButton, arr, backs, card, clickable, field, gloss, has, legal, lookup, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "round", "first_player", "terminal", "end_triggered", "end_reason",
   "scores", "market", "deck_sizes", "malus_pile", "malus_set_aside", "out_of_game", "events", "rules", "players",
@@ -243,8 +243,7 @@ const ANSWERS = ["accept", "refuse", "send", "cancel", "stop", "pass", "done", "
 function answers(ctx) {
   const list = legal(ctx, (j) => ANSWERS.includes(j.type));
   if (!list.length) return null;
-  return h("div", { class: "sp-answers" }, list.map((a) =>
-    h("button", { type: "button", class: "sp-btn", title: a.text, onclick: () => ctx.pick(a.text, [a]) }, a.text)));
+  return h("div", { class: "sp-answers" }, list.map((a) => actionButton(a, ctx, a.text, "sp-btn")));
 }
 
 function top(view, ctx) {

@@ -9,7 +9,7 @@
 // the content (the page could not read it) the cards are drawn by id, the tracks and the factory without numbers.
 
 import { h, label } from "../dom.js";
-import { arr, backs, card, clickable, field, gloss, lookup, num, obj, rest, seatName, section, tooltip } from "./common.js";
+import { actionButton, arr, backs, card, clickable, field, gloss, legal, lookup, num, obj, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "turn", "turns", "round", "first_player", "active", "secondary_turn",
   "started", "terminal", "scores", "junkyard", "bag", "discard", "robot_deck", "assistant_deck", "stacks", "bonus",
@@ -273,8 +273,11 @@ function top(view, ctx) {
     : `Round ${num(view.round) + 1} of ${rounds} · turn ${num(view.turn) + 1} of ${num(view.turns)}` +
       (view.secondary_turn ? " (secondary turn)" : n === 1 ? " (regular turn)" : "") + ` · ${phase}`;
   const solo = view.solo && typeof view.solo === "object" ? view.solo : null;
+  // the seat's actions that name nothing on the table (done, draw, skip, roll, reroll, adjust) as buttons here
+  const bare = legal(ctx, (j) => Object.keys(j).length === 1);
   return section(title,
     h("p", { class: "sp-decide" }, decide),
+    bare.length ? h("div", { class: "row sp-bare" }, bare.map((a) => actionButton(a, ctx))) : null,
     h("div", { class: "row" },
       n > 1 && phase !== "over" ? field("active player", typeof view.active === "number" ? seatName(view.active, ctx) : String(view.active), ctx) : null,
       n > 1 ? field("first player", typeof view.first_player === "number" ? seatName(view.first_player, ctx) : String(view.first_player), ctx) : null,
@@ -285,12 +288,25 @@ function top(view, ctx) {
     solo ? rest(solo, ["target", "goals_met", "won"], ctx, "solo: more") : null);
 }
 
+/** How many dice a production tile takes from the junkyard (RULES.md, "A turn": t5 takes four and a cog). */
+const TILE_DICE = { t2: 2, t3: 3, t4: 4, t5: 4 };
+
 function junkyard(view, ctx) {
   const jy = arr(view.junkyard);
-  const posActs = (i) => acts(ctx, String(i), (j) => (j.type === "pick" || j.type === "take") && j.position === String(i));
+  // a die offers every take whose run covers it (a run is named by its first die's position: a player reaches
+  // for the end die as well) and the pick of its position
+  const covers = (j, i) => {
+    const start = Number(j.position);
+    if (j.type === "pick") return start === i;
+    return j.type === "take" && start <= i && i < start + (lookup(TILE_DICE, j.tile) || 1);
+  };
+  const posActs = (i) => legal(ctx, (j) => covers(j, i));
   return h("div", { class: "sp-junkyard" },
-    jy.length ? jy.map((d, i) => h("span", { class: "sp-jpos" }, die(d, ctx, posActs(i), "big", String(i)), h("small", null, String(i))))
-      : h("span", { class: "none" }, "empty"));
+    jy.length ? jy.map((d, i) => {
+      const a = posActs(i);
+      return h("span", { class: "sp-jpos" }, die(d, ctx, a, "big", a.length ? String(obj(a[0].json).position) : String(i)),
+        h("small", null, String(i)));
+    }) : h("span", { class: "none" }, "empty"));
 }
 
 function supply(view, ctx) {
@@ -304,7 +320,7 @@ function supply(view, ctx) {
       field("bag", counts(view.bag), ctx),
       field("discard", counts(view.discard), ctx),
       field("robot deck", h("span", null, `${num(deck.shuffled)} shuffled`,
-        bottom.length ? h("span", { class: "sp-under" }, " · under it: ",
+        bottom.length ? h("span", { class: "sp-under" }, "· under it: ",
           bottom.map((c) => (typeof c === "string" ? card(c, null, "small") : h("span", { class: "card back", title: "unknown", "aria-hidden": "true" })))) : null), ctx),
       rest(deck, ["shuffled", "bottom"], ctx, "robot deck: more"),
       field("assistant deck", `${num(view.assistant_deck)} cards`, ctx),
