@@ -396,6 +396,40 @@ def test_spectator_page_updates_live(browser: Browser, server: LiveServer) -> No
     assert not any("/events?" in u and "wait=" in u for u in sent), sent
 
 
+def test_a_seat_link_pasted_over_a_spectators_page_opens_the_seats_page(browser: Browser,
+                                                                         server: LiveServer) -> None:
+    """Only the fragment changes (no navigation): the page reads itself anew with the token."""
+    b = browser
+    match_id, token = create(server, "nicodemus", [{"type": "human"}, *bots(1)], seed=8)
+    b.get(f"/play/{match_id}")
+    b.wait(lambda d: "spectator" in d.find_element(By.ID, "whoami").text)
+    b.driver.execute_script("window.location.hash = arguments[0]", f"token={token}")
+    b.wait(lambda d: d.find_element(By.ID, "whoami").text.startswith("You play seat 0"))
+    b.drain()
+
+
+def test_a_solo_game_names_no_winner(browser: Browser, server: LiveServer) -> None:
+    """One seat: the end says the score, not "winner: seat 0" (a lost solo game read as won)."""
+    match_id, token = create(server, "sparks", [{"type": "human"}], seed=9, params={"players": 1})
+    client = Client(server.url)
+    rng = random.Random(9)
+    try:
+        while (view := client.view(match_id, token))["status"] != "finished":
+            client.move(match_id, token, {"id": rng.choice(view["legal_actions"])["id"]}, view["version"])
+        score = view["outcome"]["scores"][0]
+    finally:
+        client.close()
+    browser.get(f"/play/{match_id}#token={token}")
+    browser.wait(lambda d: b_text(d, "turn").startswith("The match is over"))
+    assert b_text(browser.driver, "turn") == f"The match is over. Score {score}."
+    browser.drain()
+
+
+def b_text(driver: WebDriver, element_id: str) -> str:
+    text: str = driver.find_element(By.ID, element_id).text
+    return text
+
+
 def test_spectator_page_falls_back_to_the_long_poll_without_event_source(browser: Browser,
                                                                           server: LiveServer) -> None:
     """A browser without EventSource (removed before the page's scripts run) follows the match by long-poll."""
