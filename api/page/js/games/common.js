@@ -68,7 +68,8 @@ export function clickable(el, text, actions, ctx, cls = "playable") {
     ctx.pick(text, actions);
   };
   el.addEventListener("click", go);
-  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(e); } });
+  // its own keys only: a key on something inside it (a fold's summary, a button) keeps its own meaning
+  el.addEventListener("keydown", (e) => { if (e.target === el && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); go(e); } });
   return el;
 }
 

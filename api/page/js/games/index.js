@@ -36,6 +36,10 @@ function withEveryMove(table, ctx) {
   const shown = new Set();
   for (const el of table.querySelectorAll("[data-ids]")) for (const id of el.dataset.ids.split(" ")) shown.add(id);
   const others = arr(ctx && ctx.legal).filter((a) => a && !shown.has(String(a.id)));
-  if (others.length && ctx.pick) table.append(section("Other moves", h("div", { class: "row" }, others.map((a) => actionButton(a, ctx)))));
+  if (others.length && ctx.pick) {
+    const row = section("Other moves", h("div", { class: "row" }, others.map((a) => actionButton(a, ctx))));
+    row.classList.add("other-moves");
+    table.append(row);
+  }
   return table;
 }

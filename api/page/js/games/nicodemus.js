@@ -65,9 +65,12 @@ export function render(view, ctx) {
       field("deck", `${view.deck_size} cards`, ctx),
       field("reserve", resources(view.reserve), ctx)));
 
+  // a machine of the line is named alike by the hand's copies: its chip answers to copying it only (the slot
+  // itself stands for repairing or discarding it)
+  const lineCtx = { ...ctx, cardActions: (text) => (ctx.cardActions ? ctx.cardActions(text) : []).filter((a) => a.json && a.json.type === "copy") };
   const line = section("Bric-a-brac", h("div", { class: "line" }, (view.bric_a_brac || []).map((slot, n) =>
     slot && typeof slot === "object"
-      ? clickable(h("div", { class: "slot" }, h("small", null, `${n + 1}`), machine(slot.machine, ctx),
+      ? clickable(h("div", { class: "slot" }, h("small", null, `${n + 1}`), machine(slot.machine, lineCtx),
         slot.charcoalium ? h("small", null, `+${slot.charcoalium} charcoalium`) : null),
         n + 1, legal(ctx, (j) => j.slot === n + 1), ctx)        // repair it, or discard it
       : generic(slot, "", ctx, 1))));

@@ -288,8 +288,9 @@ function top(view, ctx) {
     solo ? rest(solo, ["target", "goals_met", "won"], ctx, "solo: more") : null);
 }
 
-/** How many dice a production tile takes from the junkyard (RULES.md, "A turn": t5 takes four and a cog). */
-const TILE_DICE = { t2: 2, t3: 3, t4: 4, t5: 4 };
+/** How many dice a production tile takes from the junkyard (RULES.md, "A turn": t5 takes four and a cog with four
+ * players, five with fewer). */
+const tileDice = (tile, players) => (tile === "t5" ? (players === 4 ? 4 : 5) : lookup({ t2: 2, t3: 3, t4: 4 }, tile) || 1);
 
 function junkyard(view, ctx) {
   const jy = arr(view.junkyard);
@@ -298,7 +299,7 @@ function junkyard(view, ctx) {
   const covers = (j, i) => {
     const start = Number(j.position);
     if (j.type === "pick") return start === i;
-    return j.type === "take" && start <= i && i < start + (lookup(TILE_DICE, j.tile) || 1);
+    return j.type === "take" && start <= i && i < start + tileDice(j.tile, arr(view.players).length);
   };
   const posActs = (i) => legal(ctx, (j) => covers(j, i));
   return h("div", { class: "sp-junkyard" },
