@@ -150,10 +150,8 @@ def load_game(name: str, params: Mapping[str, Any]) -> Game:
 def params_from_query(name: str, query: Mapping[str, Any]) -> dict[str, Any]:
     """A game's parameters given as query arguments (strings), read as the types its parameters have: ``true``
     or ``false`` for a bool, a decimal for an int or a float; a name the game does not have is left as it is,
-    for ``load_game`` to refuse with the list of those it has."""
-    if name not in robotcore.list_games():
-        raise Problem("not-found", f"no game named {name!r}; games: {', '.join(robotcore.list_games())}")
-    specs = {p.name: p for p in game_class(name).param_specs}
+    for ``load_game`` to refuse with the list of those it has (and an unknown game too)."""
+    specs = {p.name: p for p in game_class(name).param_specs} if name in robotcore.list_games() else {}
     out: dict[str, Any] = {}
     for key, text in query.items():
         spec = specs.get(key)

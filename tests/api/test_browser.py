@@ -162,12 +162,6 @@ def strings(doc: Any) -> set[str]:
     return set()
 
 
-def mentions(json_form: dict[str, Any], text: str) -> bool:
-    """Does an action's JSON form name ``text`` (a value, or an element of a list value)? As the page's own
-    ``mentions`` (match.js), which filters the side panel's actions on a clicked element's text."""
-    return any(v == text or (isinstance(v, list) and text in v) for v in json_form.values())
-
-
 def dom_cards(b: Browser) -> list[str]:
     cards: list[str] = b.driver.execute_script(
         "return Array.from(document.querySelectorAll('#board [data-card]'), e => e.dataset.card)")
@@ -668,10 +662,6 @@ def json_words(doc: Any) -> Any:
     if isinstance(doc, list):
         return [json_words(v) for v in doc]
     return str(doc) if isinstance(doc, int | float) and not isinstance(doc, bool) else doc
-
-
-def legal_text(legal: list[dict[str, Any]], action: int) -> str:
-    return next(a["text"] for a in legal if a["id"] == action)
 
 
 def test_requests_never_carry_a_token_in_their_url(browser: Browser) -> None:

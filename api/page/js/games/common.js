@@ -49,6 +49,12 @@ export function legal(ctx, test) {
   return arr(ctx && ctx.legal).filter((a) => a && test(obj(a.json)));
 }
 
+/** A ctx whose cards answer only to the seat's actions of these types (one name may stand for several things: a
+ * hand card that one may give or ask for, a Sparks robot and die named alike, a machine in hand and on the line). */
+export function onlyTypes(ctx, types) {
+  return ctx ? { ...ctx, cardActions: (text) => arr(ctx.cardActions ? ctx.cardActions(text) : []).filter((a) => types.includes(obj(a.json).type)) } : null;
+}
+
 /** Makes an element of the table play the action it stands for, or narrow the side panel to them when there are
  * several (ctx.pick decides; ``text`` is what the panel filters on: a value their JSON holds), by click or by
  * keyboard; its tooltip lists them. A click goes to the innermost such element only. */

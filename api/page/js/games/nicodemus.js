@@ -4,7 +4,7 @@
 // content document (ctx.content) when the page has it (ids only when it has not).
 
 import { h } from "../dom.js";
-import { backs, card, cards, classWord, clickable, field, generic, legal, rest, seatName, section } from "./common.js";
+import { backs, card, cards, classWord, clickable, field, generic, legal, onlyTypes, rest, seatName, section } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "turn", "first_player", "end_triggered", "terminal", "scores",
   "bric_a_brac", "deck_size", "reserve", "players", "projects", "discard", "turn_state", "seat", "hand",
@@ -67,7 +67,7 @@ export function render(view, ctx) {
 
   // a machine of the line is named alike by the hand's copies: its chip answers to copying it only (the slot
   // itself stands for repairing or discarding it)
-  const lineCtx = { ...ctx, cardActions: (text) => (ctx.cardActions ? ctx.cardActions(text) : []).filter((a) => a.json && a.json.type === "copy") };
+  const lineCtx = onlyTypes(ctx, ["copy"]);
   const line = section("Bric-a-brac", h("div", { class: "line" }, (view.bric_a_brac || []).map((slot, n) =>
     slot && typeof slot === "object"
       ? clickable(h("div", { class: "slot" }, h("small", null, `${n + 1}`), machine(slot.machine, lineCtx),

@@ -8,7 +8,7 @@
 // cards' tooltips); without them (ctx.content null) the table shows the names and numbers alone.
 
 import { h } from "../dom.js";
-import { actionButton, arr, backs, card, clickable, field, gloss, has, legal, lookup, num, obj, plural, rest, seatName, section, tooltip } from "./common.js";
+import { actionButton, arr, backs, card, clickable, field, gloss, has, legal, lookup, num, obj, onlyTypes, plural, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "round", "first_player", "terminal", "end_triggered", "end_reason",
   "scores", "market", "deck_sizes", "malus_pile", "malus_set_aside", "out_of_game", "events", "rules", "players",
@@ -142,11 +142,6 @@ function tally(counts, draw) {
 }
 
 
-
-/** A ctx whose cards answer only to the actions of these types (a hand card names both "give" and "ask"). */
-function only(ctx, types) {
-  return { ...ctx, cardActions: (text) => arr(ctx.cardActions ? ctx.cardActions(text) : []).filter((a) => types.includes(obj(a.json).type)) };
-}
 
 function who(seat, ctx) {
   return typeof seat === "number" ? seatName(seat, ctx) : has(seat) ? String(seat) : "—";
@@ -327,7 +322,7 @@ function trade(view, ctx) {
   const ask = arr(offer.ask);
   const asks = legal(ctx, (j) => j.type === "ask");
   const askKinds = [...new Set(asks.map((a) => obj(a.json).card))].filter((k) => typeof k === "string");
-  const askCtx = only(ctx, ["ask"]);
+  const askCtx = onlyTypes(ctx, ["ask"]);
   const item = (x) => card(String(x), null, parseKind(x) ? kindClass(x) : "sp-malus");
   const from = who(ts.turn_player, ctx);
   const to = who(offer.to, ctx);
@@ -417,7 +412,7 @@ function yours(view, ctx) {
   if (!has(view.seat) || !view.hand || typeof view.hand !== "object" || Array.isArray(view.hand)) return null;
   const me = obj(arr(view.players)[view.seat]);
   // in an offer a hand card gives (asking is in the offer's panel); otherwise it discards
-  const handCtx = only(ctx, view.phase === "offer" ? ["give"] : ["discard"]);
+  const handCtx = onlyTypes(ctx, view.phase === "offer" ? ["give"] : ["discard"]);
   const cardsHeld = expand(view.hand);
   const known = { ...obj(me.known_in_hand) };
   const groups = bySupplier(cardsHeld);
@@ -430,7 +425,7 @@ function yours(view, ctx) {
         return kindCard(k, handCtx, seen ? "sp-seen" : "");
       }))));
   const malus = expand(me.malus);
-  const malusCtx = only(ctx, ["depollute", "give_malus"]);
+  const malusCtx = onlyTypes(ctx, ["depollute", "give_malus"]);
   const build = legal(ctx, (j) => j.type === "build");
   return h("section", { class: "panel sp-yours" + (arr(ctx.actors).includes(view.seat) ? " acting" : "") },
     h("h3", null, "Your hand", h("small", { class: "note" }, ` · ${plural(cardsHeld.length, "card")}; dotted ones everybody has seen`)),

@@ -9,7 +9,7 @@
 // the content (the page could not read it) the cards are drawn by id, the tracks and the factory without numbers.
 
 import { h, label } from "../dom.js";
-import { actionButton, arr, backs, card, clickable, field, gloss, legal, lookup, num, obj, rest, seatName, section, tooltip } from "./common.js";
+import { actionButton, arr, backs, card, clickable, field, gloss, legal, lookup, num, obj, onlyTypes, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "turn", "turns", "round", "first_player", "active", "secondary_turn",
   "started", "terminal", "scores", "junkyard", "bag", "discard", "robot_deck", "assistant_deck", "stacks", "bonus",
@@ -100,11 +100,6 @@ function goalText(g, withPoints = true) {
 function acts(ctx, text, pred) {
   if (!ctx || !ctx.cardActions || text === null || text === undefined) return [];
   return ctx.cardActions(text).filter((a) => pred((a && a.json) || {}));
-}
-
-/** A ctx whose cardActions keep only the actions `pred` accepts (a robot "R3" and a die "R3" share a name). */
-function only(ctx, pred) {
-  return ctx ? { ...ctx, cardActions: (t) => acts(ctx, t, pred) } : null;
 }
 
 
@@ -204,8 +199,8 @@ function robotNote(name) {
     info.box ? h("span", { class: "sp-box", title: "power box (a spark fires it once a round)" }, `▣ ${info.box}`) : null);
 }
 
-const robotCtx = (ctx) => only(ctx, (j) => ["assign", "spark_box", "cog_box", "free_box"].includes(j.type));
-const assistantCtx = (ctx) => only(ctx, (j) => ["recruit", "draft", "copy"].includes(j.type));
+const robotCtx = (ctx) => onlyTypes(ctx, ["assign", "spark_box", "cog_box", "free_box"]);
+const assistantCtx = (ctx) => onlyTypes(ctx, ["recruit", "draft", "copy"]);
 
 /** An assistant: its chip and, from the glossary, what it does (timing, effect, points). */
 function assistant(name, ctx, extra = "") {

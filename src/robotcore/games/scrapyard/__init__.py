@@ -351,7 +351,7 @@ class ScrapyardGame(Game):
             out[code] = {"name": card.name, "text": " · ".join(parts)}
         out["standard"] = {"name": "Standard Structure", "text": " · ".join([
             "Structure of any type sold by the Merchant", f"{content.standard_vp} VP", slots(content.standard_slots),
-            "no storage bonus", "6 Waste, already working (no repair)"])}
+            "no storage bonus", f"{engine.BUY_COST_WASTE} Waste, already working (no repair)"])}
         return out
 
     def scores_from_view(self, view: View) -> list[int]:

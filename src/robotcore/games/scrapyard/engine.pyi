@@ -4,6 +4,7 @@ from robotcore.core.state import GameCore, State
 
 STATE_SIZE: int
 PLAYER_SIZE: int
+BUY_COST_WASTE: int
 
 def action_layout(ncards: int, nbench: int) -> dict[str, int]: ...
 def make_core(

@@ -1622,6 +1622,8 @@ SPEC.playout = sy_playout
 
 STATE_SIZE = sizeof(SYState)
 PLAYER_SIZE = sizeof(Player)
+#: The Merchant's price of a standard Structure, in Waste (for the readable texts of ``ScrapyardGame.glossary``).
+BUY_COST_WASTE = BUY_COST
 
 
 def action_layout(int ncards, int nbench) -> dict:

@@ -330,8 +330,8 @@ class SmartphoneGame(Game):
                     "block": f"drawn with a supply, no supply at {arg} on its drawer's next turn"}.get(m.effect, "")
 
         out: dict[str, dict[str, str]] = {}
-        for c in content.components:
-            recipe = c.later_recipe if later and c.later_recipe is not None else c.recipe
+        recipes = content.recipes(later)
+        for c, recipe in zip(content.components, recipes, strict=True):
             parts = [f"component · {c.points} points", f"{sum(recipe)} cards: {cards(recipe)}"]
             if c.later_recipe is not None and c.later_recipe != c.recipe:
                 other, board = (c.recipe, "original board") if later else (c.later_recipe, "2025 board")
@@ -357,7 +357,6 @@ class SmartphoneGame(Game):
                 if s == RECYCLING:
                     text += f" · recycled: never lost, counts for the recycling bonus (+{content.recycling_bonus})"
                 out[kind] = {"name": f"{TYPE_NAMES[TYPES[t]][1]} from {sup.name}", "text": text}
-        recipes = content.recipes(later)
         for t, name in enumerate(TYPES):
             decks = [f"{sup.name} {sup.deck[t]}" for sup in content.suppliers if sup.deck[t]]
             needs = [f"{c.name} {r[t]}" for c, r in zip(content.components, recipes, strict=True) if r[t]]
