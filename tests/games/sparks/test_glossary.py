@@ -1,5 +1,5 @@
-"""``SparksGame.glossary()``: every robot card and assistant of the content, worded from the content's fields (a
-replaced content describes its own cards)."""
+"""``SparksGame.glossary()``: every robot card, assistant and effect symbol of the content, worded from the
+content's fields (a replaced content describes its own cards)."""
 
 from __future__ import annotations
 
@@ -23,11 +23,19 @@ def _replaced(edit: Any) -> SparksContent:
     return SparksContent.from_json(doc)
 
 
-def test_every_robot_and_assistant_has_an_entry() -> None:
+def _symbols(content: SparksContent) -> set[str]:
+    """The text of every effect symbol the content holds: bonus tiles, robots' rewards and boxes, the board's box."""
+    every = [*content.bonus_tiles, *(r.reward for r in content.robots), *(r.box for r in content.robots),
+             content.board_box]
+    return {s.text() for s in every if s is not None}
+
+
+def test_every_robot_assistant_and_symbol_has_an_entry() -> None:
     game = robotcore.load_game("sparks")
     content = _content(game)
     glossary = game.glossary()
-    assert set(glossary) == set(content.robot_names) | set(content.assistant_names)
+    assert set(glossary) == set(content.robot_names) | set(content.assistant_names) | _symbols(content)
+    assert {"cogs x2", "die_colour red", "factory x2", "adjust", "cogs"} <= set(glossary)
     for entry in glossary.values():
         assert set(entry) == {"name", "text"} and entry["name"] and entry["text"]
         assert "\n" not in entry["text"] and "None" not in entry["text"] and "  " not in entry["text"]
@@ -47,6 +55,7 @@ def test_every_card_a_view_names_is_in_the_glossary() -> None:
                 for p in v["players"]:
                     named |= {s["robot"] for s in p["line"] if s["robot"]} | set(p["tableau"]) | set(p["played"])
                     named |= {p["conrad"]} - {None}
+                named |= {t for tiles in v["bonus"].values() for t in tiles}
             seat = rng.choice(state.actors)
             state.apply(rng.choice(list(state.legal_actions(seat))), seat=seat)
     assert len(named) > 40
@@ -63,6 +72,18 @@ def test_robot_entries_say_colour_spaces_advance_reward_and_box() -> None:
     assert glossary["Y14"]["text"].endswith("reward: 1 yellow die")
     assert glossary["R15"]["text"].endswith("power box: +2 towards the next factory upgrade")
     assert glossary["B2"]["text"].endswith("power box: 2 cogs")
+
+
+def test_symbol_entries_word_the_effect() -> None:
+    """By the text a view writes a bonus tile with; the page words rewards and power boxes by them too."""
+    glossary = robotcore.load_game("sparks").glossary()
+    assert glossary["cogs x2"] == {"name": "2 cogs", "text": "effect (bonus tile, reward or power box): 2 cogs"}
+    assert glossary["die_colour yellow"]["name"] == "1 yellow die"
+    assert glossary["factory x2"]["name"] == "+2 towards the next factory upgrade"
+    assert glossary["adjust"]["name"] == "±1 to one die"
+    # the words of a robot's reward and box are its symbols' names
+    r9 = glossary["R9"]["text"]
+    assert f"reward: {glossary['cogs']['name']}" in r9 and f"power box: {glossary['adjust']['name']}" in r9
 
 
 def test_assistant_entries_say_timing_effect_and_points() -> None:
@@ -97,6 +118,8 @@ def test_a_replaced_content_changes_the_glossary() -> None:
         d1.update(name="Bonanza", param=5)
         doc["frank_values"] = [6]
         doc["ignore_colour_cost"] = 4
+        doc["board_box"] = {"kind": "sparks", "n": 3}
+        doc["bonus_tiles"][0] = {"kind": "advance_any", "n": 4}
 
     content = _replaced(edit)
     default = robotcore.load_game("sparks").glossary()
@@ -109,6 +132,12 @@ def test_a_replaced_content_changes_the_glossary() -> None:
         assert glossary["Bonanza"] == {"name": "Bonanza", "text": "one-time: gain 5 cogs · 2 points"}
         assert glossary["Frank"]["text"].startswith("once per turn: discard a die of value 6 ")
         assert glossary["Gordon"]["text"].startswith("permanent: ignoring a colour costs 1 cog instead of 4 ")
-        # the cards left alone read as before
-        assert {k: v for k, v in glossary.items() if k not in ("Zap1", "Walter", "Bonanza", "Frank", "Gordon")} \
-            == {k: v for k, v in default.items() if k not in ("R1", "Walter", "D1", "Frank", "Gordon")}
+        assert glossary["sparks x3"]["name"] == "3 sparks" and glossary["advance_any x4"]["name"] == \
+            "advance 4 on any track"
+        assert set(glossary) == set(content.robot_names) | set(content.assistant_names) | _symbols(content)
+        # the cards and symbols left alone read as before
+        new = ("Zap1", "Walter", "Bonanza", "Frank", "Gordon", "sparks x2", "die_colour blue", "sparks x3",
+               "advance_any x4")
+        assert {k: v for k, v in glossary.items() if k not in new} \
+            == {k: v for k, v in default.items() if k not in ("R1", "Walter", "D1", "Frank", "Gordon") + new
+                and k in glossary}

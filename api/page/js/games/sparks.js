@@ -5,7 +5,8 @@
 // hand (and draft hand, drawn robots) below. Dice are drawn as dice; the dice, spaces, robots, assistants, tiles
 // and tracks that one of the seat's legal actions names are clickable. Everything is read from the view; what the
 // cards and boards say comes from the match's content (ctx.content: a robot's spaces, reward and box, the track
-// points, the factory thresholds, the goal targets...) and the glossary (gloss: an assistant's effect). Without
+// points, the factory thresholds, the goal targets...) and the glossary (gloss: an assistant's effect, an effect
+// symbol's words). Without
 // the content (the page could not read it) the cards are drawn by id, the tracks and the factory without numbers.
 
 import { h, label } from "../dom.js";
@@ -25,9 +26,9 @@ const BY_LETTER = { R: "red", B: "blue", G: "green", Y: "yellow" };
 
 // -- the content (ctx.content: the content document of GET /v1/games/sparks) -----------------------------------------
 
-// Rule words only here (what a tile type, a goal, a production tile or an effect symbol does); the numbers on the
-// cards and boards (robots' spaces, rewards and boxes, track points, thresholds, targets, prices) come from the
-// match's content, and each assistant's text from the glossary (gloss).
+// Rule words only here (what a tile type, a goal or a production tile does); the numbers on the cards and boards
+// (robots' spaces, rewards and boxes, track points, thresholds, targets, prices) come from the match's content,
+// and the words of each assistant and each effect symbol (a reward, a power box, a bonus tile) from the glossary.
 
 /** The upgrade tile types in the engine's order (content.tile_points follows it), with what each does. */
 const TILE_TYPES = ["rearrange", "discount", "sales_boost", "ignore_colour", "ignore_value", "bonus_point", "bonus_cog", "recycle"];
@@ -152,30 +153,21 @@ function marker(i, players, ctx) {
   return h("span", { class: `sp-marker d-${letter(colour)}${ctx.seat === i ? " mine" : ""}`, title: seatName(i, ctx) }, String(i));
 }
 
-/** An effect symbol of the content ({kind, n, colour}: a reward, a power box, a bonus tile) in words. */
-function symbolText(sym) {
-  const s = obj(sym);
-  const n = Number.isInteger(s.n) ? s.n : 1;
-  const colour = typeof s.colour === "string" ? s.colour : "";
-  const many = (one, more) => `${n} ${n === 1 ? one : more}`;
-  const words = {
-    cogs: () => many("cog", "cogs"), sparks: () => many("spark", "sparks"),
-    assistant: () => `draw ${many("assistant", "assistants")}`, die: () => `${many("die", "dice")} from the bag`,
-    die_colour: () => many(`${colour} die`, `${colour} dice`), reroll: () => "reroll any of your dice",
-    adjust: () => (n === 1 ? "±1 to one die" : `${n} free ±1 steps on your dice`),
-    advance_any: () => `advance ${n} on any track`, advance: () => `advance ${n} on the ${colour} track`,
-    factory: () => `+${n} towards the next upgrade`, tile: () => (n === 1 ? "an upgrade tile" : `${n} upgrade tiles`),
-    cog_assistant: () => "1 cog + 1 assistant",
-  };
-  const say = lookup(words, s.kind);
-  return say ? say() : String(s.kind === undefined ? "?" : s.kind);
+/** An effect symbol in words, by the glossary's entry of its text ("cogs x2", as a view writes a bonus tile); the
+ * text itself when the glossary has none. */
+function effectText(key) {
+  const entry = gloss(key);
+  return entry && typeof entry.name === "string" && entry.name ? entry.name : String(key);
 }
 
-/** A bonus tile as the view writes it ("cogs x2", "die_colour green") in words. */
-function bonusText(t) {
-  const m = /^([a-z_]+)(?: x(\d+))?(?: ([a-z]+))?$/.exec(String(t));
-  return m ? symbolText({ kind: m[1], n: Number(m[2] || 1), colour: m[3] }) : String(t);
+/** The text of a content's effect symbol ({kind, n, colour}: a reward, a power box): as the engine writes it. */
+function symbolKey(sym) {
+  const s = obj(sym);
+  const n = Number.isInteger(s.n) ? s.n : 1;
+  return `${s.kind === undefined ? "?" : s.kind}${n === 1 ? "" : " x" + n}${typeof s.colour === "string" && s.colour ? " " + s.colour : ""}`;
 }
+
+const symbolText = (sym) => effectText(symbolKey(sym));
 
 /** A robot card of the content: its colour, die spaces ({colour or null = any, value or 0 = any}), track advance,
  * reward and power box in words; null without the content or for a card it does not hold. */
@@ -334,8 +326,8 @@ function tracks(view, ctx) {
   const known = trackPoints.length > 0;
   const furthest = Math.max(0, ...players.flatMap((p) => COLOURS.map((c) => num(obj(obj(p).tracks)[c]))));
   const length = known ? trackPoints.length : Math.min(furthest, 40);
-  const bonusCell = (t) => h("div", { class: "sp-cell bonus", title: t === undefined ? "bonus space" : String(t) },
-    h("small", null, "bonus"), t === undefined ? null : bonusText(t));
+  const bonusCell = (t) => h("div", { class: "sp-cell bonus", title: t === undefined ? "bonus space" : tooltip(t) },
+    h("small", null, "bonus"), t === undefined ? null : effectText(t));
   const rows = COLOURS.map((c) => {
     const on = (pos) => players.map((p, i) => (num(obj(obj(p).tracks)[c]) === pos ? marker(i, players, ctx) : null));
     const cells = [h("div", { class: "sp-cell start" }, h("small", null, "start"), h("span", { class: "sp-markers" }, on(0)))];

@@ -263,8 +263,9 @@ class SparksGame(Game):
     # -- information ------------------------------------------------------------------------------------------
 
     def glossary(self) -> dict[str, dict[str, str]]:
-        """Every robot card (its colour, die spaces, track advance, reward, power box) and every assistant (its
-        timing, effect and points), worded from this game's content (RULES.md, "Components")."""
+        """Every robot card (its colour, die spaces, track advance, reward, power box), every assistant (its
+        timing, effect and points) and every effect symbol (by its text, as a view writes a bonus tile: "cogs x2"),
+        worded from this game's content (RULES.md, "Components")."""
         content = self.content
         assert isinstance(content, SparksContent)
 
@@ -351,6 +352,13 @@ class SparksGame(Game):
         for a in content.assistants:
             out[a.name] = {"name": a.name,
                            "text": f"{a.timing}: {effect(a)} · {count(a.points, 'point', 'points')}"}
+        # the effect symbols, by the text a view writes a bonus tile with ("cogs x2"): the page words the robots'
+        # rewards and power boxes and the board's box by these entries too, so that a symbol is worded here only
+        for sym in [*content.bonus_tiles, *(r.reward for r in content.robots), *(r.box for r in content.robots),
+                    content.board_box]:
+            if sym is not None and sym.text() not in out:
+                out[sym.text()] = {"name": symbol(sym), "text": "effect (bonus tile, reward or power box): "
+                                   + symbol(sym)}
         return out
 
     def scores_from_view(self, view: View) -> list[int]:
