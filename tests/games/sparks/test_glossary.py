@@ -141,3 +141,15 @@ def test_a_replaced_content_changes_the_glossary() -> None:
         assert {k: v for k, v in glossary.items() if k not in new} \
             == {k: v for k, v in default.items() if k not in ("R1", "Walter", "D1", "Frank", "Gordon") + new
                 and k in glossary}
+
+
+def test_quincy_and_warren_are_worded_for_the_number_of_players() -> None:
+    """RULES.md, "Assistants": Quincy lifts the end rule on others' turns (and adjacency with 2 players; solo: on
+    secondary turns); Warren in the solo game only on a secondary turn."""
+    text = {n: robotcore.load_game("sparks", players=n).glossary() for n in (1, 2, 3, 4)}
+    assert text[3]["Quincy"] == text[4]["Quincy"]
+    assert "others' turns" in text[4]["Quincy"]["text"]
+    assert "not only side by side" in text[2]["Quincy"]["text"]
+    assert "secondary turns" in text[1]["Quincy"]["text"]
+    assert "secondary turn" in text[1]["Warren"]["text"]
+    assert all("secondary" not in text[n]["Warren"]["text"] for n in (2, 3, 4))

@@ -302,6 +302,13 @@ class SparksGame(Game):
             return one if n == 1 else many.format(n=n)
 
         usual = content.ignore_colour_cost
+        # the two assistants whose effect the number of players changes (RULES.md, "Assistants")
+        players = int(self.params["players"])
+        quincy = {1: "on secondary turns, take your dice from anywhere in the junkyard",
+                  2: "on the other's turns, take your two dice from anywhere in the junkyard, not only side by side"
+                  }.get(players, "on others' turns, take your die from anywhere in the junkyard")
+        warren = ("on a secondary turn, take every die left in the junkyard" if players == 1
+                  else "once the dice are taken, take every die left in the junkyard")
         # what each kind of assistant does, worded from its param (n) and the colour it names, and the content
         effects: dict[str, Callable[[int, str], str]] = {
             "conrad": lambda n, c: "copies the effect and points of another played assistant (tucked under it)",
@@ -315,9 +322,9 @@ class SparksGame(Game):
             "olympia": lambda n, c: either_many(n, "fire one of your power boxes for free",
                                                 "fire {n} different power boxes of yours for free"),
             "track_any": lambda n, c: f"an advance on the {c} track may go to any track",
-            "quincy": lambda n, c: "on others' turns, take your dice from anywhere in the junkyard",
+            "quincy": lambda n, c: quincy,
             "silas": lambda n, c: "discard a die and spread its pips as ±1 steps over your other dice",
-            "warren": lambda n, c: "take every die left in the junkyard",
+            "warren": lambda n, c: warren,
             "complete": lambda n, c: f"pay 1 cog to complete a {c} robot of your line",
             "cogs": lambda n, c: "gain " + count(n, "cog", "cogs"),
             "sparks": lambda n, c: "gain " + count(n, "spark", "sparks"),
