@@ -23,11 +23,12 @@ A user's bot is a subclass (or any object with ``act``) loaded by ``module:Class
 from __future__ import annotations
 
 import abc
+import functools
 import importlib
 import inspect
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
@@ -236,14 +237,24 @@ def register(cls: type[Bot]) -> type[Bot]:
     return cls
 
 
-def bot_options(cls: type[Any]) -> dict[str, Any]:
-    """The options a bot class takes (its constructor's keywords but ``seed``) and their defaults."""
-    out: dict[str, Any] = {}
-    for p in inspect.signature(cls.__init__).parameters.values():
+@functools.lru_cache(maxsize=256)
+def _constructor_options(init: Callable[..., Any]) -> tuple[tuple[tuple[str, Any], ...], bool]:
+    """A constructor's keywords but ``seed`` with their defaults, and whether it takes ``**kwargs``: read once per
+    constructor (``inspect.signature`` costs more than making a random bot, and the service makes a bot for each
+    of its bot seats' moves)."""
+    options: list[tuple[str, Any]] = []
+    var_keyword = False
+    for p in inspect.signature(init).parameters.values():
+        var_keyword |= p.kind is p.VAR_KEYWORD
         if p.name in ("self", "seed") or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
-        out[p.name] = None if p.default is p.empty else p.default
-    return out
+        options.append((p.name, None if p.default is p.empty else p.default))
+    return tuple(options), var_keyword
+
+
+def bot_options(cls: type[Any]) -> dict[str, Any]:
+    """The options a bot class takes (its constructor's keywords but ``seed``) and their defaults."""
+    return dict(_constructor_options(cls.__init__)[0])
 
 
 def load_bot_class(target: str) -> type[Any]:
@@ -273,8 +284,9 @@ def make_bot(spec: str, seed: int = 0, *, for_game: Game | None = None, builtin_
     name, given = parse_bot_spec(spec, builtin_only=builtin_only)
     given.update(options)
     cls = load_bot_class(name)
-    if not any(p.kind is p.VAR_KEYWORD for p in inspect.signature(cls.__init__).parameters.values()):
-        known = bot_options(cls)
+    options_of, takes_any = _constructor_options(cls.__init__)
+    if not takes_any:
+        known = dict(options_of)
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise InvalidParameterError(f"bot {name!r} has no option {', '.join(unknown)}; its options: "
