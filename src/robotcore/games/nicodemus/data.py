@@ -9,6 +9,7 @@ is validated when the content is built, then compiled into the engine's tables.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -296,11 +297,11 @@ class NicodemusContent(Content):
     def default(cls) -> NicodemusContent:
         return cls(DEFAULT_MACHINES, DEFAULT_PROJECTS)
 
-    @property
+    @functools.cached_property     # (views read it on every call; the content never changes)
     def machine_names(self) -> tuple[str, ...]:
         return tuple(m.name for m in self.machines)
 
-    @property
+    @functools.cached_property     # (views read it on every call; the content never changes)
     def project_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.projects)
 

@@ -11,6 +11,7 @@ is built, then compiled into the engine's tables.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -575,11 +576,11 @@ class SmartphoneContent(Content):
         return cls(DEFAULT_COMPONENTS, DEFAULT_SUPPLIERS, DEFAULT_MALUS, DEFAULT_MALUS_TOP, DEFAULT_MALUS_ORDER,
                    DEFAULT_MALUS_PER_PLAYER, DEFAULT_EVENTS, DEFAULT_SHORT_EVENTS, DEFAULT_QUIZ)
 
-    @property
+    @functools.cached_property     # (views read it on every call; the content never changes)
     def component_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.components)
 
-    @property
+    @functools.cached_property     # (views read it on every call; the content never changes)
     def malus_names(self) -> tuple[str, ...]:
         return tuple(m.name for m in self.malus)
 

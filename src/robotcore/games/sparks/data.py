@@ -10,6 +10,7 @@ every field is validated here, then compiled into the engine's tables.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -378,13 +379,18 @@ class SparksContent(Content):
     def default(cls) -> SparksContent:
         return cls()
 
-    @property
+    @functools.cached_property     # (views read it on every call; the content never changes)
     def robot_names(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.robots)
 
-    @property
+    @functools.cached_property     # (views read it on every call; the content never changes)
     def assistant_names(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.assistants)
+
+    @functools.cached_property     # (views read it on every call; the content never changes)
+    def bonus_texts(self) -> tuple[str, ...]:
+        """Each bonus tile as a view writes it ("cogs x2")."""
+        return tuple(b.text() for b in self.bonus_tiles)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

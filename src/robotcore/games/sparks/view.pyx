@@ -141,7 +141,7 @@ cdef dict _public(game, State state, int seat):
     cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
     cdef int n = cfg.nseats, i, c, k, p
     rnames = game.content.robot_names
-    bonus_text = [b.text() for b in game.content.bonus_tiles]
+    bonus_text = game.content.bonus_texts
     bottom = []
     for i in range(s.nbottom):
         if (bottom_knowers(s, i) >> seat) & 1 if seat >= 0 else bottom_knowers(s, i) == (1 << n) - 1:
