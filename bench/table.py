@@ -191,6 +191,7 @@ def rc_probes(game: robotcore.Game, block_s: float, env: dict[str, Any]) -> dict
         "rc clone().apply(a)": "s.clone().apply(a)",
         "rc current_player": "s.current_player",
         "rc resample_hidden(seat)": "s.resample_hidden(seat, 1)",
+        "rc view(seat)": "s.view(seat)",
     }.items():
         probes[label] = call_probe(stmt, env, block_s)
 
@@ -463,6 +464,8 @@ def table(name: str, block_ms: float, rounds: int, with_os: bool, with_cg: bool)
              ("clone().apply(a)", "rc clone().apply(a)", "os clone().apply_action(a)"),
              ("current player", "rc current_player", "os current_player()"),
              ("resample_hidden(seat, seed)", "rc resample_hidden(seat)", None),
+             ("view(seat): what the seat sees, as JSON values (the service's answers carry one)", "rc view(seat)",
+              None),
              ("native resample draw (search's determinisation)",
               "rc native resample draw (EngineSpec.resample_draw)", None),
              ("step: legal_actions + apply, replayed games", "rc step: legal_actions + apply, replayed games",
