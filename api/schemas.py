@@ -490,8 +490,8 @@ class GameDetailSchema(GameSchema):
         "description": "the game's content document (cards, decks, events...: what `make(name, content=...)` "
                        "takes; every match over HTTP plays this default): the ids a view shows refer to it"})
     glossary = fields.Dict(keys=fields.String(), values=fields.Nested(GlossaryEntrySchema), required=True, metadata={
-        "description": "what each content id a view shows stands for (card codes, machine or component names): "
-                       "a readable name and a one-line description, for people reading views"})
+        "description": "what each content id a view shows stands for (card codes, machine or component names, "
+                       "effect symbols): a readable name and a one-line description, for people reading views"})
 
 
 class GameListSchema(Schema):

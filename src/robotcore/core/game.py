@@ -158,9 +158,11 @@ class Game(abc.ABC):
 
     def glossary(self) -> dict[str, dict[str, str]]:
         """What the ids of this content that views show stand for (card codes, machine, robot and component
-        names): ``{id: {"name": ..., "text": ...}}``, a readable name and a one-line description, taken from the
-        content (a replaced content describes its own cards). For people reading a view, such as the browser
-        page's tooltips; no rule reads it. A game whose views need no such key returns ``{}``."""
+        names; Sparks' effect symbols, by the text its bonus tiles are shown with, which its cards' rewards and
+        boxes in the content share): ``{id: {"name": ..., "text": ...}}``, a readable name and a one-line
+        description, taken from the content (a replaced content describes its own cards). For people reading a
+        view, such as the browser page's tooltips; no rule reads it. A game whose views need no such key returns
+        ``{}``."""
         return {}
 
     def to_json(self) -> dict[str, Any]:

@@ -6,7 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 import robotcore
+from robotcore.errors import InvalidParameterError
 from robotcore.games.sparks import SparksContent
 from robotcore.games.sparks.data import ASSISTANT_KINDS
 
@@ -35,6 +38,7 @@ def test_every_robot_assistant_and_symbol_has_an_entry() -> None:
     content = _content(game)
     glossary = game.glossary()
     assert set(glossary) == set(content.robot_names) | set(content.assistant_names) | _symbols(content)
+    assert len(glossary) == len(content.robot_names) + len(content.assistant_names) + len(_symbols(content))
     assert {"cogs x2", "die_colour red", "factory x2", "adjust", "cogs"} <= set(glossary)
     for entry in glossary.values():
         assert set(entry) == {"name", "text"} and entry["name"] and entry["text"]
@@ -77,7 +81,8 @@ def test_robot_entries_say_colour_spaces_advance_reward_and_box() -> None:
 def test_symbol_entries_word_the_effect() -> None:
     """By the text a view writes a bonus tile with; the page words rewards and power boxes by them too."""
     glossary = robotcore.load_game("sparks").glossary()
-    assert glossary["cogs x2"] == {"name": "2 cogs", "text": "effect (bonus tile, reward or power box): 2 cogs"}
+    assert glossary["cogs x2"] == {"name": "2 cogs", "text": "an effect, on bonus tiles, robots' power boxes"}
+    assert glossary["cogs"] == {"name": "1 cog", "text": "an effect, on robots' rewards, the board's power box"}
     assert glossary["die_colour yellow"]["name"] == "1 yellow die"
     assert glossary["factory x2"]["name"] == "+2 towards the next factory upgrade"
     assert glossary["adjust"]["name"] == "±1 to one die"
@@ -135,13 +140,14 @@ def test_a_replaced_content_changes_the_glossary() -> None:
         assert glossary["sparks x3"]["name"] == "3 sparks" and glossary["advance_any x4"]["name"] == \
             "advance 4 on any track"
         assert set(glossary) == set(content.robot_names) | set(content.assistant_names) | _symbols(content)
-        # the cards and symbols left alone read as before
-        new = ("Zap1", "Walter", "Bonanza", "Frank", "Gordon", "sparks x2", "die_colour blue", "sparks x3",
-               "advance_any x4")
-        assert {k: v for k, v in glossary.items() if k not in new} \
-            == {k: v for k, v in default.items() if k not in ("R1", "Walter", "D1", "Frank", "Gordon") + new
-                and k in glossary}
-
+        assert glossary["sparks x3"]["text"] == "an effect, on the board's power box"
+        assert glossary["sparks x2"]["text"] == "an effect, on robots' rewards"
+        # the cards left alone read as before, and every symbol is worded as before (where it lies may change)
+        cards = set(content.robot_names) | set(content.assistant_names)
+        changed = {"Zap1", "Walter", "Bonanza", "Frank", "Gordon"}
+        assert {k: v for k, v in glossary.items() if k in cards - changed} \
+            == {k: v for k, v in default.items() if k in cards - changed}
+        assert all(glossary[k]["name"] == default[k]["name"] for k in _symbols(content) if k in default)
 
 def test_quincy_and_warren_are_worded_for_the_number_of_players() -> None:
     """RULES.md, "Assistants": Quincy lifts the end rule on others' turns (and adjacency with 2 players; solo: on
@@ -153,3 +159,20 @@ def test_quincy_and_warren_are_worded_for_the_number_of_players() -> None:
     assert "secondary turns" in text[1]["Quincy"]["text"]
     assert "secondary turn" in text[1]["Warren"]["text"]
     assert all("secondary" not in text[n]["Warren"]["text"] for n in (2, 3, 4))
+
+
+def test_no_card_takes_an_effect_symbol_s_name() -> None:
+    """The glossary names each effect symbol by its text beside the cards: a card called "cogs" (or "Adjust")
+    would take the symbol's entry, so a content is refused with one."""
+    for kind in ("cogs", "Adjust", "TILE"):
+        def edit(doc: dict[str, Any], kind: str = kind) -> None:
+            doc["assistants"][0]["name"] = kind
+
+        with pytest.raises(InvalidParameterError, match="an effect symbol's name"):
+            _replaced(edit)
+
+    def robot(doc: dict[str, Any]) -> None:
+        doc["robots"][0]["name"] = "reroll"
+
+    with pytest.raises(InvalidParameterError, match="reroll"):
+        _replaced(robot)

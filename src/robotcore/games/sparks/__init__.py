@@ -360,12 +360,18 @@ class SparksGame(Game):
             out[a.name] = {"name": a.name,
                            "text": f"{a.timing}: {effect(a)} · {count(a.points, 'point', 'points')}"}
         # the effect symbols, by the text a view writes a bonus tile with ("cogs x2"): the page words the robots'
-        # rewards and power boxes and the board's box by these entries too, so that a symbol is worded here only
-        for sym in [*content.bonus_tiles, *(r.reward for r in content.robots), *(r.box for r in content.robots),
-                    content.board_box]:
-            if sym is not None and sym.text() not in out:
-                out[sym.text()] = {"name": symbol(sym), "text": "effect (bonus tile, reward or power box): "
-                                   + symbol(sym)}
+        # rewards and power boxes and the board's box by these entries too, so that a symbol is worded here only;
+        # the text says where this content puts it (card names never clash: SparksContent refuses symbol names)
+        places: dict[str, tuple[Symbol, list[str]]] = {}
+        for where, symbols in (("bonus tiles", content.bonus_tiles),
+                               ("robots' rewards", [r.reward for r in content.robots]),
+                               ("robots' power boxes", [r.box for r in content.robots]),
+                               ("the board's power box", [content.board_box])):
+            for sym in symbols:
+                if sym is not None and where not in places.setdefault(sym.text(), (sym, []))[1]:
+                    places[sym.text()][1].append(where)
+        for key, (sym, found_on) in places.items():
+            out[key] = {"name": symbol(sym), "text": "an effect, on " + ", ".join(found_on)}
         return out
 
     def scores_from_view(self, view: View) -> list[int]:

@@ -304,6 +304,9 @@ class SparksContent(Content):
         names = [r.name for r in robots] + [a.name for a in assistants]
         if any(n.lower() == "board" for n in names):
             raise InvalidParameterError("'board' names the board's power box: no card may be called so")
+        clash = sorted(n for n in names if n.lower() in SYMBOLS)
+        if clash:       # the glossary names each effect symbol by its text ("cogs", "cogs x2"), beside the cards
+            raise InvalidParameterError(f"{', '.join(clash)}: an effect symbol's name, no card may be called so")
         if len({n.lower() for n in names}) != len(names):
             raise InvalidParameterError("robot and assistant names must be distinct (case-insensitively)")
         tp = tuple(self.track_points)
