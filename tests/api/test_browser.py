@@ -164,9 +164,15 @@ def strings(doc: Any) -> set[str]:
 
 
 def dom_cards(b: Browser) -> list[str]:
-    cards: list[str] = b.driver.execute_script(
-        "return Array.from(document.querySelectorAll('#board [data-card]'), e => e.dataset.card)")
-    return cards
+    """The cards on the table, each drawing of a card once: a chip a renderer marks as drawn again (``again()`` in
+    common.js: the same card drawn elsewhere too) is left out, once checked that it is drawn elsewhere."""
+    cards: list[list[Any]] = b.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#board [data-card]'),"
+        "                  e => [e.dataset.card, e.dataset.again !== undefined])")
+    once = [c for c, again in cards if not again]
+    twice = {c for c, again in cards if again}
+    assert twice <= set(once), f"cards marked as drawn again that are drawn nowhere else: {twice - set(once)}"
+    return once
 
 
 def copies(doc: Any) -> Counter[str]:
@@ -185,14 +191,21 @@ def copies(doc: Any) -> Counter[str]:
     return out
 
 
+#: Parts of a seat's own entry of ``players`` that repeat what its own hand already says (Smartphone: the cards of
+#: its hand the others have seen): not counted again
+REPEATS_HAND = {"smartphone": ("known_in_hand",)}
+
+
 def page_copies(view: Any, legal: Any) -> Counter[str]:
-    """The copies of each card a seat's page may show: what its view and its legal actions account for, the seat's
-    own entry of ``players`` twice (a renderer draws the seat's table among the players' and again beside its
-    hand: Smartphone's malus cards)."""
+    """The copies of each card a seat's page may show: what its view and its legal actions account for, but for
+    the parts of the seat's own entry that repeat its hand (``REPEATS_HAND``)."""
+    allowed = copies(view)
     seat = view.get("seat") if isinstance(view, dict) else None
     players = view.get("players") if isinstance(view, dict) else None
-    own = players[seat] if isinstance(seat, int) and isinstance(players, list) and seat < len(players) else None
-    return (copies(view) + copies(own)) | copies(legal)
+    if isinstance(seat, int) and isinstance(players, list) and seat < len(players):
+        for key in REPEATS_HAND.get(view.get("game"), ()):
+            allowed -= copies(players[seat].get(key))
+    return allowed | copies(legal)
 
 
 def beyond(shown: list[str], allowed: Counter[str]) -> dict[str, int]:

@@ -93,6 +93,13 @@ export function card(text, ctx, extra = "") {
   return clickable(h("span", { class: cls, dataset: { card: text }, title: tooltip(text) }, text), text, actions, ctx);
 }
 
+/** ``el`` (a card chip) drawn a second time: the same card is drawn elsewhere on the table (a seat's malus in its
+ * panel and beside its hand). Marked, so that whoever counts the cards on the table counts each card once. */
+export function again(el) {
+  el.dataset.again = "";
+  return el;
+}
+
 /** A row of cards (or a dash for none). */
 export function cards(list, ctx, extra = "") {
   if (!list || !list.length) return h("span", { class: "none" }, "none");

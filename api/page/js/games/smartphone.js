@@ -8,7 +8,7 @@
 // cards' tooltips); without them (ctx.content null) the table shows the names and numbers alone.
 
 import { h } from "../dom.js";
-import { actionButton, arr, backs, card, clickable, field, gloss, has, legal, lookup, num, obj, onlyTypes, plural, rest, seatName, section, tooltip } from "./common.js";
+import { actionButton, again, arr, backs, card, clickable, field, gloss, has, legal, lookup, num, obj, onlyTypes, plural, rest, seatName, section, tooltip } from "./common.js";
 
 const DRAWN = ["game", "phase", "actors", "round", "first_player", "terminal", "end_triggered", "end_reason",
   "scores", "market", "deck_sizes", "malus_pile", "malus_set_aside", "out_of_game", "events", "rules", "players",
@@ -431,7 +431,7 @@ function yours(view, ctx) {
     h("h3", null, "Your hand", h("small", { class: "note" }, ` · ${plural(cardsHeld.length, "card")}; dotted ones everybody has seen`)),
     h("div", { class: "sp-hand" }, rows.length ? rows : none("no resource card")),
     h("div", { class: "row" },
-      field("your malus", malus.length ? h("span", { class: "cards" }, malus.map((m) => malusCard(m, malusCtx))) : none(), ctx),
+      field("your malus", malus.length ? h("span", { class: "cards" }, malus.map((m) => again(malusCard(m, malusCtx)))) : none(), ctx),
       field("your phone", components(me.built, true, ctx), ctx)),
     build.length ? h("p", { class: "note" }, "Click a highlighted component to build it (then choose whose cards you lay).") : null);
 }
