@@ -131,6 +131,27 @@ def test_idempotency_records(store: Store) -> None:
     assert get_idempotent("other") is None
 
 
+def test_a_commit_that_fails_writes_nothing(store: Store) -> None:
+    """A lost compare-and-set records no Idempotency-Key, and a key already used by the seat fails the whole commit:
+    the match row and the log stay as they were (on PostgreSQL a commit is one statement: ``_commit_in_one``)."""
+    rec, state = new_record()
+    store.insert_match(rec)
+    new, after = step(state, random.Random(5))
+    seat = new.entries[0][0]
+    assert store.commit(rec.id, 0, new, "key-1", "f" * 64)
+    assert not store.commit(rec.id, 0, new, "key-2", "e" * 64)            # stale: nothing, not even the key
+    got = store.get_match(rec.id, "key-2")
+    assert got is not None and got.idempotent == {}
+    later, _ = step(after, random.Random(6), n=2)
+    later = NewActions([(seat, a, b) for _, a, b in later.entries], later.state, later.finished, later.bots_due)
+    assert not store.commit(rec.id, 1, later, "key-1", "d" * 64)          # the seat's key again: refused whole
+    got = store.get_match(rec.id)
+    assert got is not None and got.version == 1 and got.state == after.to_bytes()
+    assert [r.version for r in store.actions(rec.id)] == [1]
+    assert store.commit(rec.id, 1, later, "key-3", "d" * 64)              # the same rows under a new key
+    assert [r.version for r in store.actions(rec.id)] == [1, 2, 3]
+
+
 def test_default_database_is_a_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ROBOTCORE_DATABASE_URL", raising=False)
     assert default_database_url() == "sqlite:///robotcore.db"
