@@ -597,8 +597,9 @@ class Store:
     def commit(self, match_id: str, expected_version: int, new: NewActions,
                idempotency_key: str | None = None, fingerprint: str | None = None) -> bool:
         """Append ``new.entries`` (versions expected+1, expected+2...) and store the state after them, with
-        compare-and-set on the version, in one transaction. False (and nothing written) if the version moved
-        on, or if one of the rows already exists (an action version, an Idempotency-Key)."""
+        compare-and-set on the version, in one transaction (one statement on PostgreSQL: ``_commit_in_one``).
+        False (and nothing written) if the version moved on, or if one of the rows already exists (an action
+        version, an Idempotency-Key)."""
         now = time.time()
         end = expected_version + len(new.entries)
         dbapi = self.engine.dialect.loaded_dbapi
