@@ -4,7 +4,9 @@ gunicorn's ``Response`` writes an answer's status line and headers with one ``se
 second: two system calls, and on loopback two trips through the TCP stack (the sender's and, since the kernel
 delivers at once, the reader's wake-up) for every answer of a few hundred bytes. ``OneSendResponse`` sends the
 headers with the first body bytes of an answer that has a ``Content-Length`` (a Flask app's common answer: one
-bytes body, so the whole answer in one call): the same bytes on the wire, one send fewer. Every other case (a
+bytes body, so the whole answer in one call): the same bytes on the wire, one send fewer; and it sends them with
+``send`` (``sendall`` only for what one send leaves), since gevent's ``sendall`` asks the kernel for the socket's
+buffer size (``getsockopt``) on every call: 2% of a worker's CPU under load. Every other case (a
 chunked stream, an HTTP/1.0 body without a length, a response without a body, ``sendfile``) takes gunicorn's own
 path unchanged. (tests/api/test_gunicorn_response.py compares the bytes with gunicorn's own, case by case.)
 
@@ -42,7 +44,12 @@ class OneSendResponse(wsgi.Response):  # type: ignore[misc]
                 and not getattr(self, "_omits_body", False) and self.response_length is not None
                 and len(arg) <= self.response_length):
             # (what Response.write would do, in one call: the headers, then all of ``arg``, which fits the length)
-            self.sock.sendall(self.head_bytes() + arg)
+            data = self.head_bytes() + arg
+            # one send takes a whole answer of a few KB; sendall only for what it left (gevent's sendall asks the
+            # kernel for the socket's buffer size on every call, one more system call for every answer)
+            sent = self.sock.send(data)
+            if sent < len(data):
+                self.sock.sendall(memoryview(data)[sent:])
             self.headers_sent = True
             self.sent += len(arg)
             return

@@ -20,10 +20,17 @@ STOCK = wsgi.Response if wsgi.Response is not OneSendResponse else wsgi.Response
 
 
 class Recorder:
-    """A socket that keeps what each ``sendall`` sent."""
+    """A socket that keeps what each ``send`` and ``sendall`` sent; ``send`` takes at most ``limit`` bytes (a
+    socket whose buffer is full takes part of what it is given)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         self.sends: list[bytes] = []
+        self.limit = limit
+
+    def send(self, data: bytes) -> int:
+        taken = bytes(data)[:self.limit]
+        self.sends.append(taken)
+        return len(taken)
 
     def sendall(self, data: bytes) -> None:
         self.sends.append(bytes(data))
@@ -38,9 +45,9 @@ class Request:
 
 
 def answer(cls: Any, status: str, headers: list[tuple[str, str]], writes: list[bytes],
-           method: str = "GET", version: tuple[int, int] = (1, 1)) -> list[bytes]:
+           method: str = "GET", version: tuple[int, int] = (1, 1), limit: int | None = None) -> list[bytes]:
     """What ``cls`` sends for one WSGI answer (``start_response``, the body's writes, ``close``)."""
-    sock = Recorder()
+    sock = Recorder(limit)
     resp = cls(Request(method, version), sock, Config())
     resp.start_response(status, headers)
     for data in writes:
@@ -77,6 +84,16 @@ def test_same_bytes_as_gunicorn(case: str, monkeypatch: pytest.MonkeyPatch) -> N
         assert len(ours) == len(stock) - 1 and ours[1:] == stock[2:]
     else:
         assert ours == stock                               # gunicorn's own path, send for send
+
+
+@pytest.mark.parametrize("limit", [1, 20, 100])
+def test_what_one_send_leaves_is_sent_after_it(limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket that takes only part of the answer at once (its buffer full): the rest follows, the same bytes."""
+    monkeypatch.setattr(util, "http_date", lambda *a: "Thu, 03 Dec 2026 08:30:17 GMT")
+    status, headers, writes, method, version = CASES["whole body at once"]
+    ours = answer(OneSendResponse, status, headers, writes, method, version, limit)
+    stock = answer(STOCK, status, headers, writes, method, version)
+    assert b"".join(ours) == b"".join(stock) and len(ours[0]) == limit and len(ours) == 2
 
 
 def test_install_makes_gunicorn_build_it() -> None:
