@@ -604,7 +604,8 @@ class Store:
         end = expected_version + len(new.entries)
         dbapi = self.engine.dialect.loaded_dbapi
         if self._postgres:
-            return self._commit_in_one(match_id, expected_version, new, idempotency_key, fingerprint, now, dbapi)
+            return self._commit_in_one(match_id, expected_version, end, new, idempotency_key, fingerprint, now,
+                                       dbapi)
         with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
             cur = conn.cursor()
             try:
@@ -632,13 +633,12 @@ class Store:
                 cur.close()
         return True
 
-    def _commit_in_one(self, match_id: str, expected_version: int, new: NewActions, idempotency_key: str | None,
-                       fingerprint: str | None, now: float, dbapi: Any) -> bool:
+    def _commit_in_one(self, match_id: str, expected_version: int, end: int, new: NewActions,
+                       idempotency_key: str | None, fingerprint: str | None, now: float, dbapi: Any) -> bool:
         """``commit`` on PostgreSQL as one statement, in autocommit: one round trip instead of four (BEGIN, the
         compare-and-set, the rows, COMMIT). The compare-and-set is a data-modifying WITH whose row the inserts
         select from, so that they write nothing when it lost; a statement is atomic by itself, and the
         notification of its rows (``actions_notify``, after the statement) sees the match row it updated."""
-        end = expected_version + len(new.entries)
         rows = len(new.entries)
         key = idempotency_key is not None
         sql = self._one_commits.get((rows, key))
