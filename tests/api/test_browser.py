@@ -55,6 +55,7 @@ import robotcore  # noqa: E402
 from robotcore_api.client import Client  # noqa: E402
 from robotcore_api.store import Store  # noqa: E402
 
+from ..conftest import json_strings  # noqa: E402
 from .conftest import OPENAPI_PATH  # noqa: E402
 from .test_live import LiveServer  # noqa: E402
 
@@ -150,17 +151,6 @@ def create(server: LiveServer, game: str, seats: list[dict[str, Any]], seed: int
 
 def bots(n: int, bot: str = "random") -> list[dict[str, Any]]:
     return [{"type": "bot", "bot": bot}] * n
-
-
-def strings(doc: Any) -> set[str]:
-    """Every string in a JSON document (card ids included, and the keys of its objects: {"P-MC": 2})."""
-    if isinstance(doc, str):
-        return {doc}
-    if isinstance(doc, dict):
-        return set(doc).union(*(strings(v) for v in doc.values())) if doc else set()
-    if isinstance(doc, list):
-        return set().union(*(strings(v) for v in doc)) if doc else set()
-    return set()
 
 
 def dom_cards(b: Browser) -> list[str]:
@@ -514,7 +504,7 @@ def test_replay_step_by_step(browser: Browser, server: LiveServer, game: str) ->
             b.wait(lambda d, at=at: b.body("step") == str(at))
             step = client.replay(match_id, at)
             shown = set(dom_cards(b))
-            assert shown <= strings(step["view"]), shown - strings(step["view"])
+            assert shown <= json_strings(step["view"]), shown - json_strings(step["view"])
             # the spectator's replay shows no hand: nothing the public view at that step does not hold
             past = robotcore.load_game(game, **log["params"]).replay(
                 log["reveal"]["seed"], [(e["seat"], e["action"]["id"]) for e in log["entries"][:at]])
@@ -667,7 +657,8 @@ def test_each_game_has_a_renderer_that_draws_every_phase(browser: Browser, game:
         assert result["own"], f"{game} is drawn by the generic renderer: give it one of its own in api/page/js/games/"
         for (seat, view, legal), drawn in zip(views, result["out"], strict=True):
             assert "error" not in drawn, (seat, view.get("phase"), with_content, drawn["error"])
-            assert set(drawn["cards"]) <= strings(view) | strings(legal), (seat, set(drawn["cards"]) - strings(view))
+            held = json_strings(view) | json_strings(legal)
+            assert set(drawn["cards"]) <= held, (seat, set(drawn["cards"]) - held)
             assert not drawn["playable"] and not drawn["picks"], "nothing is clickable without legal actions"
             assert drawn["text"].strip(), "an empty table"
     # with the seat's legal actions, the cards they name become clickable, and only those
@@ -675,12 +666,12 @@ def test_each_game_has_a_renderer_that_draws_every_phase(browser: Browser, game:
     result = b.driver.execute_async_script(RENDER_OWN, game, params, [list(v) for v in acting], True)
     for (seat, view, legal), drawn in zip(acting, result["out"], strict=True):
         assert "error" not in drawn, (seat, view.get("phase"), drawn["error"])
-        assert set(drawn["playable"]) <= strings([a["json"] for a in legal]), seat
+        assert set(drawn["playable"]) <= json_strings([a["json"] for a in legal]), seat
         # whatever is clickable on the table (cards, dice, slots, suppliers...) stands for legal actions, and the
         # heading it gives the side panel's narrowed list names something of theirs (a value their JSON holds)
         for pick, count in drawn["picks"]:
             assert 1 <= count <= len(legal), (seat, pick, count)
-            assert pick in strings([json_words(a["json"]) for a in legal]), (seat, view.get("phase"), pick)
+            assert pick in json_strings([json_words(a["json"]) for a in legal]), (seat, view.get("phase"), pick)
     assert any(drawn["picks"] for drawn in result["out"]), "nothing on the table was ever clickable"
     # every legal move can be made where it happens on the table (a card, a die, a slot, a button the renderer put
     # there), but for the kinds the game may leave to the "Other moves" row, which holds the rest; and the table
