@@ -595,8 +595,13 @@ Promise.all([import('/page/js/games/index.js'), import('/page/js/games/common.js
     const out = views.map(([seat, view, actions], k) => {
       const ctx = {content: entry.content, seat, seats: view.players ? view.players.map(() => ({type: 'human'})) : [], actors: view.actors || [],
                    legal: actions, cardActions: (text) => actions.filter((a) => Object.values(a.json).some(
-                     (v) => v === text || (Array.isArray(v) && v.includes(text)))), pick: () => {}};
-      try { dom.replace(box, m.renderOwn(game, view, ctx)); }
+                     (v) => v === text || (Array.isArray(v) && v.includes(text)))),
+                   pick: (text, picked, heading) => heads.push([heading, picked.map((a) => a.id)])};
+      const heads = [];
+      try {
+        dom.replace(box, m.renderOwn(game, view, ctx));
+        box.querySelectorAll('[data-pick]').forEach((e) => e.click());     // each clickable tells its heading
+      }
       catch (e) { return {error: String(e && e.stack || e)}; }
       return {cards: Array.from(box.querySelectorAll('[data-card]'), (e) => e.dataset.card),
               playable: Array.from(box.querySelectorAll('.playable[data-card]'), (e) => e.dataset.card),
@@ -604,6 +609,7 @@ Promise.all([import('/page/js/games/index.js'), import('/page/js/games/common.js
               ids: Array.from(box.querySelectorAll('[data-ids]'), (e) => e.closest('.other-moves') ? '' : e.dataset.ids)
                 .join(' ').split(' ').filter(Boolean).map(Number),
               others: Array.from(box.querySelectorAll('.other-moves [data-ids]'), (e) => Number(e.dataset.ids)),
+              heads,
               text: box.textContent};
     });
     done({own: true, out});
@@ -672,6 +678,14 @@ def test_each_game_has_a_renderer_that_draws_every_phase(browser: Browser, game:
         for pick, count in drawn["picks"]:
             assert 1 <= count <= len(legal), (seat, pick, count)
             assert pick in json_strings([json_words(a["json"]) for a in legal]), (seat, view.get("phase"), pick)
+        # the heading of a narrowed list (a clickable of several actions: one of one plays it) tells apart what
+        # it was narrowed to: two that stand for different actions never give it the same words (a Sparks die
+        # "R3" and the robot "R3")
+        stands: dict[str, set[tuple[int, ...]]] = {}
+        for heading, ids in drawn["heads"]:
+            if len(ids) > 1:
+                stands.setdefault(heading, set()).add(tuple(sorted(ids)))
+        assert all(len(v) == 1 for v in stands.values()), (seat, view.get("phase"), stands)
     assert any(drawn["picks"] for drawn in result["out"]), "nothing on the table was ever clickable"
     # every legal move can be made where it happens on the table (a card, a die, a slot, a button the renderer put
     # there), but for the kinds the game may leave to the "Other moves" row, which holds the rest; and the table

@@ -60,9 +60,9 @@ function context(doc, legal) {
     actors: doc.actors || [],
     legal,
     cardActions: (text) => legal.filter((a) => mentions(a.json, text)),
-    pick: (text, actions) => {
+    pick: (text, actions, label = text) => {
       if (actions.length === 1) play(actions[0]);
-      else { page.filter = { text, ids: new Set(actions.map((a) => a.id)) }; drawActions(); }
+      else { page.filter = { text: label, ids: new Set(actions.map((a) => a.id)) }; drawActions(); }
     },
   };
 }

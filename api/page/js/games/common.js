@@ -56,9 +56,10 @@ export function onlyTypes(ctx, types) {
 }
 
 /** Makes an element of the table play the action it stands for, or narrow the side panel to them when there are
- * several (ctx.pick decides; ``text`` is what the panel filters on: a value their JSON holds), by click or by
- * keyboard; its tooltip lists them. A click goes to the innermost such element only. */
-export function clickable(el, text, actions, ctx, cls = "playable") {
+ * several (ctx.pick decides; ``text`` is what the panel filters on: a value their JSON holds; ``label`` what its
+ * heading calls the element, when the value alone could name two things: a Sparks die and the robot named
+ * alike), by click or by keyboard; its tooltip lists them. A click goes to the innermost such element only. */
+export function clickable(el, text, actions, ctx, cls = "playable", label = text) {
   if (!ctx || !ctx.pick || !actions || !actions.length) return el;
   el.classList.add(cls);
   Object.assign(el.dataset, { pick: String(text), picks: String(actions.length), ids: actions.map((a) => a.id).join(" ") });
@@ -71,7 +72,7 @@ export function clickable(el, text, actions, ctx, cls = "playable") {
     const fold = e.target instanceof Element ? e.target.closest("details") : null;
     if (fold && el.contains(fold)) return;           // opening a folded panel inside it is not a move
     e.stopPropagation();
-    ctx.pick(text, actions);
+    ctx.pick(text, actions, String(label));
   };
   el.addEventListener("click", go);
   // its own keys only: a key on something inside it (a fold's summary, a button) keeps its own meaning

@@ -107,15 +107,16 @@ function acts(ctx, text, pred) {
 const PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
 /** A die "R3" as a die face (colour and pips); clickable for `actions` (the side panel filtered on `filter`, a
- * value their JSON holds: a junkyard die is taken by its position). Anything else as its text. */
-function die(text, ctx = null, actions = [], extra = "", filter = text) {
+ * value their JSON holds: a junkyard die is taken by its position; its heading names a die, not the robot "R3").
+ * Anything else as its text. */
+function die(text, ctx = null, actions = [], extra = "", filter = text, label = `die ${text}`) {
   const m = /^([RBGY])([1-6])$/.exec(String(text));
   if (!m) return h("span", { class: "sp-die odd" + (extra ? " " + extra : "") }, String(text));
   const [, c, v] = m;
   const on = PIPS[v];
   return clickable(h("span", { class: `sp-die d-${c}${extra ? " " + extra : ""}`, title: `${BY_LETTER[c]} ${v}`, dataset: { die: text } },
     h("span", { class: "sp-sr" }, text),
-    [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => h("span", { class: on.includes(k) ? "pip on" : "pip" }))), filter, actions, ctx);
+    [0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => h("span", { class: on.includes(k) ? "pip on" : "pip" }))), filter, actions, ctx, "playable", label);
 }
 
 /** One of the viewer's dice: clickable for the actions naming it (not a recycle or die choice). */
@@ -292,7 +293,8 @@ function junkyard(view, ctx) {
   return h("div", { class: "sp-junkyard" },
     jy.length ? jy.map((d, i) => {
       const a = posActs(i);
-      return h("span", { class: "sp-jpos" }, die(d, ctx, a, "big", a.length ? String(obj(a[0].json).position) : String(i)),
+      return h("span", { class: "sp-jpos" }, die(d, ctx, a, "big", a.length ? String(obj(a[0].json).position) : String(i),
+        `junkyard die ${d} (position ${i})`),
         h("small", null, String(i)));
     }) : h("span", { class: "none" }, "empty"));
 }
