@@ -30,6 +30,7 @@ from werkzeug.routing import MapAdapter
 from werkzeug.wrappers import Response
 
 import robotcore
+from robotcore.core.game import is_decimal
 
 from . import payloads
 from .problems import PROBLEM_MEDIA_TYPE, Problem, field_errors, from_http_exception
@@ -423,7 +424,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         req = _cv_request.get().request
         environ = req.environ
         length_text = environ.get("CONTENT_LENGTH")
-        length = int(length_text) if length_text and length_text.isdigit() else None
+        length = int(length_text) if length_text and is_decimal(length_text) else None
         if (length is not None and length > settings.max_body_bytes) or environ.get(CHUNKED_TOO_LARGE):
             raise Problem("payload-too-large", too_large)
         if environ["REQUEST_METHOD"] == "POST" and req.url_rule is not None:

@@ -19,6 +19,7 @@ from marshmallow import INCLUDE
 
 import robotcore
 from robotcore.bots import BOTS, bot_options
+from robotcore.core.game import is_decimal
 
 from . import payloads
 from . import schemas as s
@@ -341,7 +342,7 @@ def _json_body(environ: dict[str, Any], schema: Any, plain: Callable[[Any], dict
     bounded and given a length by ``BoundedChunkedBody``) and put back for webargs."""
     length = environ.get("CONTENT_LENGTH") or ""
     body: dict[str, Any] | None = None
-    if length.isdigit():
+    if is_decimal(length):
         data = environ["wsgi.input"].read(int(length))
         environ["wsgi.input"] = io.BytesIO(data)
         try:
@@ -429,7 +430,7 @@ def get_stream(query: dict[str, Any], match_id: str) -> Response:
     if after is None:
         last = request.headers.get("Last-Event-ID")
         if last is not None:
-            if not last.isdigit() or len(last) > 10:
+            if not is_decimal(last) or len(last) > 10:
                 raise Problem("validation", "Last-Event-ID must be a match version",
                               errors=field_errors("headers", "Last-Event-ID", "not a version"))
             after = int(last)

@@ -7,6 +7,7 @@ Every schema is named explicitly (apispec would otherwise invent ``Schema1`` nam
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
@@ -46,6 +47,30 @@ def _known_bot(spec: str) -> None:
 
 _BOT_DOC = {"description": "a bot of GET /v1/bots, with options or not: `greedy`, `mcts:iterations=200,c=0.5`",
             "example": "greedy"}
+
+
+#: A number in a query argument: decimal ASCII digits and an optional minus sign (Python's int() and float(),
+#: which marshmallow's fields call, would also read "5_0", " 5", "+5", "５", "٥" or "inf")
+QUERY_INT = re.compile(r"-?[0-9]+", re.ASCII)
+QUERY_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]-?[0-9]+)?", re.ASCII)
+
+
+class QueryInteger(fields.Integer):
+    """An integer query argument, in decimal digits only."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and not QUERY_INT.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryFloat(fields.Float):
+    """A number query argument, in decimal digits only (an optional fraction and exponent)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and not QUERY_FLOAT.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 def _strict_int(**kw: Any) -> fields.Integer:
@@ -109,7 +134,7 @@ class CreateMatchSchema(Strict):
 
 
 class ListQuerySchema(Schema):
-    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100),
+    limit = QueryInteger(load_default=20, validate=validate.Range(1, 100),
                            metadata={"description": "how many matches, newest first"})
 
 
@@ -122,10 +147,10 @@ class GameQuerySchema(Schema):
 
 
 class ReplayQuerySchema(Schema):
-    at = fields.Integer(load_default=0, validate=validate.Range(0, MAX_VERSION),
+    at = QueryInteger(load_default=0, validate=validate.Range(0, MAX_VERSION),
                         metadata={"description": "the number of actions played (0: the start)"})
-    seat = fields.Integer(validate=validate.Range(0, MAX_SEAT),
-                          metadata={"description": "whose view (absent: a spectator's)"})
+    seat = QueryInteger(validate=validate.Range(0, MAX_SEAT),
+                        metadata={"description": "whose view (absent: a spectator's)"})
 
 
 class ActionInputSchema(Strict):
@@ -282,16 +307,16 @@ class BotMoveSchema(Strict):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_VERSION),
-                           metadata={"description": "the last version the client has seen"})
-    wait = fields.Float(load_default=0.0, validate=validate.Range(0, MAX_WAIT_S),
-                        metadata={"description": "seconds to wait for a change (long-poll)"})
+    after = QueryInteger(load_default=0, validate=validate.Range(0, MAX_VERSION),
+                         metadata={"description": "the last version the client has seen"})
+    wait = QueryFloat(load_default=0.0, validate=validate.Range(0, MAX_WAIT_S),
+                      metadata={"description": "seconds to wait for a change (long-poll)"})
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(0, MAX_VERSION),
-                           metadata={"description": "the last version the client has seen (default: the "
-                                                    "`Last-Event-ID` header, else the current version)"})
+    after = QueryInteger(validate=validate.Range(0, MAX_VERSION),
+                         metadata={"description": "the last version the client has seen (default: the "
+                                                  "`Last-Event-ID` header, else the current version)"})
 
 
 class NewStateSchema(Strict):

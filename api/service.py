@@ -41,6 +41,7 @@ from .live import (
     spawn,
 )
 from .problems import Problem, field_errors
+from .schemas import QUERY_FLOAT, QUERY_INT
 from .store import MatchRecord, NewActions, SeatSpec, Store
 
 #: How often a waiting watcher checks that its client is still connected (and, when the change feed is not
@@ -162,10 +163,11 @@ def params_from_query(name: str, query: Mapping[str, Any]) -> dict[str, Any]:
                 raise Problem("invalid-parameter", f"{key} is true or false, got {text!r}")
             out[key] = text == "true"
         elif spec.type in (int, float):
-            try:
-                out[key] = spec.type(text)
-            except ValueError:
-                raise Problem("invalid-parameter", f"{key} is a number, got {text!r}") from None
+            # ASCII digits only: Python's int() and float() would also read "5_0", " 5", "+5", "５" or "inf"
+            if not (QUERY_INT if spec.type is int else QUERY_FLOAT).fullmatch(text):
+                kind = "an integer" if spec.type is int else "a number"
+                raise Problem("invalid-parameter", f"{key} is {kind} in decimal digits, got {text!r}")
+            out[key] = spec.type(text)
         else:
             out[key] = text
     return out
@@ -645,6 +647,13 @@ class MatchService:
 
     # -- moving ----------------------------------------------------------------------------------------------
 
+    @classmethod
+    def _chosen_now(cls, rec: MatchRecord, state: State, seat: int, expected: int) -> bool:
+        """May a move of ``seat`` chosen at version ``expected`` be played on the match as it is now? At the
+        current version, or at an earlier one the seat's decision cannot depend on (``_forgivable``); never at
+        a version the match has not reached."""
+        return expected == rec.version or (expected < rec.version and cls._forgivable(state, seat, expected))
+
     @staticmethod
     def _forgivable(state: State, seat: int, since: int) -> bool:
         """A move chosen at version ``since`` is still valid now if everything played since is another seat's
@@ -737,7 +746,7 @@ class MatchService:
         for _ in range(CAS_RETRIES):
             if state.is_terminal:
                 raise Problem("game-over", "the match is over: nothing can be played")
-            if expected > rec.version or (expected < rec.version and not self._forgivable(state, seat, expected)):
+            if not self._chosen_now(rec, state, seat, expected):
                 raise _stale(rec, f"the match is at version {rec.version}, not {expected}", via_header)
             action = playable_action(state, seat, given)
             answer = self._apply(rec, state, seat, action, key, fingerprint)
@@ -791,7 +800,7 @@ class MatchService:
         if state.is_terminal:
             raise Problem("game-over", "the match is over: nothing can be played")
         expected, via_header = _expected_version(body, if_match)
-        if expected is not None and expected != rec.version and not self._forgivable(state, seat, expected):
+        if expected is not None and not self._chosen_now(rec, state, seat, expected):
             raise _stale(rec, f"the match is at version {rec.version}, not {expected}", via_header)
         if seat not in state.actors:
             raise Problem("not-your-turn", f"seat {seat} has nothing to decide now")

@@ -118,7 +118,10 @@ def test_catalogue_entry_under_parameters_given_in_the_query(api: ApiClient) -> 
     assert entry["values"] == game.plain_params() and entry["num_players"] == 3
     assert entry["glossary"] == game.glossary() != robotcore.load_game("smartphone").glossary()
     for query, word in [("players=x", "players"), ("harsh_malus=yes", "harsh_malus"), ("players=9", "players"),
-                        ("hangars=2", "hangars"), ("content=x", "content")]:
+                        ("hangars=2", "hangars"), ("content=x", "content"),
+                        # decimal ASCII digits only (int() would read each of these as 3)
+                        ("players=%EF%BC%93", "players"), ("players=%D9%A3", "players"), ("players=+3", "players"),
+                        ("players=%203", "players"), ("players=0_3", "players")]:
         resp = api.get(f"/v1/games/smartphone?{query}")
         assert resp.status_code == 422 and code(resp) == "invalid-parameter" and word in resp.get_json()["detail"]
 
@@ -861,7 +864,9 @@ def test_events_long_poll(api: ApiClient) -> None:
     assert mine["events"][0]["action"]["id"] == chosen and not mine["events"][0]["hidden"]
 
 
-@pytest.mark.parametrize("query", ["after=-1", "after=abc", "wait=100", "wait=-1", "wait=x", "after=99"])
+@pytest.mark.parametrize("query", ["after=-1", "after=abc", "wait=100", "wait=-1", "wait=x", "after=99",
+                                   "after=%EF%BC%90", "after=%C2%B2", "after=0_0", "after=+0", "wait=nan", "wait=1_0",
+                                   "wait=%201"])
 def test_events_bad_query(api: ApiClient, query: str) -> None:
     doc, _ = api.create(GAMES[0])
     resp = api.get(f"/v1/matches/{doc['match_id']}/events?{query}")
@@ -911,9 +916,12 @@ def test_bot_move_bad_input(api: ApiClient) -> None:
         ({"budget_ms": -5}, 422, "validation"),
         ({"play": "yes"}, 422, "validation"),
         ({"expected_version": view["version"] + 5, "play": True}, 409, "stale-version"),
+        ({"expected_version": view["version"] + 5}, 409, "stale-version"),     # a version not reached yet
     ]:
         resp = api.post(url, json=body, token=tokens[seat])
         assert (resp.status_code, code(resp)) == (status, problem), body
+    ahead = api.post(url, json={}, token=tokens[seat], headers={"If-Match": f'"{view["version"] + 1}"'})
+    assert (ahead.status_code, code(ahead)) == (412, "stale-version")
     assert code(api.post(url, json={})) == "invalid-token"
     other = waiting_seat(view, tokens)
     if other is not None:

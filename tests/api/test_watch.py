@@ -146,6 +146,8 @@ def test_stream_refusals_come_before_the_stream(api: ApiClient) -> None:
         (f"/v1/matches/{match_id}/stream?after=999", {}, (422, "validation")),
         (f"/v1/matches/{match_id}/stream?after=x", {}, (422, "validation")),
         (f"/v1/matches/{match_id}/stream", {"Last-Event-ID": "abc"}, (422, "validation")),
+        (f"/v1/matches/{match_id}/stream", {"Last-Event-ID": "\u00b2"}, (422, "validation")),   # isdigit(), not int
+        (f"/v1/matches/{match_id}/stream?after=%EF%BC%90", {}, (422, "validation")),
     ]:
         resp = api.get(path, headers=headers)
         assert (resp.status_code, resp.get_json()["code"]) == want, path

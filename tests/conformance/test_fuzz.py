@@ -220,6 +220,27 @@ def test_every_action_id_round_trips(name: str) -> None:
             game.action_to_str(bad)  # type: ignore[arg-type]
 
 
+#: Digits ``str.isdigit`` passes but no action text is written with: a superscript (``int`` refuses it) and a
+#: full-width digit (``int`` reads it)
+LOOKALIKE_DIGITS = {"2": "\u00b2", "1": "\uff11"}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_action_texts_take_ascii_digits_only(name: str) -> None:
+    """An action's text with one of its digits written as a look-alike is refused as an invalid action (not a
+    ValueError out of ``int``, which the service answered with a 500; not read as the action either)."""
+    game = robotcore.load_game(name)
+    tried = 0
+    for a in range(game.num_actions):
+        text = game.action_to_str(a)
+        for digit, lookalike in LOOKALIKE_DIGITS.items():
+            if digit in text:
+                tried += 1
+                with pytest.raises(InvalidActionError):
+                    game.parse_action(text.replace(digit, lookalike, 1))
+    assert tried
+
+
 def test_the_long_campaign_mutates_the_struct_past_its_counter_only(tmp_path: Path) -> None:
     """``campaign.py`` (the long run, not collected) changes bytes of the struct, never its PRNG counter nor the
     frame around it; a short run of it on one game finds nothing."""

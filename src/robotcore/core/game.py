@@ -24,7 +24,13 @@ from robotcore.core.state import GameCore, State
 from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError
 from robotcore.types import ParamSpec, View
 
-__all__ = ["Game", "Content"]
+__all__ = ["Game", "Content", "is_decimal"]
+
+
+def is_decimal(text: str) -> bool:
+    """Is ``text`` a number in ASCII decimal digits ("12")? What the games' action texts write numbers with:
+    ``str.isdigit`` also passes "²" (which ``int`` refuses) and "１２" (which it reads as 12)."""
+    return text.isascii() and text.isdigit()
 
 
 class Content(abc.ABC):

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from robotcore.core.game import Game
+from robotcore.core.game import Game, is_decimal
 from robotcore.core.state import GameCore, State
 from robotcore.errors import InvalidActionError
 from robotcore.games.nicodemus import engine, view
@@ -215,7 +215,7 @@ class NicodemusGame(Game):
             if len(rest) == 3:
                 if rest[1] != "with":
                     raise ValueError
-                positions = [int(x) for x in rest[2].split("+") if x.isdigit()]
+                positions = [int(x) for x in rest[2].split("+") if is_decimal(x)]
                 if len(positions) != len(rest[2].split("+")):
                     raise ValueError
             return self._complete_id(self._pindex[rest[0]], positions)
@@ -224,7 +224,7 @@ class NicodemusGame(Game):
     @staticmethod
     def _slot(text: Any) -> int:
         if isinstance(text, str):
-            if not text.isdigit() or len(text) > 2:
+            if not is_decimal(text) or len(text) > 2:
                 raise ValueError
             text = int(text)
         if isinstance(text, bool) or not isinstance(text, int) or not 1 <= text <= _TABLE_SLOTS:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from robotcore.core.game import is_decimal
 from robotcore.errors import InvalidActionError
 
 COLOURS = ("R", "G", "O", "B")
@@ -35,7 +36,7 @@ class Card(NamedTuple):
     def parse(cls, text: str) -> Card:
         """``"R13"``, ``"g7"``... (colour letter R, G, O or B, then the strength 1..13)."""
         t = text.strip().upper() if isinstance(text, str) else ""
-        if len(t) < 2 or t[0] not in COLOURS or not t[1:].isdigit() or len(t) > 3:
+        if len(t) < 2 or t[0] not in COLOURS or not is_decimal(t[1:]) or len(t) > 3:
             raise InvalidActionError(f"not a card: {text!r} (expected e.g. R13, G7, O1, B10)")
         strength = int(t[1:])
         if not 1 <= strength <= 13:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from robotcore.core.game import Game
+from robotcore.core.game import Game, is_decimal
 from robotcore.core.state import GameCore, State
 from robotcore.errors import InvalidActionError, InvalidParameterError
 from robotcore.games.scrapyard import engine, view
@@ -269,7 +269,7 @@ class ScrapyardGame(Game):
         kind, args = parts[0].lower(), parts[1:]
 
         def bench(tok: str) -> int:
-            if len(tok) < 2 or tok[0].lower() != "b" or not tok[1:].isdigit() or len(tok) > 3:
+            if len(tok) < 2 or tok[0].lower() != "b" or not is_decimal(tok[1:]) or len(tok) > 3:
                 raise InvalidActionError(f"a workbench is written b1, b2..., got {tok!r}")
             return int(tok[1:])
 

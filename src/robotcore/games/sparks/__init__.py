@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from robotcore.core.game import Game
+from robotcore.core.game import Game, is_decimal
 from robotcore.core.state import GameCore, State
 from robotcore.errors import InvalidActionError
 from robotcore.games.sparks import engine, view
@@ -177,7 +177,7 @@ class SparksGame(Game):
         if kind == "prod":
             return PROD_NAMES.index(t)
         if kind == "pos":
-            if not t.isdigit() or len(t) > 1 or int(t) >= 8:
+            if not is_decimal(t) or len(t) > 1 or int(t) >= 8:
                 raise ValueError
             return int(t)
         if kind == "die":
@@ -190,7 +190,7 @@ class SparksGame(Game):
             index = self._aindex if kind == "assistant" else self._rindex
             if t in index:
                 return index[t]
-            if t.startswith("?") and t[1:].isdigit() and len(t) <= 3:
+            if t.startswith("?") and is_decimal(t[1:]) and len(t) <= 3:
                 v = int(t[1:])
                 limit = 32 if kind == "assistant" else 64
                 if (len(index) <= v < limit) and not (kind == "box" and v == 63):
