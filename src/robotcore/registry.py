@@ -65,15 +65,17 @@ def game_class(name: str) -> type[Game]:
 
 
 @lru_cache(maxsize=64)
-def _cached(name: str, items: tuple[tuple[str, Any], ...]) -> Game:
-    return game_class(name)(**dict(items))
+def _cached(name: str, items: tuple[tuple[str, type, Any], ...]) -> Game:
+    return game_class(name)(**{k: v for k, _, v in items})
 
 
 def load_game(name: str, **params: Any) -> Game:
     """The ``Game`` of that name with these parameters (games without custom content are cached)."""
     if params.get("content") is None:
         try:
-            return _cached(name, tuple(sorted(params.items())))
+            # each value's type in the key: 20 == 20.0 and 1 == True, but a game refuses the float and the bool
+            # where it takes an int, and a cached game must not answer for a value it would have refused
+            return _cached(name, tuple(sorted((k, type(v), v) for k, v in params.items())))
         except TypeError:       # an unhashable parameter value: build it directly (it will be refused)
             pass
     return game_class(name)(**params)

@@ -205,3 +205,20 @@ def test_openspiel_information_states_and_resampling(name: str) -> None:
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 20,
                            random_state=np.random.RandomState(1))
     assert bot.step(state) in state.legal_actions()
+
+
+def test_openspiel_register_refuses_other_parameters_under_a_name_taken() -> None:
+    """pyspiel keeps one game per name for the process: registering a name again returns it when the game is
+    the same, and refuses other parameters (or another deals default) instead of handing back the first game."""
+    pytest.importorskip("pyspiel")
+    import robotcore
+    from robotcore.adapters.openspiel import register
+
+    short = register("robotrick")
+    assert register("robotrick") == short
+    with pytest.raises(robotcore.InvalidParameterError, match="one game per name"):
+        register("robotrick", hangars=4, rounds=1)
+    explicit = register("robotrick", deals=1000)
+    assert register("robotrick", deals=1000) == explicit
+    with pytest.raises(robotcore.InvalidParameterError, match="deals=1000"):
+        register("robotrick", deals=7)

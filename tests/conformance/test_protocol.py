@@ -292,6 +292,51 @@ def test_observations(game: robotcore.Game) -> None:
         assert np.isfinite(obs).all()
 
 
+def test_seats_and_states_are_checked_before_compiled_code(game: robotcore.Game) -> None:
+    """Every method handing a state and a seat to the compiled views or engine checks both first: a seat out of
+    range (or None where a seat is needed: a tensor, a re-deal) is an InvalidSeatError, and a state of another
+    game or variant an InvalidParameterError, never a read past the struct (a crash, or garbage). At the end
+    too, when no seat acts."""
+    state = random_play(game.new_initial_state(seed=0), random.Random(9), steps=25)
+    over = random_play(game.new_initial_state(seed=1), random.Random(9), steps=100_000)
+    assert over.is_terminal
+    n = game.num_players
+    for s in (state, over):
+        for bad in (-1, n, 10**6, -(10**7)):
+            for call, args in [(s.view, (bad,)), (s.observation, (bad,)), (s.resample_hidden, (bad, 1)),
+                               (game.view, (s, bad)), (game.observation, (s, bad)),
+                               (game.resample_hidden, (s, bad, 1)), (game.evaluate, (s, bad))]:
+                with pytest.raises(InvalidSeatError):
+                    call(*args)
+        for call, args in [(s.observation, (None,)), (s.resample_hidden, (None, 1)), (game.observation, (s, None))]:
+            with pytest.raises(InvalidSeatError):
+                call(*args)
+    strangers = [robotcore.make(other, seed=2) for other in robotcore.list_games() if other != game.name]
+    strangers += [robotcore.load_game(game.name, **p).new_initial_state(3) for p in game.variants
+                  if robotcore.load_game(game.name, **p) != game]
+    for stranger in strangers:
+        calls = [(game.view, (stranger, 0)), (game.view, (stranger, None)), (game.observation, (stranger, 0)),
+                 (game.omniscient_view, (stranger,)), (game.resample_hidden, (stranger, 0, 1)),
+                 (game.evaluate, (stranger, 0)), (game.render, (stranger,))]
+        calls += [(getattr(game, m), (stranger,)) for m in ("fields", "score_parts", "droco_card") if hasattr(game, m)]
+        for call, args in calls:
+            with pytest.raises(robotcore.InvalidParameterError):
+                call(*args)
+    with pytest.raises(robotcore.InvalidParameterError):
+        game.view("not a state", 0)  # type: ignore[arg-type]
+
+
+def test_a_cached_game_never_answers_for_a_value_it_would_refuse() -> None:
+    """``load_game`` caches games by their parameters: 20 == 20.0 and 1 == True, yet a game refuses the float
+    and the bool where it takes an int, whichever call came first."""
+    for name, key, good, bad in [("nicodemus", "end_score", 20, 20.0), ("robotrick", "hangars", 3, 3.0),
+                                 ("robotrick", "same_ai_card", True, 1), ("robotrick", "hangars", 1, True)]:
+        for _ in range(2):
+            with pytest.raises(robotcore.InvalidParameterError):
+                robotcore.load_game(name, **{key: bad})
+            robotcore.load_game(name, **{key: good})
+
+
 def test_clone_copy_pickle(game: robotcore.Game) -> None:
     state = random_play(game.new_initial_state(seed=0), random.Random(8), steps=15)
     for twin in (state.clone(), copy.copy(state), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):

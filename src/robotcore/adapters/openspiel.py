@@ -33,15 +33,27 @@ import robotcore
 PREFIX = "robotcore_"
 
 
+#: What each short name of ours was registered with in this process (pyspiel keeps one game per name)
+_REGISTERED: dict[str, tuple[robotcore.Game, int]] = {}
+
+
 def register(name: str, deals: int = 0, **params: Any) -> str:
     """Register ``name`` (with these parameters) with pyspiel; returns the pyspiel short name. ``deals`` > 0:
-    the explicit-chance form (module docstring), whose pyspiel parameter ``deals`` defaults to this value."""
+    the explicit-chance form (module docstring), whose pyspiel parameter ``deals`` defaults to this value.
+    pyspiel holds one game per name for the life of the process: registering the name again with the same
+    game and ``deals`` returns it, with others is an ``InvalidParameterError``."""
     game = robotcore.load_game(name, **params)
     if isinstance(deals, bool) or not isinstance(deals, int) or not 0 <= deals <= 1 << 20:
         raise robotcore.InvalidParameterError(f"deals must be an int from 0 to 2**20, got {deals!r}")
     explicit = deals > 0
     short = PREFIX + name + ("_deals" if explicit else "")
     if short in pyspiel.registered_names():
+        held = _REGISTERED.get(short)
+        if held is not None and held != (game, deals):
+            raise robotcore.InvalidParameterError(
+                f"{short} is registered with {held[0]!r}" + (f", deals={held[1]}" if explicit else "")
+                + f" in this process; pyspiel keeps one game per name, so {game!r}"
+                + (f", deals={deals}" if explicit else "") + " cannot be registered as well")
         return short
     game_type = pyspiel.GameType(
         short_name=short,
@@ -181,4 +193,5 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             return json.dumps({"view": view, "actions": seen}, sort_keys=True)
 
     pyspiel.register_game(game_type, _Game)
+    _REGISTERED[short] = (game, deals)
     return short

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from robotcore.core import state as _state
 from robotcore.core.seeds import check_seed, check_seeds
 from robotcore.core.state import GameCore, State
-from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError
+from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError, InvalidSeatError
 from robotcore.types import ParamSpec, View
 
 __all__ = ["Game", "Content", "is_decimal"]
@@ -244,26 +244,42 @@ class Game(abc.ABC):
     def action_from_dict(self, data: Mapping[str, Any]) -> int:
         """Inverse of ``action_to_dict``; raises ``InvalidActionError``."""
 
+    def own(self, state: State) -> State:
+        """``state`` when it is a state of this game (these parameters, this content); ``InvalidParameterError``
+        otherwise. The compiled views read a state as this game lays it out: another game's (or another
+        variant's) would be read past its end."""
+        if not isinstance(state, State):
+            raise InvalidParameterError(f"expected a {self.title} State, got {type(state).__name__}")
+        if state.game is not self and state.game != self:
+            raise InvalidParameterError(f"this state is one of {state.game!r}, not of {self!r}")
+        return state
+
+    def own_seat(self, state: State, seat: int) -> int:
+        """``seat`` of ``state`` (``own``), checked: ``InvalidSeatError`` unless it is an int in 0..n-1."""
+        self.own(state)
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
+            raise InvalidSeatError(f"seat must be in [0, {self.num_players}), got {seat!r}")
+        return int(seat)
+
     def view(self, state: State, seat: int | None) -> View:
-        """What ``seat`` can see (None: a spectator)."""
-        out: View = self.view_module.view(self, state, seat)
-        return out
+        """What ``seat`` can see (None: a spectator): ``state.view(seat)``, the seat checked."""
+        return self.own(state).view(seat)
 
     def omniscient_view(self, state: State) -> View:
         """Everything, hidden parts included. In-process use only (debugging, the reveal after the end)."""
-        out: View = self.view_module.omniscient(self, state)
+        out: View = self.view_module.omniscient(self, self.own(state))
         return out
 
     def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
-        """Fixed-shape float32 tensor of ``view(seat)`` for learning."""
-        out: npt.NDArray[np.float32] = self.view_module.observation(state, seat)
+        """Fixed-shape float32 tensor of ``view(seat)`` for learning: ``state.observation(seat)``."""
+        out: npt.NDArray[np.float32] = self.own(state).observation(seat)
         return out
 
     def resample_hidden(self, state: State, seat: int, seed: int) -> State:
         """A state consistent with all ``seat`` knows, with everything hidden from it re-drawn, and no history:
         the copy's history would be the real game's, others' hidden choices included. (``State.resample_hidden``
         does the work: the view module's ``resample``, in compiled code.)"""
-        return state.resample_hidden(seat, seed)
+        return self.own(state).resample_hidden(seat, seed)
 
     def check_action_id(self, action: object) -> int:
         """``action`` as an int when it is an action id of this game; ``InvalidActionError`` otherwise."""
@@ -288,6 +304,7 @@ class Game(abc.ABC):
         The default is the seat's score minus the best other score. A game whose official score says little
         before the end (Scrapyard scores 0 until a robot is complete) overrides it. It must use only what
         ``seat`` may know, or be called on a determinised state (``resample_hidden``)."""
+        seat = self.own_seat(state, seat)
         scores = state.scores()
         others = [s for i, s in enumerate(scores) if i != seat]
         return float(scores[seat] - (max(others) if others else 0))

@@ -110,6 +110,7 @@ cdef class State:
 
     cdef int _reserve(self, Py_ssize_t cap) except -1
     cdef int _seat(self, object seat) except -2
+    cdef int _named_seat(self, object seat) except -2
     cpdef State clone(self)
     cdef int apply_unchecked(self, int seat, int action) except -1
     cdef uint32_t actor_bits(self) noexcept

@@ -651,6 +651,13 @@ cdef class State:
         s = seat
         return <int>s
 
+    cdef int _named_seat(self, object seat) except -2:
+        """The seat asked for, which must be one (a tensor or a re-deal is some seat's: None is refused, where
+        ``_seat`` would take the current player, or -1 once the game is over)."""
+        if seat is None:
+            raise InvalidSeatError(f"name a seat in [0, {self.core.spec.num_seats}) (view(None) is a spectator's)")
+        return self._seat(seat)
+
     # -- who acts ---------------------------------------------------------------------------------------------
 
     @property
@@ -866,18 +873,18 @@ cdef class State:
         """JSON-ready dict of exactly what ``seat`` can see (None: a spectator)."""
         if seat is not None:
             seat = self._seat(seat)
-        return self.game.view(self, seat)
+        return self.game.view_module.view(self.game, self, seat)
 
     def observation(self, seat) -> cnp.ndarray:
         """Fixed-shape float32 tensor of what ``seat`` can see, for learning."""
-        return self.game.observation(self, self._seat(seat))
+        return self.game.view_module.observation(self, self._named_seat(seat))
 
     def resample_hidden(self, seat, seed) -> State:
         """A state consistent with everything ``seat`` knows, with the rest re-dealt (ISMCTS determinisation).
         It has no history: its past is not the game's (and the real one holds others' hidden choices). The
         game's view module draws it (``Game.resample_hidden`` is this same call): done here, not through a
         Python method, since search calls it once per determinisation."""
-        cdef int who = self._seat(seat)
+        cdef int who = self._named_seat(seat)
         cdef State out = self.game.view_module.resample(self.game, self, who, check_seed(seed))
         out.hist_len = 0
         return out

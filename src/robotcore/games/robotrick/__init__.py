@@ -133,7 +133,7 @@ class RobotrickGame(Game):
 
     def droco_card(self, state: State) -> int:
         """The card Droco would play now, or -1 (tests and tools)."""
-        return int(engine.droco_card(self._core, np.frombuffer(state.state_bytes(), dtype=np.uint8)))
+        return int(engine.droco_card(self._core, np.frombuffer(self.own(state).state_bytes(), dtype=np.uint8)))
 
     def render(self, state: State) -> str:
         return render(self.view(state, None))

@@ -365,7 +365,7 @@ class ScrapyardGame(Game):
         its missing Structures were standard ones, minus a penalty per missing Structure that grows each day;
         workbench cards by what they would add times their repair progress (or their dismantle value); the
         Reserve and hand as options; cubes, Waste and (before the workshop) Hours. See RULES.md."""
-        return float(engine.evaluate(state, seat))
+        return float(engine.evaluate(self.own(state), self.own_seat(state, seat)))
 
     def balance_facts(self, final_view: View) -> list[dict[str, float]]:
         """Per seat: whether its robot is complete, the Upgrades on it, and its advanced (non-standard)
@@ -385,7 +385,7 @@ class ScrapyardGame(Game):
 
     def fields(self, state: State) -> dict[str, Any]:
         """Every field of the packed struct (omniscient; tests and tools)."""
-        out: dict[str, Any] = engine.unpack_state(np.frombuffer(state.state_bytes(), dtype=np.uint8))
+        out: dict[str, Any] = engine.unpack_state(np.frombuffer(self.own(state).state_bytes(), dtype=np.uint8))
         return out
 
 

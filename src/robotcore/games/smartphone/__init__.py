@@ -297,7 +297,7 @@ class SmartphoneGame(Game):
 
     def score_parts(self, state: State) -> list[dict[str, int]]:
         """Per seat: component points, recycling bonus and malus penalty."""
-        out: list[dict[str, int]] = engine.score_parts(self._core, np.frombuffer(state.state_bytes(), np.uint8))
+        out: list[dict[str, int]] = engine.score_parts(self._core, np.frombuffer(self.own(state).state_bytes(), np.uint8))
         return out
 
     def glossary(self) -> dict[str, dict[str, str]]:
@@ -367,7 +367,7 @@ class SmartphoneGame(Game):
 
     def fields(self, state: State) -> dict[str, Any]:
         """Every field of the packed struct (omniscient; tests and tools)."""
-        out: dict[str, Any] = engine.unpack_state(np.frombuffer(state.state_bytes(), dtype=np.uint8))
+        out: dict[str, Any] = engine.unpack_state(np.frombuffer(self.own(state).state_bytes(), dtype=np.uint8))
         return out
 
     def balance_facts(self, final_view: View) -> list[dict[str, float]]:
@@ -387,7 +387,7 @@ class SmartphoneGame(Game):
         6, 7 and 10, the pile's end), plus 0.3 per recycled card owned; during its own supply, plus CARD_VALUE
         (0.6) per card still to pick and minus MALUS_COST per malus card still to come; minus the best other
         player's score."""
-        v = self.view(state, seat)
+        v = self.view(state, self.own_seat(state, seat))
         content = self.content
         assert isinstance(content, SmartphoneContent)
         recipes = content.recipes(self.params["screen_precious_metal"])

@@ -398,7 +398,7 @@ class SparksGame(Game):
     def evaluate(self, state: State, seat: int) -> float:
         """Score plus progress (robot spaces filled, the upgrade section's sum towards the next level, dice, cogs,
         sparks and cards while the game is young), minus the best other seat's (RULES.md, "Bots")."""
-        return float(engine.evaluate(state, seat))
+        return float(engine.evaluate(self.own(state), self.own_seat(state, seat)))
 
     def solo_won(self, state: State) -> bool | None:
         """The solo game's result (every goal tile met and at least ``solo_target`` points), None before the end
@@ -410,7 +410,7 @@ class SparksGame(Game):
 
     def fields(self, state: State) -> dict[str, Any]:
         """Every field of the packed struct (omniscient; tests and tools)."""
-        out: dict[str, Any] = engine.unpack_state(np.frombuffer(state.state_bytes(), dtype=np.uint8))
+        out: dict[str, Any] = engine.unpack_state(np.frombuffer(self.own(state).state_bytes(), dtype=np.uint8))
         return out
 
     def with_fields(self, fields: Mapping[str, Any], seed: int = 0) -> State:
