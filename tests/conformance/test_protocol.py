@@ -308,7 +308,8 @@ def test_seats_and_states_are_checked_before_compiled_code(game: robotcore.Game)
                                (game.resample_hidden, (s, bad, 1)), (game.evaluate, (s, bad))]:
                 with pytest.raises(InvalidSeatError):
                     call(*args)
-        for call, args in [(s.observation, (None,)), (s.resample_hidden, (None, 1)), (game.observation, (s, None))]:
+        for call, args in [(s.observation, (None,)), (s.resample_hidden, (None, 1)), (game.observation, (s, None)),
+                           (s.view, (True,)), (s.view, (1.0,)), (s.legal_actions, ("0",))]:
             with pytest.raises(InvalidSeatError):
                 call(*args)
     strangers = [robotcore.make(other, seed=2) for other in robotcore.list_games() if other != game.name]
@@ -387,6 +388,17 @@ def test_batch_step_matches_python_api(game: robotcore.Game) -> None:
     before = fresh.copy()
     assert batch.step(game, fresh, np.array([bad], dtype=np.int32))[0] == batch.ILLEGAL
     assert np.array_equal(before, fresh)
+    # any integer array or a list, as new_batch takes seeds; a value past int32 is no action id (never wrapped
+    # into one: 2**32 + a is not a), and a float array is refused
+    good = int(min(legal))
+    for given in ([good], np.array([good], dtype=np.int64), np.array([good], dtype=np.uint16)):
+        row = batch.new_states(game, [5])
+        assert np.array_equal(row, before) and batch.step(game, row, given)[0] == batch.APPLIED
+    wide = batch.new_states(game, np.array([5], dtype=np.int64))
+    assert batch.step(game, wide, np.array([2**32 + good], dtype=np.int64))[0] == batch.ILLEGAL
+    assert np.array_equal(wide, before)
+    with pytest.raises(robotcore.InvalidParameterError):
+        batch.step(game, wide, np.array([float(good)]))
 
 
 def test_corrupt_rows_are_refused(game: robotcore.Game) -> None:

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from robotcore.core.seeds import check_seed
+from robotcore.core.seeds import check_seed, check_seeds
 from robotcore.errors import BatchInUseError, CorruptStateError, InvalidParameterError
 
 cnp.import_array()
@@ -193,33 +193,50 @@ cdef int _check_threads(object threads) except -1:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def new_states(game, const uint64_t[::1] seeds) -> cnp.ndarray:
-    """An ``(N, state_size)`` uint8 array: row i is a new game with seed ``seeds[i]``."""
+def new_states(game, seeds) -> cnp.ndarray:
+    """An ``(N, state_size)`` uint8 array: row i is a new game with seed ``seeds[i]`` (ints in [0, 2**64), any
+    sequence or integer array: ``check_seeds``)."""
     cdef GameCore core = game.core
-    cdef Py_ssize_t n = seeds.shape[0], r
+    cdef const uint64_t[::1] sd = check_seeds(seeds)
+    cdef Py_ssize_t n = sd.shape[0], r
     result = np.zeros((n, core.spec.state_size), dtype=np.uint8)
     cdef uint8_t[:, ::1] sv = result
     with nogil:
         for r in range(n):
-            core.spec.init(core.cfg, &sv[r, 0], seeds[r])
+            core.spec.init(core.cfg, &sv[r, 0], sd[r])
     return result
+
+
+def _action_ids(actions, int num_actions):
+    """``actions`` as a contiguous int32 array, each value out of [0, num_actions) as -1 (illegal in every row):
+    a wider integer is never wrapped into an action id by the narrowing. Integer values only."""
+    arr = np.asarray(actions)
+    if arr.ndim != 1 or not (arr.dtype.kind in "iu" or (arr.size == 0 and arr.dtype.kind == "f")):
+        raise InvalidParameterError(f"actions must be a one-dimensional sequence of ints, got {arr.dtype} "
+                                    f"of shape {arr.shape}")
+    if arr.dtype == np.int32 and arr.flags.c_contiguous:
+        return arr
+    return np.where((arr >= 0) & (arr < num_actions), arr, -1).astype(np.int32)
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def step(game, cnp.ndarray states not None, const int32_t[::1] actions) -> cnp.ndarray:
-    """Apply ``actions[i]`` for the current player of row i, in place, after checking it is legal.
+def step(game, cnp.ndarray states not None, actions) -> cnp.ndarray:
+    """Apply ``actions[i]`` (a sequence or a one-dimensional array of ints) for the current player of row i, in
+    place, after checking it is legal.
 
-    Returns int8 statuses: APPLIED, ILLEGAL (row unchanged), ALREADY_OVER or INVALID_ROW.
+    Returns int8 statuses: APPLIED, ILLEGAL (row unchanged: an id that is not legal there, or no action id at
+    all), ALREADY_OVER or INVALID_ROW.
     """
     cdef GameCore core = _core(game, states, True)
+    cdef const int32_t[::1] acts = _action_ids(actions, core.spec.num_actions)
     cdef uint8_t[:, ::1] sv = states
     cdef Py_ssize_t n = sv.shape[0], r
     cdef uint64_t words[MAX_MASK_WORDS]
     cdef uint32_t bits
     cdef int seat, a
-    if actions.shape[0] != n:
-        raise InvalidParameterError(f"{n} rows but {actions.shape[0]} actions")
+    if acts.shape[0] != n:
+        raise InvalidParameterError(f"{n} rows but {acts.shape[0]} actions")
     result = np.zeros(n, dtype=np.int8)
     cdef int8_t[::1] out = result
     with _Claim(states, True):
@@ -232,7 +249,7 @@ def step(game, cnp.ndarray states not None, const int32_t[::1] actions) -> cnp.n
                 if bits == 0:
                     out[r] = ST_ALREADY_OVER
                     continue
-                a = actions[r]
+                a = acts[r]
                 if a < 0 or a >= core.spec.num_actions:
                     out[r] = ST_ILLEGAL
                     continue

@@ -3,6 +3,7 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
+from robotcore.core.game import Game
 from robotcore.types import Outcome, View
 
 TERMINAL: int
@@ -30,7 +31,7 @@ class GameCore:
 @final
 class State:
     @property
-    def game(self) -> Any: ...
+    def game(self) -> Game: ...
     @property
     def seed(self) -> int: ...
     @property

@@ -645,7 +645,10 @@ cdef class State:
             bits = self.actor_bits()
             return lowest_bit(bits) if bits else -1
         if type(seat) is not int:
-            seat = _coerce_int(seat, "seat")
+            try:
+                seat = _coerce_int(seat, "seat")
+            except TypeError as exc:            # (a seat of no integer type is no seat: as an action's is)
+                raise InvalidSeatError(str(exc)) from None
         if seat < 0 or seat >= self.core.spec.num_seats:
             raise InvalidSeatError(f"seat must be in [0, {self.core.spec.num_seats}), got {seat}")
         s = seat
