@@ -6,6 +6,7 @@ import argparse
 import importlib
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -65,6 +66,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from robotcore.bots import make_bot, split_bot_specs
+    from robotcore.tools.match import play_bots
 
     game = robotcore.load_game(args.game, **args.params)
     bots = split_bot_specs(args.bots) or ["random"] * game.num_players
@@ -83,12 +85,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
             return 2
     state = game.new_initial_state(args.seed)
     print(f"{game.title}, seed {args.seed}, seats: {', '.join(f'{i}={b}' for i, b in enumerate(bots))}")
-    while not state.is_terminal:
-        seat = state.current_player
-        action = players[seat].choose(state, seat)
+
+    def show(seat: int, action: int) -> None:
         if not args.quiet:
             print(f"  seat {seat}: {game.action_to_str(action)}")
-        state.apply(action, seat)
+
+    play_bots(state, players, names=bots, on_move=show)     # (the tournament's loop: reset, observe)
     print(state)
     outcome = state.outcome()
     assert outcome is not None
@@ -124,6 +126,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     bots = split_bot_specs(args.bots)
     # --sprt names a bot by position (0-based), by its label in the results or by its spec; Tournament checks it
     sprt = None if not args.sprt else (_bot_ref(args.sprt[0]), _bot_ref(args.sprt[1]))
+    # a SIGTERM stops it as Ctrl-C does (its workers stopped, what is written kept for a resume), not killed
+    # with its workers left running
+    signal.signal(signal.SIGTERM, _interrupt)
     t = Tournament(args.game, bots, args.games, args.seed, params=args.params,
                    budget_ms=args.budget_ms, out=args.out, workers=args.workers, backend=args.backend,
                    address=args.address, sprt=sprt, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
@@ -133,6 +138,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.out:
         print(f"results in {args.out}/ (games.jsonl, games.json, games.csv, summary.json, summary.csv, ratings.png)")
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _bot_ref(ref: str) -> int | str:
@@ -161,7 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--game", required=True, choices=robotcore.list_games())
     p.add_argument("--bots", nargs="+", required=True,
                    help='bot specs: random, "ismcts:iterations=2000", "mcts:ms=50", or "module:Class:opt=1"')
-    p.add_argument("--games", type=int, default=60, help="games (rounded up to whole deals: one per bot)")
+    p.add_argument("--games", type=int, default=60,
+                   help="games, rounded up to whole deals (a deal: one game per seating, i.e. per bot, or with more "
+                        "bots than seats per ordered choice of bots)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--params", default="{}", type=_json_object, help="game parameters as JSON")
     p.add_argument("--budget-ms", type=float, default=None, help="time budget per move handed to every bot")
@@ -194,8 +205,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
+    except KeyboardInterrupt:
+        print(f"robotcore {args.command}: interrupted" + (
+            "; the same command resumes from what is written" if getattr(args, "out", None) else ""),
+            file=sys.stderr)
+        return 130
     except robotcore.RobotcoreError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        # (with its notes: a bot's illegal answer names the seat, the bot and the game it was playing)
+        print("error: " + "; ".join([str(exc), *getattr(exc, "__notes__", [])]), file=sys.stderr)
         return 2
     except OSError as exc:               # e.g. a results folder that cannot be made (--out /dev/null)
         where = f": {exc.filename}" if exc.filename else ""

@@ -13,8 +13,9 @@ import pytest
 from robotcore.arena import SPRT, Tournament, schedule
 from robotcore.arena import tournament as tmod
 from robotcore.arena.tournament import format_table
+from robotcore.bots import Bot
 from robotcore.cli import main
-from robotcore.errors import InvalidParameterError
+from robotcore.errors import IllegalActionError, InvalidParameterError
 from robotcore.tools.match import play_match
 
 BOTS = ["ismcts:iterations=40", "random", "greedy"]
@@ -117,6 +118,8 @@ def test_the_sprt_stops_a_tournament_on_a_strong_bot(tmp_path: Path) -> None:
     assert summary["sprt"]["decision"] == "H1"
     assert summary["games"] < 200 and summary["games"] == summary["sprt"]["stopped_at_game"] + 1
     # the table states the bounds the LLR crossed, not that it lies "in" them
+    # it decides between whole deals: the results end with a deal, and every bot played as many games
+    assert summary["games"] % 2 == 0 and len({b["games"] for b in summary["bots"]}) == 1
     s = summary["sprt"]
     assert s["llr"] >= s["upper"]
     assert f"LLR {s['llr']:.2f}, bounds ({s['lower']:.2f}, {s['upper']:.2f}): mcts:iterations=150 is stronger" \
@@ -242,3 +245,183 @@ def test_result_files_name_seats_by_label_and_hold_no_nan(tmp_path: Path) -> Non
     with (tmp_path / "games.csv").open() as f:
         assert {row["bot"] for row in csv.DictReader(f)} == {"random#0", "random#1"}
     assert "NaN" not in (tmp_path / "summary.csv").read_text()
+
+
+def test_a_solo_tournament_compares_the_bots_on_each_deal() -> None:
+    """Sparks solo: each game holds one bot, so the bots are ranked by their scores on each deal (the same seed
+    for all): greedy beats random there, in shares, ratings and the SPRT, where every game used to read 1.000
+    for both and the SPRT never got a comparison."""
+    t = Tournament("sparks", ["greedy", "random"], 20, seed=1, params={"players": 1}, sprt=(0, 1), plot=False)
+    summary = t.run()
+    greedy, rand = summary["bots"]
+    assert summary["chance"] == 0.5 and greedy["score_share"] > 0.7 > 0.3 > rand["score_share"]
+    assert greedy["rating"] > 0 > rand["rating"] and greedy["rating_ci"][0] > 0
+    assert greedy["mean_score"] > rand["mean_score"]
+    s = summary["sprt"]
+    assert s["wins"] + s["draws"] + s["losses"] == summary["deals"] == 10
+    assert summary["pairwise"][0]["games"] == 10
+
+
+def _game(index: int, deal: int, bots: list[int], places: list[int]) -> dict:
+    n = len(bots)
+    first = places.count(0)
+    return {"index": index, "deal": deal, "rotation": index % 2, "seed": deal, "bots": bots, "seats": [],
+            "scores": [10 - p for p in places], "places": places, "moves": [1] * n, "ms_per_move": [0.0] * n,
+            "returns": [1.0 / first if p == 0 else 0.0 for p in places]}
+
+
+def test_intervals_keep_the_width_their_deals_allow() -> None:
+    """Deals that all came out alike (each split 1-1, or a sweep) gave zero-width intervals ([0.500, 0.500],
+    a rating +592 [592, 592] that grew with the games): shares and rates now take two pseudo-deals, ratings a
+    Wald interval beside the bootstrap, and a bot that won every comparison has no upper bound."""
+    from robotcore.arena.stats import summarise
+
+    config = {"game": "nicodemus", "params": {}, "seed": 0, "bots": ["a", "b"]}
+    even = [_game(2 * d + r, d, [r, 1 - r], [0, 1]) for d in range(2) for r in range(2)]
+    row = summarise(config, even, 2)["bots"][0]
+    assert row["score_share"] == 0.5 and row["score_share_ci"][0] < 0.2 and row["score_share_ci"][1] > 0.8
+    assert row["rating_ci"][0] < -100 < 100 < row["rating_ci"][1]
+    sweep = [_game(2 * d + r, d, [r, 1 - r], [0, 1] if r == 0 else [1, 0]) for d in range(20) for r in range(2)]
+    a, b = summarise(config, sweep, 2)["bots"]
+    assert a["score_share"] == 1.0 and 0.8 < a["score_share_ci"][0] < 0.95 and a["score_share_ci"][1] == 1.0
+    assert a["rating_ci"][1] == float("inf") and 0 < a["rating_ci"][0] < a["rating"]
+    assert b["rating_ci"][0] == float("-inf") and b["rating"] < b["rating_ci"][1] < 0
+    assert "inf" in format_table(summarise(config, sweep, 2))
+
+
+def test_a_bot_in_several_seats_is_one_side_of_the_game() -> None:
+    """With fewer bots than seats a bot holds several seats of a game: its share is theirs together and it won
+    when one of them placed first (it used to read 0.5 for a bot that won every game)."""
+    from robotcore.arena.stats import summarise
+
+    config = {"game": "scrapyard", "params": {}, "seed": 0, "bots": ["a", "b"]}
+    games = [_game(2 * d + r, d, [r, 1 - r, r, 1 - r], [0, 1, 2, 3] if r == 0 else [1, 0, 3, 2])
+             for d in range(3) for r in range(2)]
+    summary = summarise(config, games, 4)
+    a, b = summary["bots"]
+    assert summary["chance"] == 0.5
+    assert (a["score_share"], a["win_rate"], b["score_share"], b["win_rate"]) == (1.0, 1.0, 0.0, 0.0)
+
+
+class _Counting:
+    """A bot that checks the hooks: reset before the game, told of every action of the other seats."""
+
+    def __init__(self) -> None:
+        from robotcore.bots import RandomBot
+
+        self.inner = RandomBot(seed=1)
+        self.resets = 0
+        self.told = 0
+
+    def bot(self):  # noqa: ANN201 - a Bot subclass made here, so that its hooks reach this object
+        from robotcore.bots import Bot
+
+        outer = self
+
+        class Counting(Bot):
+            name = "counting"
+
+            def reset(self) -> None:
+                outer.resets += 1
+
+            def observe(self, observer, seat, action) -> None:  # noqa: ANN001
+                outer.told += 1
+
+            def act(self, observer, budget_ms=None) -> int:  # noqa: ANN001
+                return outer.inner.act(observer, budget_ms)
+
+        return Counting(0)
+
+
+def test_every_runner_resets_and_tells_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """play_match (and so `robotcore play` and `simulate`, which share its loop with the tournament) resets each
+    bot and tells it of every other seat's action, as the tournament does: they never did."""
+    counters = [_Counting() for _ in range(3)]
+    state = play_match("robotrick", [c.bot() for c in counters], seed=3)
+    moves = len(state.history)
+    for seat, c in enumerate(counters):
+        mine = sum(1 for s, _ in state.history if s == seat)
+        assert c.resets == 1 and c.told == moves - mine
+
+
+def test_a_bots_error_names_the_game_seat_and_bot() -> None:
+    """A bot that answers an illegal move stops the tournament with an error that says where: the game, the
+    seat and the bot's label (the default class name, 'bot', used to stand for any of them)."""
+    with pytest.raises(IllegalActionError) as info:
+        Tournament("robotrick", ["tests.arena.test_arena:Illegal", "random"], 2, seed=1, workers=1).run()
+    notes = " ".join(getattr(info.value, "__notes__", []))
+    assert "tests.arena.test_arena:Illegal" in notes and "seat" in notes and "in game 0" in notes
+
+
+class Illegal(Bot):
+    def act(self, observer, budget_ms=None) -> int:  # noqa: ANN001
+        return -1
+
+
+def test_a_long_label_is_printed_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    from robotcore.arena.stats import summarise
+
+    config = {"game": "nicodemus", "params": {}, "seed": 0,
+              "bots": ["ismcts:iterations=100,threads=1", "ismcts:iterations=100,threads=2"]}
+    table = format_table(summarise(config, [_game(0, 0, [0, 1], [0, 1]), _game(1, 0, [1, 0], [0, 1])], 2))
+    assert "ismcts:iterations=100,threads=1 " in table and "ismcts:iterations=100,threads=2 " in table
+
+
+def test_an_address_where_no_ray_cluster_answers_is_refused_at_once() -> None:
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'robotcore[ray]'): Ray backend untested")
+    import socket
+    import time
+
+    with socket.socket() as s:                 # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        start = time.monotonic()
+        with pytest.raises(InvalidParameterError, match="no Ray cluster answers"):
+            Tournament("nicodemus", ["random", "greedy"], 2, backend="ray", address=address).run()
+        assert time.monotonic() - start < 30
+
+
+def test_an_interrupted_tournament_stops_its_workers_and_resumes(tmp_path: Path) -> None:
+    """SIGTERM (as Ctrl-C) stops the tournament without a traceback and with its worker processes, keeps what
+    it wrote, and the same command plays only the rest."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "t"
+    cmd = [sys.executable, "-m", "robotcore.cli", "tournament", "--game", "nicodemus", "--bots",
+           "mcts:iterations=300", "random", "--games", "400", "--seed", "4", "--workers", "2", "--quiet",
+           "--out", str(out)]
+    proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        path = out / "games.jsonl"
+        if path.exists() and len(path.read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.2)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err and b"interrupted" in err
+    time.sleep(1.0)
+    assert _running_in_group(proc.pid) == []          # nothing of its process group is left running
+
+
+def _running_in_group(pgid: int) -> list[str]:
+    """The processes of process group ``pgid`` still running (not zombies, which a container's first process may
+    never reap), from /proc."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()      # after the command's name: state, ppid, pgrp...
+        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            out.append(text)
+    return out
+    kept = len((out / "games.jsonl").read_text().splitlines()) - 1
+    assert 2 <= kept < 400

@@ -102,14 +102,20 @@ class SPRT:
     def update(self, score: float) -> str | None:
         """Record one game (A's score 1, 0.5 or 0); the decision ("H1": A is stronger by elo1, "H0") once
         reached, else None. A decided test ignores later games."""
+        return self.update_many([score])
+
+    def update_many(self, scores: list[float]) -> str | None:
+        """Record several games at once (a deal's: its games are paired), then look at the bounds: the test
+        decides between groups only. A decided test ignores later games."""
         if self.decision is not None:
             return self.decision
-        if score > 0.5:
-            self.wins += 1
-        elif score < 0.5:
-            self.losses += 1
-        else:
-            self.draws += 1
+        for score in scores:
+            if score > 0.5:
+                self.wins += 1
+            elif score < 0.5:
+                self.losses += 1
+            else:
+                self.draws += 1
         if self.games >= self.min_games:
             llr = self.llr
             if llr >= self.upper:

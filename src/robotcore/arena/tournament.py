@@ -20,8 +20,10 @@ which estimates Plackett–Luce strengths consistently, handles shared places as
 on the order of games, unlike online raters such as openskill), on the Elo scale, with 95% intervals from a
 bootstrap over deals.
 
-With ``sprt=(A, B)`` the games are fed in index order to an SPRT on A's score against B; the tournament stops
-as soon as it decides, and its results are the games up to the deciding one (the same whatever the backend).
+With ``sprt=(A, B)`` the deals are fed in order to an SPRT on A's score against B, a whole deal at a time (its
+games are paired); the tournament stops as soon as it decides, and its results are the deals up to the deciding
+one (the same whatever the backend). A solo game compares the bots on each deal by their scores (the statistics'
+``comparable``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ import csv
 import itertools
 import json
 import math
+import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -41,9 +45,10 @@ from typing import Any
 import robotcore
 from robotcore.arena import stats
 from robotcore.arena.sprt import SPRT
-from robotcore.bots.base import Bot, Observer, make_bot, number_option
+from robotcore.bots.base import Bot, make_bot, number_option
 from robotcore.core.seeds import check_seed, derive_seed
 from robotcore.errors import InvalidParameterError
+from robotcore.tools.match import play_bots
 
 FORMAT = 1
 
@@ -76,24 +81,13 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     bots: list[Bot] = []
     for seat, b in enumerate(job["lineup"]):
         bots.append(make_bot(specs[b], seed=derive_seed(config["seed"], "bot", job["index"], seat)))
-    for bot in bots:
-        bot.reset()
     state = game.new_initial_state(seed)
-    n = game.num_players
-    spent = [0.0] * n
-    moves = [0] * n
-    budget = config.get("budget_ms")
-    public = game.is_public_action
-    while not state.is_terminal:
-        seat = state.current_player
-        t0 = time.perf_counter()
-        action = bots[seat].choose(state, seat, budget)
-        spent[seat] += time.perf_counter() - t0
-        moves[seat] += 1
-        state.apply(action, seat)
-        for other, bot in enumerate(bots):
-            if other != seat:
-                bot.observe(Observer(state, other), seat, action if public(action) else None)
+    try:
+        moves, spent = play_bots(state, bots, config.get("budget_ms"), [labels[b] for b in job["lineup"]])
+    except Exception as exc:
+        if hasattr(exc, "add_note"):                        # (Python 3.11+)
+            exc.add_note(f"in game {job['index']} of the tournament (deal {job['deal']}, seed {seed})")
+        raise
     outcome = state.outcome()
     assert outcome is not None
     return {
@@ -107,6 +101,12 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 
 def _play_many(config: dict[str, Any], jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [play_game(config, job) for job in jobs]
+
+
+def _worker_init() -> None:
+    """A local worker leaves Ctrl-C (SIGINT, sent to the whole foreground process group) to the tournament,
+    which stops them: no traceback from each worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Tournament:
@@ -153,6 +153,7 @@ class Tournament:
         }
         self.num_players = g.num_players
         self.jobs = schedule(len(bots), g.num_players, games)
+        self.per_deal = len(lineups(len(bots), g.num_players))
         self.out = None if out is None else Path(out)
         self.workers = workers
         self.backend = backend
@@ -240,21 +241,35 @@ class Tournament:
             for t in tasks:
                 yield _play_many(self.config, t)
             return
-        import multiprocessing
-
-        with ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            live: set[Future[list[dict[str, Any]]]] = set()
-            queue = list(reversed(tasks))
-            try:
-                while queue or live:
-                    while queue and len(live) < 2 * self.workers:
-                        live.add(pool.submit(_play_many, self.config, queue.pop()))
-                    done, live = wait(live, return_when=FIRST_COMPLETED)
-                    for f in done:
-                        yield f.result()
-            finally:
-                for f in live:
-                    f.cancel()
+        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_worker_init)
+        live: set[Future[list[dict[str, Any]]]] = set()
+        queue = list(reversed(tasks))
+        finished = False
+        try:
+            while queue or live:
+                while queue and len(live) < 2 * self.workers:
+                    live.add(pool.submit(_play_many, self.config, queue.pop()))
+                done, live = wait(live, return_when=FIRST_COMPLETED)
+                for f in done:
+                    yield f.result()
+            finished = True
+        finally:
+            for f in live:
+                f.cancel()
+            if finished:
+                pool.shutdown()
+            else:
+                # interrupted (Ctrl-C, SIGTERM through the CLI, a decided SPRT, an error): the games in flight
+                # are not waited for; what is written stays, and the same command resumes from it
+                # (the pool's own processes: the executor has no public way to stop them, and its shutdown
+                # waits for the games they are playing)
+                workers = list((getattr(pool, "_processes", None) or {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                for process in workers:
+                    process.terminate()
+                for process in workers:
+                    process.join(5.0)
 
     def run(self) -> dict[str, Any]:
         if self.out is not None:
@@ -289,23 +304,30 @@ class Tournament:
         return self.finish()
 
     def _feed_sprt(self, start: int) -> tuple[str | None, int]:
-        """Feed the SPRT the games from ``start`` on that are done and consecutive; (decision, next index)."""
+        """Feed the SPRT the deals from the one starting at game ``start`` on that are done, in order, a whole
+        deal at a time (its games are paired: a stop inside one would leave the bots' seats unbalanced; in a
+        solo game the deal is the comparison itself); (decision, the first game of the next deal)."""
         i = start
         if self.sprt is None or self.sprt_pair is None:
             return None, i
         a, b = self.sprt_pair
-        while i in self.records and self.sprt.decision is None:
-            score = stats.pair_score(self.records[i], a, b)
-            if score is not None and self.sprt.update(score) is not None:
-                self.stopped_at = i
-            i += 1
+        per = self.per_deal
+        while self.sprt.decision is None and i < len(self.jobs):
+            deal = [self.records.get(j) for j in range(i, i + per)]
+            if any(r is None for r in deal):
+                break
+            ranked = stats.comparable([r for r in deal if r is not None], self.num_players)
+            scores = [s for s in (stats.pair_score(r, a, b) for r in ranked) if s is not None]
+            if self.sprt.update_many(scores) is not None:
+                self.stopped_at = i + per - 1
+            i += per
         return self.sprt.decision, i
 
     def _show_progress(self, total: int, t0: float) -> None:
         done = len(self.records)
         width = 30
         filled = int(width * done / total)
-        shares = stats.score_shares(list(self.records.values()), len(self.config["bots"]))
+        shares = stats.score_shares(list(self.records.values()), len(self.config["bots"]), self.num_players)
         standings = "  ".join(f"{name.split(':')[0]}[{i}] {s:.3f}" for i, (name, s)
                               in enumerate(zip(self.config["bots"], shares)))
         extra = ""
@@ -351,7 +373,9 @@ def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, A
         w = csv.DictWriter(f, GAME_COLUMNS)
         w.writeheader()
         w.writerows(game_rows(records))
-    plain = _without_nan(summary)            # JSON has no NaN: a figure that one deal cannot give is null
+    # JSON has no NaN nor infinity: a figure that one deal cannot give, or the missing bound of a bot that won
+    # (lost) every comparison, is null
+    plain = _finite_or_null(summary)
     (out / "summary.json").write_text(json.dumps(plain, indent=1, allow_nan=False), encoding="utf-8")
     with (out / "summary.csv").open("w", newline="", encoding="utf-8") as f:
         cols = list(plain["bots"][0].keys()) if plain["bots"] else []
@@ -363,14 +387,14 @@ def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, A
         stats.plot_ratings(summary, out / "ratings.png")
 
 
-def _without_nan(value: Any) -> Any:
-    """``value`` with every NaN float replaced by None (JSON's null; an empty cell in CSV)."""
-    if isinstance(value, float) and math.isnan(value):
+def _finite_or_null(value: Any) -> Any:
+    """``value`` with every NaN or infinite float replaced by None (JSON's null; an empty cell in CSV)."""
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
-        return {k: _without_nan(v) for k, v in value.items()}
+        return {k: _finite_or_null(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_without_nan(v) for v in value]
+        return [_finite_or_null(v) for v in value]
     return value
 
 
@@ -382,12 +406,14 @@ def _ci(pair: list[float], digits: int) -> str:
 def format_table(summary: dict[str, Any]) -> str:
     lines = [f"{summary['game']}: {summary['games']} games over {summary['deals']} deals, "
              f"{summary['players']} seats (chance score share {summary['chance']:.3f})"]
-    head = (f"{'bot':28s} {'games':>5s} {'score share [95%]':>22s} {'win rate [95%]':>22s} {'mean score':>10s} "
+    # the bots' labels whole (two specs may differ only at their end: threads=1, threads=2)
+    width = max([28, *(len(b["bot"]) for b in summary["bots"])])
+    head = (f"{'bot':{width}s} {'games':>5s} {'score share [95%]':>22s} {'win rate [95%]':>22s} {'mean score':>10s} "
             f"{'rating [95%]':>20s} {'ms/move':>8s}")
     lines.append(head)
     for b in summary["bots"]:
         lines.append(
-            f"{b['bot'][:28]:28s} {b['games']:>5d} {b['score_share']:>7.3f} {_ci(b['score_share_ci'], 3):>14s} "
+            f"{b['bot']:{width}s} {b['games']:>5d} {b['score_share']:>7.3f} {_ci(b['score_share_ci'], 3):>14s} "
             f"{b['win_rate']:>7.3f} {_ci(b['win_rate_ci'], 3):>14s} {b['mean_score']:>10.2f} {b['rating']:>6.0f} "
             f"{_ci(b['rating_ci'], 0):>13s} {b['ms_per_move']:>8.2f}")
     if summary["deals"] < 2:

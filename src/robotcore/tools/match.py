@@ -4,12 +4,48 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import robotcore
-from robotcore.bots import Bot, make_bot
+from robotcore.bots import Bot, Observer, make_bot
 from robotcore.core.seeds import derive_seed
+
+
+def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | None = None,
+              names: Sequence[str] | None = None,
+              on_move: Callable[[int, int], None] | None = None) -> tuple[list[int], list[float]]:
+    """Play ``state`` (in place) to its end with ``bots[i]`` in seat i, as every runner does (the tournament,
+    ``robotcore play``, ``play_match``): each bot ``reset`` first, then the current player chooses (in a
+    simultaneous phase the lowest pending seat first), ``on_move(seat, action)`` hears it, and every other seat
+    is told of it (``observe``: None when the action is hidden from it). Returns each seat's moves and seconds
+    of thinking. An error raised by a bot carries a note naming the seat, the bot (``names[seat]``) and the
+    move."""
+    n = state.num_players
+    public = state.game.is_public_action
+    spent = [0.0] * n
+    moves = [0] * n
+    for bot in bots:
+        bot.reset()
+    while not state.is_terminal:
+        seat = state.current_player
+        t0 = time.perf_counter()
+        try:
+            action = bots[seat].choose(state, seat, budget_ms)
+        except Exception as exc:
+            if hasattr(exc, "add_note"):                    # (Python 3.11+)
+                exc.add_note(f"seat {seat} (bot {names[seat] if names else bots[seat].name}), "
+                             f"move {state.move_number}")
+            raise
+        spent[seat] += time.perf_counter() - t0
+        moves[seat] += 1
+        state.apply(action, seat)
+        if on_move is not None:
+            on_move(seat, action)
+        for other, bot in enumerate(bots):
+            if other != seat:
+                bot.observe(Observer(state, other), seat, action if public(action) else None)
+    return moves, spent
 
 
 def play_match(name: str, bots: Sequence[str | Bot], seed: int, budget_ms: float | None = None,
@@ -21,9 +57,7 @@ def play_match(name: str, bots: Sequence[str | Bot], seed: int, budget_ms: float
         raise robotcore.InvalidParameterError(f"{name} needs {game.num_players} bots, got {len(bots)}")
     players = [b if isinstance(b, Bot) else make_bot(b, seed=derive_seed(seed, "bot", i), for_game=game) for i, b in enumerate(bots)]
     state = game.new_initial_state(seed)
-    while not state.is_terminal:
-        seat = state.current_player
-        state.apply(players[seat].choose(state, seat, budget_ms), seat)
+    play_bots(state, players, budget_ms, [b if isinstance(b, str) else b.name for b in bots])
     return state
 
 
