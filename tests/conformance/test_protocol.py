@@ -325,6 +325,14 @@ def test_seats_and_states_are_checked_before_compiled_code(game: robotcore.Game)
                 call(*args)
     with pytest.raises(robotcore.InvalidParameterError):
         game.view("not a state", 0)  # type: ignore[arg-type]
+    with pytest.raises(InvalidActionError):
+        state.apply_str(None)  # type: ignore[arg-type]
+    # a batch row holds bytes: a float or a value past 255 is refused, not wrapped into another byte
+    row = np.frombuffer(state.state_bytes(), dtype=np.uint8)
+    assert game.state_from_row(row.astype(np.int64)).state_bytes() == state.state_bytes()
+    for bad in (row.astype(np.float64), row.astype(np.int64) + 256):
+        with pytest.raises(CorruptStateError):
+            game.state_from_row(bad)
 
 
 def test_a_cached_game_never_answers_for_a_value_it_would_refuse() -> None:

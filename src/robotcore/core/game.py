@@ -210,10 +210,16 @@ class Game(abc.ABC):
         return state
 
     def state_from_row(self, row: npt.ArrayLike, seed: int = 0) -> State:
-        """A State (with empty history) from one row of a batch array, after the engine's invariant check."""
-        raw = np.ascontiguousarray(row, dtype=np.uint8)
-        if raw.ndim != 1:
+        """A State (with empty history) from one row of a batch array, after the engine's invariant check. The
+        row holds bytes: uint8 values, or integers from 0 to 255 (a float, or 300, is refused: a conversion
+        to uint8 would wrap it into another byte)."""
+        given = np.asarray(row)
+        if given.ndim != 1:
             raise CorruptStateError("a state row must be one-dimensional")
+        if given.dtype != np.uint8:
+            if given.dtype.kind not in "iu" or (given.size and (given.min() < 0 or given.max() > 255)):
+                raise CorruptStateError(f"a state row holds bytes (uint8, or ints 0-255), got {given.dtype}")
+        raw = np.ascontiguousarray(given, dtype=np.uint8)
         return _state.state_from_parts(self, self._core, raw.tobytes(), b"", seed)
 
     def new_batch(self, seeds: Sequence[int] | npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8]:

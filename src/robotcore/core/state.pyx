@@ -771,8 +771,10 @@ cdef class State:
             return None
         _apply_checked(self, action, seat)
 
-    def apply_str(self, text: str, seat=None) -> int:
-        """Parse ``text`` with the game's notation, apply it, and return the action id."""
+    def apply_str(self, text, seat=None) -> int:
+        """Parse ``text`` with the game's notation, apply it, and return the action id (anything but a str of an
+        action is the game's ``InvalidActionError``: the argument is not typed here, where Cython would raise
+        its own TypeError)."""
         a = self.game.parse_action(text)
         self.apply(a, seat)
         return a
