@@ -41,6 +41,8 @@ from typing import Any, TypeVar
 
 import orjson
 
+from robotcore.core.game import is_decimal
+
 from .store import ActionRow
 
 log = logging.getLogger("robotcore_api")
@@ -259,7 +261,7 @@ class Change:
     def parse(cls, payload: str) -> Change | None:
         """The change a payload announces; None when it is not one of ours (the watchers then ask the
         database). A bare number is the version alone (the trigger of a server not yet upgraded)."""
-        if payload.isdigit():
+        if is_decimal(payload) and len(payload) <= 18:
             return cls(int(payload))
         try:                        # (orjson: a fifth of the standard library's time, in every worker)
             doc = orjson.loads(payload)

@@ -167,7 +167,10 @@ def params_from_query(name: str, query: Mapping[str, Any]) -> dict[str, Any]:
             if not (QUERY_INT if spec.type is int else QUERY_FLOAT).fullmatch(text):
                 kind = "an integer" if spec.type is int else "a number"
                 raise Problem("invalid-parameter", f"{key} is {kind} in decimal digits, got {text!r}")
-            out[key] = spec.type(text)
+            try:
+                out[key] = spec.type(text)
+            except ValueError:              # (int() refuses more than 4,300 digits)
+                raise Problem("invalid-parameter", f"{key} is out of range, got {len(text)} digits") from None
         else:
             out[key] = text
     return out

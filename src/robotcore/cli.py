@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -126,14 +127,20 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     bots = split_bot_specs(args.bots)
     # --sprt names a bot by position (0-based), by its label in the results or by its spec; Tournament checks it
     sprt = None if not args.sprt else (_bot_ref(args.sprt[0]), _bot_ref(args.sprt[1]))
-    # a SIGTERM stops it as Ctrl-C does (its workers stopped, what is written kept for a resume), not killed
-    # with its workers left running
-    signal.signal(signal.SIGTERM, _interrupt)
     t = Tournament(args.game, bots, args.games, args.seed, params=args.params,
                    budget_ms=args.budget_ms, out=args.out, workers=args.workers, backend=args.backend,
                    address=args.address, sprt=sprt, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
                    beta=args.beta, progress=not args.quiet)
-    summary = t.run()
+    # a SIGTERM stops it as Ctrl-C does (its workers stopped, what is written kept for a resume), not killed
+    # with its workers left running; the handler is the process's own again afterwards (main() may be called
+    # by a program, on its main thread only: elsewhere signals cannot be handled)
+    on_main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _interrupt) if on_main else None
+    try:
+        summary = t.run()
+    finally:
+        if on_main:
+            signal.signal(signal.SIGTERM, before)
     print(format_table(summary))
     if args.out:
         print(f"results in {args.out}/ (games.jsonl, games.json, games.csv, summary.json, summary.csv, ratings.png)")

@@ -121,7 +121,8 @@ def test_catalogue_entry_under_parameters_given_in_the_query(api: ApiClient) -> 
                         ("hangars=2", "hangars"), ("content=x", "content"),
                         # decimal ASCII digits only (int() would read each of these as 3)
                         ("players=%EF%BC%93", "players"), ("players=%D9%A3", "players"), ("players=+3", "players"),
-                        ("players=%203", "players"), ("players=0_3", "players")]:
+                        ("players=%203", "players"), ("players=0_3", "players"),
+                        ("players=" + "9" * 5000, "players")]:          # (int() refuses over 4,300 digits)
         resp = api.get(f"/v1/games/smartphone?{query}")
         assert resp.status_code == 422 and code(resp) == "invalid-parameter" and word in resp.get_json()["detail"]
 

@@ -34,11 +34,16 @@ from .conftest import GAMES, ApiClient, database_url, make_api, typical_stride
 CHECKS_PER_MATCH = 40
 
 
-def twin_match(svc: MatchService, match_id: str, state: State, seat: int, seed: int) -> tuple[str, dict[int, str]]:
-    """A copy of the match where everything ``seat`` cannot see is re-dealt; fresh tokens for every seat."""
+def twin_match(svc: MatchService, match_id: str, state: State, seat: int | None,
+               seed: int) -> tuple[str, dict[int, str]]:
+    """A copy of the match where everything ``seat`` cannot see is re-dealt (None: a spectator, everything no
+    seat shows on the table: re-dealt for each seat in turn, so that what one seat keeps the next one's re-deal
+    draws again); fresh tokens for every seat."""
     rec = svc.store.get_match(match_id)
     assert rec is not None
-    twin_state = state.resample_hidden(seat, seed)
+    twin_state = state
+    for s in [seat] if seat is not None else range(state.num_players):
+        twin_state = twin_state.resample_hidden(s, (seed + s) % 2**64)
     tokens = {i: new_token() for i, s in enumerate(rec.seats) if s.type == "human"}
     seats = [SeatSpec(s.type, hash_token(tokens[i]) if i in tokens else None, s.bot, s.budget_ms)
              for i, s in enumerate(rec.seats)]

@@ -404,6 +404,7 @@ def test_batch_step_matches_python_api(game: robotcore.Game) -> None:
         assert np.array_equal(row, before) and batch.step(game, row, given)[0] == batch.APPLIED
     wide = batch.new_states(game, np.array([5], dtype=np.int64))
     assert batch.step(game, wide, np.array([2**32 + good], dtype=np.int64))[0] == batch.ILLEGAL
+    assert batch.step(game, wide, [2**70])[0] == batch.ILLEGAL          # (past int64: an object array)
     assert np.array_equal(wide, before)
     with pytest.raises(robotcore.InvalidParameterError):
         batch.step(game, wide, np.array([float(good)]))

@@ -75,7 +75,8 @@ def score_shares(records: list[dict[str, Any]], num_bots: int, num_players: int)
 
 
 def pair_score(rec: dict[str, Any], a: int, b: int) -> float | None:
-    """A's score against B in one game (1 placed higher, 0.5 level, 0 lower), None if not both played."""
+    """A's score against B in one game (1 placed higher, 0.5 level, 0 lower; a bot in several seats by its best
+    place), None if not both played."""
     pa = [rec["places"][s] for s, x in enumerate(rec["bots"]) if x == a]
     pb = [rec["places"][s] for s, x in enumerate(rec["bots"]) if x == b]
     if not pa or not pb:
@@ -133,23 +134,21 @@ def _by_deal(records: list[dict[str, Any]], key: str, num_bots: int) -> list[lis
 
 
 def _pair_wins(records: list[dict[str, Any]], num_bots: int, prior: float) -> list[list[float]]:
-    """wins[a][b]: a's wins over b in every game both played (a level place half a win each), plus ``prior``/2."""
+    """wins[a][b]: a's wins over b in every game both played (``pair_score``: a bot in several seats is placed
+    by its best one; a level place is half a win each), plus ``prior``/2."""
     wins = [[0.0] * num_bots for _ in range(num_bots)]
     for i in range(num_bots):
         for j in range(num_bots):
             if i != j:
                 wins[i][j] += prior / 2
     for r in records:
-        seats = list(enumerate(r["bots"]))
-        for s, a in seats:
-            for t, b in seats:
-                if a == b:
-                    continue
-                pa, pb = r["places"][s], r["places"][t]
-                if pa < pb:
-                    wins[a][b] += 1.0
-                elif pa == pb:
-                    wins[a][b] += 0.5
+        best: dict[int, int] = {}
+        for seat, b in enumerate(r["bots"]):
+            best[b] = min(best.get(b, r["places"][seat]), r["places"][seat])
+        for a, pa in best.items():
+            for b, pb in best.items():
+                if a != b:
+                    wins[a][b] += 1.0 if pa < pb else 0.5 if pa == pb else 0.0
     return wins
 
 

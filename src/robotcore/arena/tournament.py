@@ -28,6 +28,7 @@ one (the same whatever the backend). A solo game compares the bots on each deal 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
 import json
@@ -36,6 +37,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -101,6 +103,22 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
 
 def _play_many(config: dict[str, Any], jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [play_game(config, job) for job in jobs]
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored in this process meanwhile (on the main thread; elsewhere nothing changes): a worker the
+    pool starts then starts with it ignored (an ignored signal stays ignored across exec), so that Ctrl-C while
+    a worker's interpreter is still starting, before ``_worker_init``, prints no traceback from it. The
+    tournament itself hears a Ctrl-C at its next wait."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _worker_init() -> None:
@@ -249,7 +267,8 @@ class Tournament:
         try:
             while queue or live:
                 while queue and len(live) < 2 * self.workers:
-                    live.add(pool.submit(_play_many, self.config, queue.pop()))
+                    with _sigint_ignored():        # (a worker it starts inherits that: see the function)
+                        live.add(pool.submit(_play_many, self.config, queue.pop()))
                 done, live = wait(live, return_when=FIRST_COMPLETED)
                 for f in done:
                     yield f.result()

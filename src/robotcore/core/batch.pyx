@@ -211,6 +211,10 @@ def _action_ids(actions, int num_actions):
     """``actions`` as a contiguous int32 array, each value out of [0, num_actions) as -1 (illegal in every row):
     a wider integer is never wrapped into an action id by the narrowing. Integer values only."""
     arr = np.asarray(actions)
+    if arr.ndim == 1 and arr.dtype == object and all(
+            isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in arr.tolist()):
+        # ints past int64 (a list holding 2**70): no action id either
+        arr = np.array([a if 0 <= a < num_actions else -1 for a in arr.tolist()], dtype=np.int32)
     if arr.ndim != 1 or not (arr.dtype.kind in "iu" or (arr.size == 0 and arr.dtype.kind == "f")):
         raise InvalidParameterError(f"actions must be a one-dimensional sequence of ints, got {arr.dtype} "
                                     f"of shape {arr.shape}")
