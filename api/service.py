@@ -10,14 +10,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import orjson
+from sqlalchemy.exc import OperationalError
 
 import robotcore
 from robotcore import Game, State
@@ -46,6 +49,8 @@ from .store import MatchRecord, NewActions, SeatSpec, Store
 
 #: How often a waiting watcher checks that its client is still connected (and, when the change feed is not
 #: listening yet, reads the match's version itself).
+T = TypeVar("T")
+
 WATCH_TICK_S = 1.0
 #: Thinking time of bot seats committed in one transaction (with the move that made them due, if quick).
 BOT_BATCH_S = 0.02
@@ -219,8 +224,6 @@ def _seat_move(spec: SeatSpec, state: State, seat: int, seed: int, match_id: str
     try:
         return make_bot(spec.bot, seed=seed, builtin_only=True).choose(state, seat, budget_ms=spec.budget_ms)
     except Exception as exc:                       # noqa: BLE001 - logged; the seat still moves
-        import logging
-
         logging.getLogger("robotcore_api").warning("match %s: seat %d (bot %r) played by random: %r",
                                                    match_id, seat, spec.bot, exc)
         return make_bot("random", seed=seed).choose(state, seat)
@@ -482,8 +485,6 @@ class MatchService:
                 if not entries or not self._commit(rec, after, entries):
                     lost += 1
         except Exception:                                    # noqa: BLE001 - a background job: log it
-            import logging
-
             logging.getLogger("robotcore_api").exception("bot seats of match %s", match_id)
         finally:
             if reserved:
@@ -998,19 +999,19 @@ class _Stream:
         sub.direct = direct
         try:
             rec, state = self.rec, self.state
+            start = beat = time.monotonic()
             # read after subscribing, so that no commit falls between; the version alone (the match itself
             # was just read to check the request), the whole match only when it moved
-            if svc.store.get_version(rec.id) != rec.version:
-                rec, state = svc.load(rec.id)
+            if (yield from self._stored(waiter, start, partial(svc.store.get_version, rec.id))) != rec.version:
+                rec, state = yield from self._stored(waiter, start, partial(svc.load, rec.id))
             svc._keep_snapshot(rec, state)       # what the notifications of this match's commits bring up to date
             yield b"retry: 2000\n\n"
             sent = self.after
             first = True
-            start = beat = time.monotonic()
             while True:
                 if first or rec.version > sent:
                     first = False
-                    yield svc._stream_event(rec, state, seat, sent)
+                    yield (yield from self._stored(waiter, start, partial(svc._stream_event, rec, state, seat, sent)))
                     sent = sub.version = rec.version
                     if state.is_terminal:
                         yield b"event: end\ndata: {}\n\n"
@@ -1051,9 +1052,12 @@ class _Stream:
                         # the version the feed heard (no query), else the database's; never behind what
                         # this watcher already sent (a late notification)
                         heard = svc.feed.heard(rec.id)
-                        version = max(rec.version, heard if heard is not None
-                                      else svc.store.get_version(rec.id) or rec.version)
-                rec, state = svc._latest(rec.id, version)
+                        if heard is None:
+                            heard = yield from self._stored(waiter, start, partial(svc.store.get_version, rec.id))
+                        version = max(rec.version, heard or rec.version)
+                rec, state = yield from self._stored(waiter, start, partial(svc._latest, rec.id, version))
+        except _StreamOver:
+            return
         finally:
             if direct is not None:
                 direct.parked = False                   # the tick never writes to it again
@@ -1061,6 +1065,39 @@ class _Stream:
             waiter.close()
             svc.feed.unsubscribe(sub)
             self.close()
+
+
+    def _stored(self, waiter: Waiter, start: float, read: Callable[[], T]) -> Generator[bytes, None, T]:
+        """``read()`` of the store, as a generator that returns its value (``yield from``). While the store is
+        unreachable (a database restart, lost connections: requests answer 503 meanwhile) the stream stays open
+        and tries again, later each time (0.25 s, doubling up to 5 s), with its keep-alive lines, rather than
+        breaking every stream of the server at once; it ends (``_StreamOver``) if its client leaves or its time
+        runs out meanwhile."""
+        settings = self.service.settings
+        delay = 0.25
+        beat = time.monotonic()
+        while True:
+            try:
+                return read()
+            except OperationalError as exc:
+                now = time.monotonic()
+                if self._closed or now - start >= settings.stream_max_s:
+                    raise _StreamOver from None
+                if delay == 0.25:
+                    logging.getLogger("robotcore_api").warning(
+                        "event stream of %s: the store is unreachable (%s); trying again", self.rec.id,
+                        str(exc).splitlines()[0])
+                if now - beat >= settings.heartbeat_s:
+                    beat = now
+                    yield b": keep-alive\n\n"
+                waiter.event.clear()                 # (news is read from the store once it answers again)
+                if waiter.wait(delay) == "client" and self.gone is not None and self.gone():
+                    raise _StreamOver from None
+                delay = min(5.0, delay * 2)
+
+
+class _StreamOver(Exception):
+    """An event stream ends: its client left, or its time ran out, while it waited for the store."""
 
 
 def _direct_socket(gone: Callable[[], bool] | None) -> Direct | None:

@@ -115,6 +115,44 @@ def test_a_stream_follows_moves_made_elsewhere(kind: str, tmp_path: Path, openap
             api.app.extensions["robotcore"].store.dispose()
 
 
+def test_a_stream_waits_out_an_unreachable_store(tmp_path: Path, openapi_schema: Any, monkeypatch: Any,
+                                                 caplog: Any) -> None:
+    """The store's reads failing for a while (a database restart, its connections cut: requests answer 503
+    meanwhile) leave an event stream open: it tries again, later each time, and delivers the move made
+    meanwhile; it used to end with the error, and every stream of the server with it."""
+    from sqlalchemy.exc import OperationalError
+
+    one, two = two_apps("sqlite", tmp_path, openapi_schema)
+    try:
+        doc, tokens = one.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=5)
+        match_id = doc["match_id"]
+        resp = one.client.get(f"/v1/matches/{match_id}/stream", buffered=False)
+        chunks = iter(resp.response)
+        [(_, first)] = events_of(chunks, 1)
+        store = one.app.extensions["robotcore"].store
+        outage = {"left": 4}
+
+        def failing(real: Any) -> Any:
+            def read(*args: Any, **kwargs: Any) -> Any:
+                if outage["left"] > 0:
+                    outage["left"] -= 1
+                    raise OperationalError("SELECT", {}, Exception("server closed the connection unexpectedly"))
+                return real(*args, **kwargs)
+            return read
+
+        for name in ("get_version", "get_match", "actions", "versions"):
+            monkeypatch.setattr(store, name, failing(getattr(store, name)))
+        seat, view = acting(two, match_id, tokens)
+        assert two.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"]).status_code == 200
+        [(kind, event)] = events_of(chunks, 1)
+        assert kind == "match" and event["version"] == first["version"] + 1
+        assert outage["left"] == 0 and "the store is unreachable" in caplog.text
+        resp.close()
+    finally:
+        for api in (one, two):
+            api.app.extensions["robotcore"].store.dispose()
+
+
 def test_a_seat_stream_shows_that_seat_and_the_end(api: ApiClient) -> None:
     doc, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "bot", "bot": "random"}], seed=2)
     match_id = doc["match_id"]
