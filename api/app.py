@@ -356,6 +356,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
             rate_limit_address=os.environ.get("ROBOTCORE_RATE_LIMIT_ADDRESS", ""),
             rate_limit_token=os.environ.get("ROBOTCORE_RATE_LIMIT_TOKEN", ""),
             rate_limit_storage=os.environ.get("ROBOTCORE_RATE_LIMIT_STORAGE", "memory://"),
+            db_connections=int(os.environ.get("ROBOTCORE_DB_CONNECTIONS", "0")),
         )
     elif database_url is not None:
         raise TypeError("give database_url or settings, not both")
@@ -385,7 +386,8 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
     # rules the schemas check in Python that field metadata cannot carry into the document
     api.spec.components.schemas["ActionInput"]["minProperties"] = 1
 
-    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous,
+                  max_connections=settings.db_connections or None)
     if create_schema:
         store.create_schema()
     app.extensions["robotcore"] = MatchService(store, settings)

@@ -7,7 +7,8 @@ to 8; by default one per core for ``gevent`` workers on PostgreSQL, two per core
 threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``, ``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout;
 default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_SPECTATOR_TICK_S``, ``ROBOTCORE_MAX_BUDGET_MS``, ``ROBOTCORE_BOT_THINK_SLOTS``,
 ``ROBOTCORE_BOT_QUEUE``, ``ROBOTCORE_RATE_LIMIT_ADDRESS``, ``ROBOTCORE_RATE_LIMIT_TOKEN``,
-``ROBOTCORE_RATE_LIMIT_STORAGE`` (README).
+``ROBOTCORE_RATE_LIMIT_STORAGE``, ``ROBOTCORE_DB_CONNECTIONS`` (per worker; on PostgreSQL by default 64 shared by
+the workers, 4 to 16 each: ``live.default_db_connections``) (README).
 
 - ``gevent`` workers (the default): each worker serves its connections on one event loop, a request per
   greenlet. A watcher (a long-poll waiting, an event stream held open) is a parked greenlet and a socket, not
@@ -46,7 +47,7 @@ if worker_class == "gevent":
     monkey.patch_all()
 
 from . import gunicorn_errors, gunicorn_response  # noqa: E402 - after the monkey-patching
-from .live import default_workers  # noqa: E402
+from .live import default_db_connections, default_workers  # noqa: E402
 from .store import default_database_url  # noqa: E402
 
 # gunicorn's own refusals (414, 431, 400 before the app is reached) answered as problem+json
@@ -59,6 +60,7 @@ bind = [os.environ.get("ROBOTCORE_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY") or default_workers(default_database_url(), worker_class,
                                                                     os.cpu_count() or 1))
 threads = int(os.environ.get("ROBOTCORE_THREADS", "8"))
+os.environ.setdefault("ROBOTCORE_DB_CONNECTIONS", str(default_db_connections(default_database_url(), workers)))
 worker_connections = int(os.environ.get("ROBOTCORE_WORKER_CONNECTIONS", "4096"))
 if worker_class == "gevent":
     os.environ.setdefault("ROBOTCORE_MAX_WATCHERS", "2000")

@@ -74,6 +74,15 @@ def default_workers(database_url: str, worker_class: str, cores: int) -> int:
     return max(1, min(8, per_core * max(1, cores)))
 
 
+def default_db_connections(database_url: str, workers: int) -> int:
+    """Hot-path database connections per process when ``ROBOTCORE_DB_CONNECTIONS`` does not say
+    (``gunicorn_conf``): on PostgreSQL 64 shared by the workers, at least 4 each and at most 16 (so that the
+    workers' connections, their listeners and SQLAlchemy's few stay under the server's default limit of 100:
+    eight workers of 16 would not); 0 (the store's default) elsewhere."""
+    backend = database_url.split(":", 1)[0].split("+", 1)[0].lower()
+    return max(4, min(16, 64 // max(1, workers))) if backend == "postgresql" else 0
+
+
 _PATCHED = [False]
 
 

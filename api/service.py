@@ -117,6 +117,10 @@ class Settings:
     rate_limit_address: str = ""
     rate_limit_token: str = ""
     rate_limit_storage: str = "memory://"
+    #: Database connections one process keeps open at most for requests (0: the store's own default, 16 on a
+    #: server, 64 on SQLite); gunicorn_conf lowers it on PostgreSQL as the workers grow
+    #: (``live.default_db_connections``), so that all of them stay under the server's connection limit.
+    db_connections: int = 0
 
     def bot_limits(self) -> dict[str, int]:
         """The largest value of each capped bot option: ``bot_option_limits`` over the defaults, and ``ms``

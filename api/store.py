@@ -274,7 +274,8 @@ class _Use:
 class Store:
     """All database access of the service. Thread-safe; safe across processes."""
 
-    def __init__(self, url: str | None = None, *, sqlite_synchronous: str = "NORMAL", echo: bool = False) -> None:
+    def __init__(self, url: str | None = None, *, sqlite_synchronous: str = "NORMAL", echo: bool = False,
+                 max_connections: int | None = None) -> None:
         self.url = url or default_database_url()
         self._sync = sqlite_synchronous.upper()
         if self._sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -295,11 +296,14 @@ class Store:
         #: ``_commit_in_one``'s statements, by (rows, with an Idempotency-Key)
         self._one_commits: dict[tuple[int, bool], str] = {}
         #: connections of the hot path open at once in this process, in use or idle (a server has a connection
-        #: limit: four workers of 16 stay under PostgreSQL's default 100); when all are in use, a request waits
+        #: limit: ``max_connections``, by default 16, which gunicorn_conf lowers as the workers grow so that all
+        #: of them stay under PostgreSQL's default 100); when all are in use, a request waits
         #: for one to come back (a parked greenlet under gevent). Counted on opening and closing only, so that
         #: taking an idle connection and giving it back costs no lock (a semaphore's acquire and release are
         #: several Python calls, on gevent's lock, on every statement).
-        self._max_open = 64 if self._sqlite else 16
+        if max_connections is not None and max_connections < 1:
+            raise ValueError(f"max_connections must be at least 1, got {max_connections}")
+        self._max_open = max_connections or (64 if self._sqlite else 16)
         self._open = 0
         self._pid_open = os.getpid()
         self._waiters = 0

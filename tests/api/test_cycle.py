@@ -281,6 +281,12 @@ def test_gunicorn_workers_default_to_one_per_core_under_gevent_on_postgresql() -
     assert default_workers("sqlite:///robotcore.db", "gevent", 2) == 4
     assert default_workers("sqlite:///robotcore.db", "gevent", 16) == 8
     assert default_workers(pg, "gevent", 0) == 1
+    # the hot path's connections per worker on PostgreSQL: 64 shared, 4 to 16 each (eight workers of 16, with
+    # their listeners, passed the server's default limit of 100); the store's own default elsewhere
+    from robotcore_api.live import default_db_connections
+
+    assert [default_db_connections(pg, w) for w in (1, 2, 4, 8, 16, 32)] == [16, 16, 16, 8, 4, 4]
+    assert default_db_connections("sqlite:///robotcore.db", 8) == 0
 
     def configured(**env: str) -> int:
         code = "from robotcore_api import gunicorn_conf; print(gunicorn_conf.workers)"

@@ -418,3 +418,19 @@ def test_connection_blocks_translate_errors_and_give_connections_back(store: Sto
         with store._dbapi():
             raise KeyError("not the driver's")
     assert len(store._idle) == 1
+
+
+def test_the_connection_bound_is_a_setting(tmp_path: Path) -> None:
+    """``ROBOTCORE_DB_CONNECTIONS`` (``Settings.db_connections``) bounds the hot path's connections per process;
+    0 leaves the store's default, and a bound under 1 is refused."""
+    from robotcore_api.app import create_app
+    from robotcore_api.service import Settings
+
+    url = f"sqlite:///{tmp_path / 'bound.db'}"
+    for given, bound in ((3, 3), (0, 64)):
+        app = create_app(settings=Settings(database_url=url, db_connections=given))
+        store = app.extensions["robotcore"].store
+        assert store._max_open == bound
+        store.dispose()
+    with pytest.raises(ValueError, match="at least 1"):
+        Store(url, max_connections=-2)
