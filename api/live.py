@@ -588,7 +588,7 @@ class ChangeFeed:
                                 return
                     finally:
                         ready.close()
-            except psycopg.Error as exc:
+            except (psycopg.Error, sa.exc.OperationalError) as exc:   # (the versions' read is the store's)
                 self.listening = False
                 self._wake_all()
                 failures += 1
