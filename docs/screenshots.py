@@ -2,8 +2,12 @@
 it in mid-game, and a replay. Starts the service (gunicorn, a throwaway SQLite file) and a headless Chromium
 (Debian's chromium and chromium-driver, as in the browser tests), and writes PNG files into docs/screenshots/.
 
-    PYTHONPATH=src python docs/screenshots.py          # from the repository's root, the service installed
-    PYTHONPATH=src python docs/screenshots.py sparks --out /tmp/shots   # one game's match page only, elsewhere
+    pip install ".[service]" selenium                  # and Debian's chromium and chromium-driver
+    python docs/screenshots.py                         # from the repository's root
+    python docs/screenshots.py sparks --out /tmp/shots # one game's match page only, elsewhere
+
+(``PYTHONPATH=src`` only after ``python setup.py build_ext --inplace``: the source folder holds no compiled
+modules otherwise.)
 """
 
 from __future__ import annotations

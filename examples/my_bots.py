@@ -3,7 +3,8 @@
     robotcore tournament --game nicodemus --bots "examples.my_bots:FirstLegal" "examples.my_bots:Greedy1:tries=4" random
     python -c "from robotcore.bots import make_bot; print(make_bot('examples.my_bots:FirstLegal'))"
 
-(run from the repository root so that ``examples`` is importable, or put the file on PYTHONPATH).
+(``examples`` must be importable: from the repository root, ``PYTHONPATH=. robotcore tournament --bots
+"examples.my_bots:FirstLegal" ...``; the ``robotcore`` command does not look in the working directory by itself).
 A bot gets only an ``Observer`` of its seat: view, legal actions, public history, determinisations.
 """
 

@@ -3,7 +3,7 @@
     PYTHONPATH=. python examples/tournament.py            # from the repository root
 
 The same as ``robotcore tournament --game nicodemus --bots "examples.my_bots:Greedy1:tries=2" "ismcts:iterations=300"
-random --games 60 --seed 1 --sprt 1 0 --out results``.
+random --games 60 --seed 1 --sprt 1 0 --elo1 100 --out results``.
 """
 
 from __future__ import annotations

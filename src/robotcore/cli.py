@@ -43,7 +43,7 @@ def _bounded_int(low: int, high: int | None = None) -> Callable[[str], int]:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    """The README's table of games, from the registry: name, title, seed file, seats, status, rules."""
+    """The README's table of games, from the registry: name, title, seed number, seats, status, rules."""
     from robotcore.registry import GAMES, game_class
 
     rows = [("name", "title", "seed", "players", "status", "rules")]
@@ -143,7 +143,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGTERM, before)
     print(format_table(summary))
     if args.out:
-        print(f"results in {args.out}/ (games.jsonl, games.json, games.csv, summary.json, summary.csv, ratings.png)")
+        folder = os.path.join(args.out, "")          # (one slash, given "results" or "results/")
+        print(f"results in {folder} ({', '.join(t.written)})"
+              + ("" if "ratings.png" in t.written else
+                 "; no ratings.png: the plot needs matplotlib (pip install \"robotcore[arena]\")"))
     return 0
 
 

@@ -448,3 +448,11 @@ def _running_in_group(pgid: int) -> list[str]:
         if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
             out.append(text)
     return out
+
+
+def test_the_files_said_written_are_the_files_written(tmp_path: Path) -> None:
+    """The command lists the result files it wrote: ratings.png only when the plot was made (matplotlib)."""
+    t = Tournament("nicodemus", ["random", "greedy"], 2, seed=1, out=tmp_path / "r", plot=False)
+    t.run()
+    assert "ratings.png" not in t.written and all((tmp_path / "r" / name).exists() for name in t.written)
+    assert sorted(p.name for p in (tmp_path / "r").iterdir()) == sorted(t.written)

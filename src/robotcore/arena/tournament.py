@@ -363,8 +363,8 @@ class Tournament:
         summary["sprt"] = None if self.sprt is None else {**self.config["sprt"], **self.sprt.to_json(),
                                                           "stopped_at_game": self.stopped_at}
         summary["complete"] = self.stopped_at is not None or len(records) == len(self.jobs)
-        if self.out is not None:
-            write_outputs(self.out, records, summary, plot=self.plot)
+        #: the result files written (``write_outputs``)
+        self.written = [] if self.out is None else write_outputs(self.out, records, summary, plot=self.plot)
         self.summary = summary
         self.games = records
         return summary
@@ -385,7 +385,8 @@ def game_rows(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
                    "return": r["returns"][seat], "moves": r["moves"][seat], "ms_per_move": r["ms_per_move"][seat]}
 
 
-def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, Any], plot: bool = True) -> None:
+def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, Any], plot: bool = True) -> list[str]:
+    """The result files in ``out``; returns the names of those written (``ratings.png`` needs matplotlib)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "games.json").write_text(json.dumps(records, indent=1, allow_nan=False), encoding="utf-8")
     with (out / "games.csv").open("w", newline="", encoding="utf-8") as f:
@@ -402,8 +403,10 @@ def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, A
         w.writeheader()
         for row in plain["bots"]:
             w.writerow({k: (json.dumps(v) if isinstance(v, list) else v) for k, v in row.items()})
-    if plot:
-        stats.plot_ratings(summary, out / "ratings.png")
+    written = ["games.jsonl", "games.json", "games.csv", "summary.json", "summary.csv"]
+    if plot and stats.plot_ratings(summary, out / "ratings.png"):
+        written.append("ratings.png")
+    return written
 
 
 def _finite_or_null(value: Any) -> Any:
