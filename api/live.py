@@ -69,8 +69,7 @@ def default_workers(database_url: str, worker_class: str, cores: int) -> int:
     workers on two cores, 0.56-0.58 ms with two). Otherwise two per core: SQLite's calls block the loop (a
     commit, a wait for another process's write lock), and ``gthread`` workers are threads held by their
     requests, so a second process per core keeps the core busy while one waits."""
-    backend = database_url.split(":", 1)[0].split("+", 1)[0].lower()
-    per_core = 1 if worker_class == "gevent" and backend == "postgresql" else 2
+    per_core = 1 if worker_class == "gevent" and _backend(database_url) == "postgresql" else 2
     return max(1, min(8, per_core * max(1, cores)))
 
 
@@ -79,8 +78,13 @@ def default_db_connections(database_url: str, workers: int) -> int:
     (``gunicorn_conf``): on PostgreSQL 64 shared by the workers, at least 4 each and at most 16 (so that the
     workers' connections, their listeners and SQLAlchemy's few stay under the server's default limit of 100:
     eight workers of 16 would not); 0 (the store's default) elsewhere."""
-    backend = database_url.split(":", 1)[0].split("+", 1)[0].lower()
-    return max(4, min(16, 64 // max(1, workers))) if backend == "postgresql" else 0
+    return max(4, min(16, 64 // max(1, workers))) if _backend(database_url) == "postgresql" else 0
+
+
+def _backend(database_url: str) -> str:
+    """The database a URL names: "postgresql" for ``postgresql+psycopg://...`` (read without SQLAlchemy: the
+    gunicorn configuration asks before anything else is imported)."""
+    return database_url.split(":", 1)[0].split("+", 1)[0].lower()
 
 
 _PATCHED = [False]

@@ -55,22 +55,27 @@ QUERY_INT = re.compile(r"-?[0-9]+", re.ASCII)
 QUERY_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]-?[0-9]+)?", re.ASCII)
 
 
-class QueryInteger(fields.Integer):
+class _DecimalQuery(fields.Field):  # type: ignore[type-arg]  # (generic in marshmallow 4 only)
+    """A number query argument whose text must match ``pattern`` before the field reads it."""
+
+    pattern: re.Pattern[str]
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and not self.pattern.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryInteger(_DecimalQuery, fields.Integer):
     """An integer query argument, in decimal digits only."""
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if isinstance(value, str) and not QUERY_INT.fullmatch(value):
-            raise self.make_error("invalid")
-        return super()._deserialize(value, attr, data, **kwargs)
+    pattern = QUERY_INT
 
 
-class QueryFloat(fields.Float):
+class QueryFloat(_DecimalQuery, fields.Float):
     """A number query argument, in decimal digits only (an optional fraction and exponent)."""
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if isinstance(value, str) and not QUERY_FLOAT.fullmatch(value):
-            raise self.make_error("invalid")
-        return super()._deserialize(value, attr, data, **kwargs)
+    pattern = QUERY_FLOAT
 
 
 def _strict_int(**kw: Any) -> fields.Integer:

@@ -180,6 +180,25 @@ def _close_quietly(conn: Any) -> None:
         pass
 
 
+def _rows_of_six(rows: int, placeholder: str) -> str:
+    """The VALUES rows of an action INSERT: ``rows`` times six placeholders."""
+    return ", ".join(["(" + ", ".join([placeholder] * 6) + ")"] * rows)
+
+
+def _action_params(match_id: str, expected_version: int, new: NewActions, now: float) -> list[Any]:
+    """The action rows' values of a commit (versions expected+1, expected+2...), in ``_rows_of_six``'s order."""
+    return [x for i, (seat, action, by_bot) in enumerate(new.entries)
+            for x in (match_id, expected_version + 1 + i, seat, action, by_bot, now)]
+
+
+def _idempotency_params(match_id: str, expected_version: int, new: NewActions, key: str,
+                        fingerprint: str | None, now: float) -> list[Any]:
+    """The Idempotency-Key row's values of a commit (the seat of its first action; the version it made and the
+    version its answer shows, before bot moves played later)."""
+    return [match_id, new.entries[0][0], key, fingerprint or "", expected_version + 1,
+            expected_version + len(new.entries), now]
+
+
 def default_database_url() -> str:
     """``ROBOTCORE_DATABASE_URL`` if set, else the SQLite file ``robotcore.db`` in the working directory."""
     return os.environ.get("ROBOTCORE_DATABASE_URL") or "sqlite:///robotcore.db"
@@ -503,8 +522,8 @@ class Store:
             if not self._sqlite:
                 # a server's reads in autocommit: one round trip a statement, where psycopg would send BEGIN
                 # before it and the return here a ROLLBACK after it (three round trips for one SELECT); the
-                # same snapshots as before under READ COMMITTED (one per statement). Writes open their own
-                # transaction (``_begin``).
+                # same snapshots as before under READ COMMITTED (one per statement). A move's commit is one
+                # statement there too (``_commit_in_one``).
                 raw: Any = fairy.dbapi_connection
                 raw.rollback()
                 raw.autocommit = True
@@ -527,12 +546,6 @@ class Store:
         with self._returned:
             self._open = max(0, self._open - 1)
             self._returned.notify()
-
-    def _begin(self, cur: Any) -> None:
-        """Open the transaction of a write of several statements: SQLite's module opens one by itself before
-        the first change; a server's connections are in autocommit (``_take``), so BEGIN is sent."""
-        if not self._sqlite:
-            cur.execute("BEGIN")
 
     def get_match(self, match_id: str, idempotency_key: str | None = None) -> MatchRecord | None:
         """The match, and (on the same connection) the moves already made with ``idempotency_key``."""
@@ -570,14 +583,12 @@ class Store:
         return None if row is None else int(row[0])
 
     def _insert_actions(self, rows: int) -> str:
-        """INSERT of ``rows`` action rows in one statement (cached per row count)."""
+        """SQLite's INSERT of ``rows`` action rows in one statement (cached per row count)."""
         sql = self._inserts.get(rows)
         if sql is None:
-            ph = "?" if self.dialect == "sqlite" else "%s"
-            one = "(" + ", ".join([ph] * 6) + ")"
             sql = self._inserts[rows] = (
                 "INSERT INTO actions (match_id, version, seat, action, by_bot, created_at) VALUES "
-                + ", ".join([one] * rows))
+                + _rows_of_six(rows, "?"))
         return sql
 
     @staticmethod
@@ -612,21 +623,19 @@ class Store:
                                        dbapi)
         with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
             cur = conn.cursor()
-            try:
-                self._begin(cur)
+            try:                                 # (SQLite's module opens the transaction at the first change)
                 cur.execute(self._sql["cas_update"], (end, new.state, new.finished, new.bots_due, now, match_id,
                                                       expected_version))
                 if cur.rowcount != 1:
                     conn.rollback()
                     return False
-                # one statement for all the rows (a round trip on a server; executemany pipelines several)
-                cur.execute(self._insert_actions(len(new.entries)), [
-                    x for i, (seat, action, by_bot) in enumerate(new.entries)
-                    for x in (match_id, expected_version + 1 + i, seat, action, by_bot, now)])
+                # one statement for all the rows
+                cur.execute(self._insert_actions(len(new.entries)),
+                            _action_params(match_id, expected_version, new, now))
                 if idempotency_key is not None:
-                    cur.execute(self._sql["insert_idempotency"], (
-                        match_id, new.entries[0][0], idempotency_key, fingerprint or "", expected_version + 1,
-                        end, now))
+                    cur.execute(self._sql["insert_idempotency"],
+                                _idempotency_params(match_id, expected_version, new, idempotency_key, fingerprint,
+                                                    now))
                 conn.commit()
             except dbapi.IntegrityError:
                 # the same version written by someone else (cannot happen past the CAS, but never apply
@@ -647,7 +656,7 @@ class Store:
         key = idempotency_key is not None
         sql = self._one_commits.get((rows, key))
         if sql is None:
-            values = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * rows)
+            values = _rows_of_six(rows, "%s")
             sql = ("WITH cas AS (UPDATE matches SET version = %s, state = %s, finished = %s, bots_due = %s, "
                    "updated_at = %s WHERE id = %s AND version = %s RETURNING id)"
                    + (", kept AS (INSERT INTO idempotency (match_id, seat, key, fingerprint, version, end_version, "
@@ -656,11 +665,9 @@ class Store:
                    f"SELECT v.* FROM (VALUES {values}) AS v CROSS JOIN cas")
             self._one_commits[(rows, key)] = sql
         params: list[Any] = [end, new.state, new.finished, new.bots_due, now, match_id, expected_version]
-        if key:
-            params += [match_id, new.entries[0][0], idempotency_key, fingerprint or "", expected_version + 1, end,
-                       now]
-        params += [x for i, (seat, action, by_bot) in enumerate(new.entries)
-                   for x in (match_id, expected_version + 1 + i, seat, action, by_bot, now)]
+        if idempotency_key is not None:
+            params += _idempotency_params(match_id, expected_version, new, idempotency_key, fingerprint, now)
+        params += _action_params(match_id, expected_version, new, now)
         with self._dbapi() as conn:
             cur = conn.cursor()
             try:

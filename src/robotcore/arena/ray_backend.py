@@ -11,6 +11,7 @@ import socket
 from collections.abc import Iterator
 from typing import Any
 
+from robotcore.core.game import is_decimal
 from robotcore.errors import InvalidParameterError
 
 #: How long the cluster's address is tried before ``ray.init`` (which waits minutes for an address nobody answers)
@@ -21,7 +22,7 @@ def _reachable(address: str) -> None:
     """Refuse at once a cluster address (``host:port`` or ``ray://host:port``) where nothing listens; Ray's own
     names (``auto``, ``local``) are left to it."""
     host, sep, port = address.removeprefix("ray://").rpartition(":")
-    if not sep or not port.isascii() or not port.isdigit():
+    if not sep or not is_decimal(port):
         if address in ("auto", "local"):
             return
         raise InvalidParameterError(f"a Ray address is host:port or ray://host:port, got {address!r}")

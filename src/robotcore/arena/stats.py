@@ -142,13 +142,11 @@ def _pair_wins(records: list[dict[str, Any]], num_bots: int, prior: float) -> li
             if i != j:
                 wins[i][j] += prior / 2
     for r in records:
-        best: dict[int, int] = {}
-        for seat, b in enumerate(r["bots"]):
-            best[b] = min(best.get(b, r["places"][seat]), r["places"][seat])
-        for a, pa in best.items():
-            for b, pb in best.items():
+        present = set(r["bots"])
+        for a in present:
+            for b in present:
                 if a != b:
-                    wins[a][b] += 1.0 if pa < pb else 0.5 if pa == pb else 0.0
+                    wins[a][b] += pair_score(r, a, b) or 0.0
     return wins
 
 

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from robotcore.core import state as _state
 from robotcore.core.seeds import check_seed, check_seeds
 from robotcore.core.state import GameCore, State
-from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError, InvalidSeatError
+from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError
 from robotcore.types import ParamSpec, View
 
 __all__ = ["Game", "Content", "is_decimal"]
@@ -261,11 +261,9 @@ class Game(abc.ABC):
         return state
 
     def own_seat(self, state: State, seat: int) -> int:
-        """``seat`` of ``state`` (``own``), checked: ``InvalidSeatError`` unless it is an int in 0..n-1."""
-        self.own(state)
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
-            raise InvalidSeatError(f"seat must be in [0, {self.num_players}), got {seat!r}")
-        return int(seat)
+        """``seat`` of ``state`` (``own``), checked as the State checks its own (``State.checked_seat``):
+        ``InvalidSeatError`` unless it names one of its seats."""
+        return self.own(state).checked_seat(seat)
 
     def view(self, state: State, seat: int | None) -> View:
         """What ``seat`` can see (None: a spectator): ``state.view(seat)``, the seat checked."""

@@ -654,6 +654,11 @@ cdef class State:
         s = seat
         return <int>s
 
+    def checked_seat(self, seat) -> int:
+        """``seat`` as an int when it names one of this game's seats (None names none); ``InvalidSeatError``
+        otherwise: the check every seat passes before compiled code reads it (``Game.own_seat`` too)."""
+        return self._named_seat(seat)
+
     cdef int _named_seat(self, object seat) except -2:
         """The seat asked for, which must be one (a tensor or a re-deal is some seat's: None is refused, where
         ``_seat`` would take the current player, or -1 once the game is over)."""

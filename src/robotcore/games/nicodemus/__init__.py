@@ -412,8 +412,9 @@ class NicodemusGame(Game):
     def repair_cost(self, state: State, seat: int, slot: int) -> dict[str, Any]:
         """What repairing bric-a-brac ``slot`` (1-based) costs ``seat`` now, its workshop's reductions applied:
         charcoalium to lay, cubes per resource, and joker reductions still to spread over the cubes."""
-        raw = np.frombuffer(self.own(state).state_bytes(), dtype=np.uint8)
-        cost = engine.repair_cost(self._core, raw, self.own_seat(state, seat), slot - 1)
+        seat = self.own_seat(state, seat)                       # (the state checked too)
+        raw = np.frombuffer(state.state_bytes(), dtype=np.uint8)
+        cost = engine.repair_cost(self._core, raw, seat, slot - 1)
         return {"charcoalium": cost["charcoalium"], "cubes": dict(zip(_CUBES, cost["cubes"])),
                 "jokers": cost["jokers"]}
 

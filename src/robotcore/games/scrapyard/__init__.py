@@ -365,7 +365,7 @@ class ScrapyardGame(Game):
         its missing Structures were standard ones, minus a penalty per missing Structure that grows each day;
         workbench cards by what they would add times their repair progress (or their dismantle value); the
         Reserve and hand as options; cubes, Waste and (before the workshop) Hours. See RULES.md."""
-        return float(engine.evaluate(self.own(state), self.own_seat(state, seat)))
+        return float(engine.evaluate(state, self.own_seat(state, seat)))      # (own_seat checks the state too)
 
     def balance_facts(self, final_view: View) -> list[dict[str, float]]:
         """Per seat: whether its robot is complete, the Upgrades on it, and its advanced (non-standard)

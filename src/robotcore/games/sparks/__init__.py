@@ -398,7 +398,7 @@ class SparksGame(Game):
     def evaluate(self, state: State, seat: int) -> float:
         """Score plus progress (robot spaces filled, the upgrade section's sum towards the next level, dice, cogs,
         sparks and cards while the game is young), minus the best other seat's (RULES.md, "Bots")."""
-        return float(engine.evaluate(self.own(state), self.own_seat(state, seat)))
+        return float(engine.evaluate(state, self.own_seat(state, seat)))      # (own_seat checks the state too)
 
     def solo_won(self, state: State) -> bool | None:
         """The solo game's result (every goal tile met and at least ``solo_target`` points), None before the end
