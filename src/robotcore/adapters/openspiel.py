@@ -62,7 +62,9 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
         chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit
                      else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        # the winners share 1.0; a solo game's one seat gets 1.0 for a win, 0.0 for a loss (not a constant sum)
+        utility=(pyspiel.GameType.Utility.CONSTANT_SUM if game.num_players > 1
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.num_players,
         min_num_players=game.num_players,
@@ -80,7 +82,7 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             num_players=game.num_players,
             min_utility=0.0,
             max_utility=1.0,
-            utility_sum=1.0,
+            utility_sum=1.0 if game.num_players > 1 else None,
             max_game_length=game.max_game_length,
         )
 

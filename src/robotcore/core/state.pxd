@@ -56,6 +56,10 @@ ctypedef int (*resample_draw_fn)(const void* cfg, const void* scratch, const voi
 # ``num_seats`` values in [0, 1] into ``out``, on the scale of ``compute_returns`` (higher is better), for a
 # state that may be a determinisation; used by the search bots when asked (``rollout="eval"``).
 ctypedef void (*evaluate_fn)(const void* cfg, const void* st, double* out) noexcept nogil
+# Optional, for a game of one seat (NULL, the default: the lone seat always wins, as a ranking of one seat says):
+# whether the seat won the finished game ``st`` (a solo game's goal). Its return is then 1.0 for a win and 0.0
+# for a loss, and a lost game's ``Outcome`` has no winner.
+ctypedef bint (*solo_won_fn)(const void* cfg, const void* st) noexcept nogil
 
 
 ctypedef struct EngineSpec:
@@ -77,6 +81,7 @@ ctypedef struct EngineSpec:
     evaluate_fn evaluate
     legal_mask_words_fn legal_mask_words
     uint32_t mask_scratch
+    solo_won_fn solo_won
 
 
 @cython.final

@@ -864,7 +864,8 @@ cdef class State:
 
     def returns(self) -> list:
         """Per-seat utility for search: the winners share 1.0 equally, the others get 0.0; all 0.0 until
-        the game is over."""
+        the game is over. A game of one seat with a goal (Sparks' solo game) gives 1.0 for a win, 0.0 for a
+        loss."""
         cdef double out[MAX_SEATS]
         cdef int i
         compute_returns(&self.core.spec, self.core.cfg, self.data, out)
@@ -875,7 +876,10 @@ cdef class State:
         if not self.is_terminal:
             return None
         from robotcore.types import Outcome
-        return Outcome.from_keys(self.scores(), self.rank_keys())
+        outcome = Outcome.from_keys(self.scores(), self.rank_keys())
+        if self.core.spec.num_seats == 1 and self.returns()[0] == 0.0:     # a solo game lost: no winner
+            outcome = Outcome(outcome.scores, outcome.places, ())
+        return outcome
 
     # -- per-seat information (computed by the game package) -------------------------------------------------
 
@@ -926,6 +930,9 @@ cdef void compute_returns(const EngineSpec* spec, const void* cfg, const void* s
     for i in range(n):
         out[i] = 0.0
     if spec.actors(cfg, st) != 0:
+        return
+    if n == 1 and spec.solo_won != NULL:
+        out[0] = 1.0 if spec.solo_won(cfg, st) else 0.0
         return
     spec.rank_keys(cfg, st, keys)
     best = keys[0]

@@ -508,12 +508,11 @@ class Reference:
         dice = [P["space"][4 + 3 * k + j] for j in range(3)]
         for j in range(3):
             P["space"][4 + 3 * k + j] = 0
-        if P["stile"][k] == TILE["recycle"] and self.vacancy(P) and P["nrc"] == 0:
+        recycle = P["stile"][k] == TILE["recycle"] and self.vacancy(P) and P["nrc"] == 0
+        if recycle:
             kept = [b for b in dice if b]
             P["rc"] = kept + [0] * (3 - len(kept))
             P["nrc"] = len(kept)
-            if kept:
-                self.push(P, PD_RECYCLE_PICK, 0)
         else:
             for b in dice:
                 self.discard(b)
@@ -525,6 +524,13 @@ class Reference:
             P["cogs"] = min(255, P["cogs"] + 1)
         if robot.box is not None and self.count(P, "max"):
             self.push(P, PD_MAX, card)
+        if recycle and P["nrc"]:                    # after the robot is scored (seed, Eva's example)
+            if P["npend"] < 12:
+                self.push(P, PD_RECYCLE_PICK, 0)
+            else:
+                for b in P["rc"][:P["nrc"]]:
+                    self.discard(b)
+                P["rc"], P["nrc"] = [0, 0, 0], 0
 
     def onetime(self, p: int, a: int) -> None:
         P = self.f["players"][p]

@@ -6,9 +6,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 
 import robotcore
+from robotcore import State
+from robotcore.core import batch
 from robotcore.games.sparks import SparksContent
 from robotcore.games.sparks.data import DEFAULT_BONUS_TILES, TILES, Assistant, RobotCard, Symbol
 
@@ -531,6 +534,27 @@ def test_slot_tile_recycle_moves_one_die_to_another_robot() -> None:
     assert player(s, 0)["line"][1]["dice"] == [None, "R6", None] and player(s, 0)["cogs"] == 1 + 1 - 1
 
 
+def test_recycle_comes_after_the_robot_is_scored() -> None:
+    """"After scoring the robot, she takes a blue die from the card" (seed, Eva's example): the completed robot's
+    track advance comes first, so the 2 cogs of the bonus space it passes can pay to change the recycled die."""
+    g, f = _seat0()
+    set_line(g, f, 0, ["R5", "R10", None])          # R5: advance 2, no reward; R10 wants R6 dice
+    give(f, 0, "R5", "R4")
+    set_tiles(f, 0, "recycle", slots={"recycle": 0})
+    f["players"][0]["cogs"] = 0
+    f["players"][0]["track"][0] = 2                  # the advance passes red's first bonus space
+    cogs2 = g.content.bonus_texts.index("cogs x2")
+    flat = [t for row in f["bonus"] for t in row]
+    r, k = divmod(flat.index(cogs2), len(f["bonus"][0]))
+    f["bonus"][0][0], f["bonus"][r][k] = f["bonus"][r][k], f["bonus"][0][0]
+    s = build(g, f)
+    assert s.view(0)["bonus"]["red"][0] == "cogs x2"
+    act(g, s, 0, "place R5 s1.1", "place R4 s1.2")  # completes R5 in the Recycle slot
+    assert player(s, 0)["cogs"] == 2 and player(s, 0)["tracks"]["red"] == 4     # scored: the bonus space paid
+    act(g, s, 0, "recycle R4", "up R4", "up R5", "place R6 s2.1")
+    assert player(s, 0)["line"][1]["dice"][0] == "R6" and player(s, 0)["cogs"] == 0
+
+
 def test_recycle_has_no_effect_when_nowhere_fits() -> None:
     g, f = _seat0()
     set_line(g, f, 0, ["R1", None, None])
@@ -633,6 +657,37 @@ def test_margot_and_theodora_add_two_to_every_upgrade() -> None:
     s = build(g, f)
     act(g, s, 0, "place B1 up-blue")                # 1 + 1 + 2 + 2 >= 5
     assert player(s, 0)["level"] == 1
+
+
+def test_bonuses_alone_wait_for_a_die_in_the_upgrade_section() -> None:
+    """RULES.md [A]: the upgrade is the "Upgrade factory" action (seed l. 128-133), so the check needs a die in
+    the section: Margot (+2) and D11 (+3) reach level 1's 5 with an empty section, and the level rises with the
+    next die put there."""
+    g, f = _with(["D11"], played=["Margot"])
+    s = build(g, f)
+    act(g, s, 0, "recruit D11")
+    p = player(s, 0)
+    assert p["level"] == 0 and p["upgrade_bonus"] == 3
+    f = fields(g, s)
+    give(f, 0, "R1")
+    s = build(g, f)
+    act(g, s, 0, "place R1 up-red")
+    p = player(s, 0)
+    assert p["level"] == 1 and p["upgrade_bonus"] == 0 and all(v is None for v in p["upgrade"].values())
+
+
+def test_the_t4_reroll_marks_at_most_twelve_dice() -> None:
+    """RULES.md [A]: "any number of your available dice", bounded by the state's 12 marked dice."""
+    g, f = _seat0(players=3)
+    give(f, 0, "R1", "R2", "R3", "B1", "B2", "B3", "G1", "G2", "G3", "Y1", "Y2", "Y3", "Y4")
+    f["players"][0]["reroll_tile"] = 1
+    s = build(g, f)
+    act(g, s, 0, "reroll")
+    marked = 0
+    while any(m.startswith("mark") for m in legal(g, s, 0)):
+        act(g, s, 0, next(m for m in legal(g, s, 0) if m.startswith("mark")))
+        marked += 1
+    assert marked == 12 and len(player(s, 0)["dice"]) == 1 and "roll" in legal(g, s, 0)
 
 
 def test_margot_recruited_when_the_section_already_meets_the_requirement_upgrades_at_once() -> None:
@@ -1051,20 +1106,33 @@ def test_solo_alternates_regular_and_secondary_turns() -> None:
     assert s.view(None)["secondary_turn"] is False and len(s.view(None)["junkyard"]) == 7
 
 
+def _solo_result(s: State, won: bool) -> None:
+    """A solo game's result everywhere it shows: the view, the return search and learning read, the outcome."""
+    assert s.view(None)["solo"]["won"] is won
+    assert s.returns() == [1.0 if won else 0.0]
+    assert s.outcome().winners == ((0,) if won else ()) and s.outcome().places == (0,)
+    row = np.frombuffer(s.state_bytes(), dtype=np.uint8)[None, :]
+    assert batch.returns(s.game, row).tolist() == [[1.0 if won else 0.0]]
+
+
 def test_solo_loses_below_the_threshold_or_with_a_goal_unmet() -> None:
     g = game(players=1, goals=0)
     s = random_play(g.new_initial_state(1), random.Random(1))
-    assert g.solo_won(s) is (s.scores()[0] >= 50)
+    assert s.scores()[0] < 50
+    assert g.solo_won(s) is False
+    _solo_result(s, False)                           # lost: no winner, a return of 0 (it read 1.0 before)
     f = fields(g, s)
     f["players"][0]["track"] = [12, 12, 12, 12]
     s = build(g, f)
     assert g.solo_won(s) is True
+    _solo_result(s, True)
     g = game(players=1, goals=6)
     s = random_play(g.new_initial_state(1), random.Random(1))
     f = fields(g, s)
     f["players"][0]["track"] = [12, 12, 12, 12]
     s = build(g, f)
     assert g.solo_won(s) is False                    # 80 points, but not every goal met
+    _solo_result(s, False)
     assert g.num_goals == 6 and game(players=1).num_goals == 1
 
 

@@ -7,6 +7,7 @@ from robotcore.games.sparks.state cimport AR_DEALT, AR_UNPICKED, PH_DRAFT, Playe
 
 cdef int32_t seat_score(const SPConfig* cfg, const SPState* s, int p) noexcept nogil
 cdef uint32_t goals_met(const SPConfig* cfg, const Player* P) noexcept nogil
+cdef bint sp_solo_won(const void* c, const void* st) noexcept nogil
 cdef int sp_validate(const void* c, const void* st) noexcept nogil
 cdef uint32_t sp_actors(const void* c, const void* st) noexcept nogil
 cdef int colour_count(const SPConfig* cfg, const Player* P, int c) noexcept nogil

@@ -493,6 +493,7 @@ cdef void complete_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept
     """The robot in slot k is complete: to the tableau, its track, its reward, its slot upgrade, its dice."""
     cdef Player* P = &s.pl[p]
     cdef int card = P.line[k], j, b, n
+    cdef bint recycle = False
     P.line[k] = NO_CARD
     P.tableau |= (<uint64_t>1) << card
     P.completed = sat(P.completed + 1)
@@ -503,8 +504,7 @@ cdef void complete_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept
             if b:
                 P.rc[P.nrc] = <uint8_t>b
                 P.nrc += 1
-        if P.nrc:
-            push(P, PD_RECYCLE_PICK, 0)
+        recycle = P.nrc != 0
     else:
         for j in range(SPACES):
             discard_die(s, P.space[SP_ROBOT + 3 * k + j])
@@ -518,6 +518,17 @@ cdef void complete_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept
         P.cogs = sat(P.cogs + 1)
     if cfg.r_box[card][0] != SY_NONE and inst(cfg, P, AK_MAX):
         push(P, PD_MAX, card)
+    if recycle:
+        # "After scoring the robot, she takes a blue die from the card" (seed, Eva's example): the pick waits
+        # behind the robot's track advances and rewards, whose bonus spaces may pay for changing the die. (A
+        # full queue, which no game reaches, discards the dice: a kept die always has its pick pending.)
+        if P.npend < MAX_PEND:
+            push(P, PD_RECYCLE_PICK, 0)
+        else:
+            for j in range(P.nrc):
+                discard_die(s, P.rc[j])
+                P.rc[j] = 0
+            P.nrc = 0
 
 
 cdef void check_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept nogil:
@@ -1804,6 +1815,15 @@ cdef void sp_rank_keys(const void* c, const void* st, int64_t* out) noexcept nog
                   | (<int64_t>s.pl[p].level << 8) | popcount(s.pl[p].tableau))
 
 
+cdef bint sp_solo_won(const void* c, const void* st) noexcept nogil:
+    """``EngineSpec.solo_won``: the solo game is won with every goal tile met and at least ``solo_target``
+    points at the end (RULES.md, "Two players, the solo game")."""
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef const SPState* s = <const SPState*>st
+    return (s.phase == PH_OVER and (goals_met(cfg, &s.pl[0]) & s.goals) == s.goals
+            and seat_score(cfg, s, 0) >= cfg.solo_target)
+
+
 cdef inline uint64_t sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's) into the loop's
     # MAX_MASK_WORDS words, and the set of the mask words it wrote (each holds an action: ``setb``, ``set_one``
@@ -2181,6 +2201,7 @@ SPEC.playout = sp_playout
 SPEC.resample_prepare = sp_resample_prepare
 SPEC.resample_draw = sp_resample_draw
 SPEC.resample_scratch = sizeof(SPResample)
+SPEC.solo_won = sp_solo_won
 
 STATE_SIZE = sizeof(SPState)
 PLAYER_SIZE = sizeof(Player)

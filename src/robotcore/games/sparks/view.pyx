@@ -26,6 +26,7 @@ from robotcore.games.sparks.engine cimport (
     goals_met,
     seat_score,
     sp_actors,
+    sp_solo_won,
     sp_validate,
 )
 from robotcore.games.sparks.state cimport *
@@ -175,8 +176,7 @@ cdef dict _public(game, State state, int seat):
     }
     if n == 1:
         met = goals_met(cfg, &s.pl[0]) & s.goals
-        out["solo"] = {"target": cfg.solo_target, "goals_met": met == s.goals,
-                       "won": s.phase == PH_OVER and met == s.goals and scores[0] >= cfg.solo_target}
+        out["solo"] = {"target": cfg.solo_target, "goals_met": met == s.goals, "won": sp_solo_won(cfg, s)}
     return out
 
 
