@@ -430,8 +430,9 @@ def test_a_seat_link_pasted_over_a_spectators_page_opens_the_seats_page(browser:
     b.drain()
 
 
-def test_a_solo_game_names_no_winner(browser: Browser, server: LiveServer) -> None:
-    """One seat: the end says the score, not "winner: seat 0" (a lost solo game read as won)."""
+def test_a_solo_game_says_won_or_lost(browser: Browser, server: LiveServer) -> None:
+    """One seat: the end says the score and whether the solo goal was reached, not "winner: seat 0" (a lost
+    solo game read as won); a random game loses (the target is 50 points)."""
     match_id, token = create(server, "sparks", [{"type": "human"}], seed=9, params={"players": 1})
     client = Client(server.url)
     rng = random.Random(9)
@@ -439,11 +440,12 @@ def test_a_solo_game_names_no_winner(browser: Browser, server: LiveServer) -> No
         while (view := client.view(match_id, token))["status"] != "finished":
             client.move(match_id, token, {"id": rng.choice(view["legal_actions"])["id"]}, view["version"])
         score = view["outcome"]["scores"][0]
+        assert view["outcome"]["winners"] == [] and score < 50
     finally:
         client.close()
     browser.get(f"/play/{match_id}#token={token}")
     browser.wait(lambda d: b_text(d, "turn").startswith("The match is over"))
-    assert b_text(browser.driver, "turn") == f"The match is over. Score {score}."
+    assert b_text(browser.driver, "turn") == f"The match is over. Score {score}: lost."
     browser.drain()
 
 

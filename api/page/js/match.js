@@ -87,8 +87,8 @@ function turnText(doc, ctx) {
   if (doc.status === "finished" || (doc.outcome && doc.at === undefined)) {
     const out = doc.outcome;
     if (!out) return "The match is over.";
-    // one seat: no "winner" to name (a solo game is won or lost by its own target, which its table shows)
-    if (out.scores.length === 1) return `The match is over. Score ${out.scores[0]}.`;
+    // one seat: a solo game is won or lost by its own goal (its table shows the target); a lost one has no winner
+    if (out.scores.length === 1) return `The match is over. Score ${out.scores[0]}: ${out.winners.length ? "won" : "lost"}.`;
     const winners = out.winners.map((w) => seatName(w, ctx)).join(", ");
     return `The match is over. Scores ${out.scores.join(" / ")} — winner${out.winners.length > 1 ? "s" : ""}: ${winners}${out.shared ? " (shared)" : ""}.`;
   }
