@@ -11,11 +11,16 @@ import numpy as np
 import robotcore
 from robotcore.games.sparks import SparksContent
 from robotcore.games.sparks import view as sparks_view
+from robotcore.games.sparks.data import COLOURS, SYMBOLS
 
 from .test_reference import stress_content
 
 BASE = 4 * 240 + 96 + 112          # the recall block follows the seat blocks, the globals and the own block
 SEEN, STEP, UNDER, REFILL, OWN_DRAW = BASE, BASE + 32, BASE + 64, BASE + 128, BASE + 192
+MORE = BASE + 256                   # then the public facts appended: per seat Conrad's copy and the uses this turn
+SEAT_MORE, BONUS_SPACE = 32 + 6, 12 + 1 + 4
+BONUSES = MORE + 4 * SEAT_MORE      # each bonus space's tile: its kind, amount and colour
+USES = ("frank", "octavia", "adjust", "reroll_one", "ignore_value", "emma")
 
 
 def _content(game: robotcore.Game) -> SparksContent:
@@ -49,8 +54,58 @@ def _check_against_view(state: robotcore.State, seat: int) -> None:
 def test_the_observation_has_a_fixed_shape_with_the_recall_block() -> None:
     for params in ({"players": 1}, {"players": 2, "draft": True}, {"players": 4, "goals": 2}):
         game = robotcore.load_game("sparks", **params)
-        assert game.observation_shape == (sparks_view.observation_size(),) == (BASE + 256,)
-        assert game.new_initial_state(0).observation(0).shape == (BASE + 256,)
+        size = BASE + 256 + 4 * SEAT_MORE + 16 * BONUS_SPACE
+        assert game.observation_shape == (sparks_view.observation_size(),) == (size,)
+        assert game.new_initial_state(0).observation(0).shape == (size,)
+
+
+def _check_public_more(state: robotcore.State, seat: int) -> None:
+    """The appended block says what the public view says: Conrad's copy, the uses this turn, the bonus tiles."""
+    game = state.game
+    content = _content(game)
+    obs = state.observation(seat)
+    v = state.view(None)
+    n = game.num_players
+    for rel in range(4):
+        at = MORE + rel * SEAT_MORE
+        if rel >= n:
+            assert not obs[at:at + SEAT_MORE].any()
+            continue
+        p = v["players"][(seat + rel) % n]
+        conrad = {content.assistant_names[i] for i in range(32) if obs[at + i]}
+        assert conrad == ({p["conrad"]} if p["conrad"] else set())
+        assert [obs[at + 32 + i] * 2 for i in range(6)] == [p["used"][u] for u in USES]
+    symbols = {text: tile for text, tile in zip(content.bonus_texts, content.bonus_tiles)}
+    for c, colour in enumerate(COLOURS):
+        for k in range(4):
+            at = BONUSES + (c * 4 + k) * BONUS_SPACE
+            if k >= len(v["bonus"][colour]):
+                assert not obs[at:at + BONUS_SPACE].any()
+                continue
+            tile = symbols[v["bonus"][colour][k]]
+            assert [i for i in range(12) if obs[at + i]] == [SYMBOLS.index(tile.kind)]
+            assert obs[at + 12] == np.float32(tile.n / 3)
+            assert [i for i in range(4) if obs[at + 13 + i]] == ([COLOURS.index(tile.colour)] if tile.colour else [])
+
+
+def test_the_public_facts_the_other_blocks_leave_out() -> None:
+    """The bonus tiles' places, Conrad's copy and the once-per-turn uses are public (a second audit found them
+    missing: two states differing only there gave every seat the same tensor)."""
+    rng = random.Random(4)
+    seen_conrad = seen_use = 0
+    for params in ({"players": 1}, {"players": 3}, {"players": 4, "goals": 2}):
+        game = robotcore.load_game("sparks", **params)
+        for seed in range(15):
+            state = game.new_initial_state(seed)
+            while not state.is_terminal:
+                if rng.random() < 0.1:
+                    for seat in range(game.num_players):
+                        _check_public_more(state, seat)
+                    players = state.view(None)["players"]
+                    seen_conrad += any(p["conrad"] for p in players)
+                    seen_use += any(any(p["used"].values()) for p in players)
+                state.apply(rng.choice(state.legal_actions()))
+    assert seen_conrad and seen_use                  # the checks met both facts set
 
 
 def test_a_draft_step_sets_the_passed_hand_in_the_passer_and_the_receiver_only() -> None:

@@ -45,7 +45,15 @@ cdef enum:
     GLOBALS = 96
     OWN = 32 + 16 + 32 + 32
     RECALL = 32 + 32 + 64 + 64 + 64   # perfect recall: draft seen, last step seen, robots under the deck / drawn
-    OBS_SIZE = MAX_P * PER_SEAT + GLOBALS + OWN + RECALL
+    # public facts the blocks above left out, appended so that their places stay: per seat in turn order from the
+    # observer Conrad's copy (one per assistant) and the uses so far of the once-per-turn effects (Frank, Octavia,
+    # D6, D7, Ignore value, Emma: counts / 2, as Conrad may double one); each bonus space's tile (colour by
+    # colour, one per symbol kind, its amount / 3, and its colour for a die colour or an advance)
+    SEAT_MORE = MAX_ASSIST + 6
+    BONUS_KINDS = SY_ADVANCE + 1
+    BONUS_SPACE = BONUS_KINDS + 1 + NCOL
+    PUBLIC_MORE = MAX_P * SEAT_MORE + NCOL * MAX_BONUS * BONUS_SPACE
+    OBS_SIZE = MAX_P * PER_SEAT + GLOBALS + OWN + RECALL + PUBLIC_MORE
 
 
 def observation_size() -> int:
@@ -329,6 +337,28 @@ def observation(State state, int seat) -> cnp.ndarray:
         x[pos + 32 + i * 4 + cfg.r_colour[P.buf[i]]] = 1.0
     pos += OWN
     recall_floats(cfg, s, seat, x + pos)
+    pos += RECALL
+    for rel in range(n):
+        P = &s.pl[(seat + rel) % n]
+        if P.conrad != NO_CARD:
+            x[pos + rel * SEAT_MORE + P.conrad] = 1.0
+        x[pos + rel * SEAT_MORE + MAX_ASSIST] = P.used_frank / 2.0
+        x[pos + rel * SEAT_MORE + MAX_ASSIST + 1] = P.used_octavia / 2.0
+        x[pos + rel * SEAT_MORE + MAX_ASSIST + 2] = P.used_adjust / 2.0
+        x[pos + rel * SEAT_MORE + MAX_ASSIST + 3] = P.used_reroll1 / 2.0
+        x[pos + rel * SEAT_MORE + MAX_ASSIST + 4] = P.used_ignval / 2.0
+        x[pos + rel * SEAT_MORE + MAX_ASSIST + 5] = P.used_emma / 2.0
+    pos += MAX_P * SEAT_MORE
+    for c in range(NCOL):
+        for k in range(cfg.nbonus):
+            t = s.bonus[c][k]
+            i = pos + (c * MAX_BONUS + k) * BONUS_SPACE
+            b = cfg.bonus_sym[t][0]
+            if b < BONUS_KINDS:
+                x[i + b] = 1.0
+                x[i + BONUS_KINDS] = cfg.bonus_sym[t][1] / 3.0
+                if b == SY_DIE_COLOUR or b == SY_ADVANCE:
+                    x[i + BONUS_KINDS + 1 + cfg.bonus_sym[t][2]] = 1.0
     return arr
 
 
