@@ -222,3 +222,33 @@ def test_openspiel_register_refuses_other_parameters_under_a_name_taken() -> Non
     assert register("robotrick", deals=1000) == explicit
     with pytest.raises(robotcore.InvalidParameterError, match="deals=1000"):
         register("robotrick", deals=7)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_observer_honours_the_observation_type(name: str) -> None:
+    """private_info=NONE is the spectator's view: nothing private, the same for every player and unchanged when
+    the hidden part is re-dealt; SINGLE_PLAYER is the seat's own view; ALL_PLAYERS (omniscient) is refused."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.observation import make_observation
+
+    from robotcore.adapters.openspiel import register
+
+    game = pyspiel.load_game(register(name), {"seed": 5})
+    state = game.new_initial_state()
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    iig, private = pyspiel.IIGObservationType, pyspiel.PrivateInfoType
+    n = game.num_players()
+    for recall in (False, True):
+        public = make_observation(game, iig(perfect_recall=recall, public_info=True, private_info=private.NONE))
+        own = make_observation(game, iig(perfect_recall=recall, public_info=True,
+                                         private_info=private.SINGLE_PLAYER))
+        strings = {public.string_from(state, p) for p in range(n)}
+        assert len(strings) == 1 and public.tensor is None
+        assert public.string_from(state, 0) != own.string_from(state, 0)        # the seat's hand is not public
+        for p in range(n):
+            world = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            assert world.rc.state_bytes() != state.rc.state_bytes()
+            assert {public.string_from(world, q) for q in range(n)} == strings
+    with pytest.raises(robotcore.InvalidParameterError, match="ALL_PLAYERS"):
+        make_observation(game, iig(perfect_recall=False, public_info=True, private_info=private.ALL_PLAYERS))
