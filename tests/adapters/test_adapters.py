@@ -252,3 +252,23 @@ def test_openspiel_observer_honours_the_observation_type(name: str) -> None:
             assert {public.string_from(world, q) for q in range(n)} == strings
     with pytest.raises(robotcore.InvalidParameterError, match="ALL_PLAYERS"):
         make_observation(game, iig(perfect_recall=False, public_info=True, private_info=private.ALL_PLAYERS))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_refused_action_leaves_no_trace(name: str) -> None:
+    """An illegal apply_action raises and changes nothing: history, information states, the engine state."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from robotcore.adapters.openspiel import register
+
+    game = pyspiel.load_game(register(name), {"seed": 2})
+    state = game.new_initial_state()
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    before = ([state.information_state_string(p) for p in range(game.num_players())], state.history(),
+              state.rc.to_bytes())
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(robotcore.IllegalActionError):
+        state.apply_action(illegal)
+    after = ([state.information_state_string(p) for p in range(game.num_players())], state.history(),
+             state.rc.to_bytes())
+    assert after == before

@@ -138,8 +138,9 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             if self.rc is None:
                 self.rc = game.new_initial_state(int(action))
             else:
-                self.actions.append((self.rc.current_player, int(action)))
-                self.rc.apply(action, self.rc.current_player)
+                seat = self.rc.current_player
+                self.rc.apply(action, seat)               # raises on an illegal action: nothing recorded
+                self.actions.append((seat, int(action)))
 
         def _action_to_string(self, player: int, action: int) -> str:
             if player == pyspiel.PlayerId.CHANCE:
