@@ -83,26 +83,26 @@ def test_pettingzoo_parallel_plays_every_acting_seat_and_refuses_illegal_steps(n
     rng = random.Random(3)
     steps = 0
     while e.agents:
-        assert e.state is not None
-        acting = [e.possible_agents[s] for s in e.state.actors]
+        assert e.game_state is not None
+        acting = [e.possible_agents[s] for s in e.game_state.actors]
         assert [a for a in obs if obs[a]["action_mask"].any()] == acting
-        before = e.state.to_bytes()
+        before = e.game_state.to_bytes()
         with pytest.raises(IllegalActionError):
             e.step({})                                   # an acting seat without an action
-        assert e.state.to_bytes() == before
+        assert e.game_state.to_bytes() == before
         actions = {a: rng.choice(list(obs[a]["action_mask"].nonzero()[0])) for a in acting}
         obs, rewards, terminations, _, _ = e.step(actions)
         steps += 1
     assert sum(rewards.values()) == pytest.approx(1.0) and all(terminations.values())
-    assert steps <= len(e.state.history)
+    assert steps <= len(e.game_state.history)
 
     e = parallel_env(name)                               # the default: an illegal action ends the episode
     obs, _ = e.reset(seed=3)
-    acting = e.possible_agents[e.state.actors[0]]  # type: ignore[union-attr]
+    acting = e.possible_agents[e.game_state.actors[0]]  # type: ignore[union-attr]
     illegal = int((obs[acting]["action_mask"] == 0).nonzero()[0][0])
     _, rewards, terminations, _, infos = e.step({acting: illegal})
     assert rewards[acting] == -1.0 and infos[acting]["illegal_action"] and all(terminations.values())
-    assert e.agents == [] and e.state is not None and e.state.history == []
+    assert e.agents == [] and e.game_state is not None and e.game_state.history == []
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -272,3 +272,18 @@ def test_openspiel_refused_action_leaves_no_trace(name: str) -> None:
     after = ([state.information_state_string(p) for p in range(game.num_players())], state.history(),
              state.rc.to_bytes())
     assert after == before
+
+
+def test_pettingzoo_state_is_the_api_method_and_game_state_the_engine() -> None:
+    """PettingZoo's state() is a method of its API (a global observation), not served: it raises
+    NotImplementedError, also through PettingZoo's conversions; the engine's State is game_state."""
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    from robotcore.adapters.pettingzoo import env, parallel_env
+
+    for e in (env("nicodemus"), parallel_env("nicodemus"), parallel_to_aec(parallel_env("nicodemus"))):
+        e.reset(seed=1)
+        with pytest.raises(NotImplementedError, match="omniscient"):
+            e.state()
+        assert isinstance(e.unwrapped.game_state, robotcore.State)
