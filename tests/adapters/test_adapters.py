@@ -287,3 +287,18 @@ def test_pettingzoo_state_is_the_api_method_and_game_state_the_engine() -> None:
         with pytest.raises(NotImplementedError, match="omniscient"):
             e.state()
         assert isinstance(e.unwrapped.game_state, robotcore.State)
+
+
+def test_openspiel_explicit_chance_root_refuses_other_outcomes() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from robotcore.adapters.openspiel import register
+
+    game = pyspiel.load_game(register("robotrick", deals=1000), {"deals": 10})
+    state = game.new_initial_state()
+    assert [a for a, _ in state.chance_outcomes()] == list(range(10))
+    for outcome in (10, 123456):
+        with pytest.raises(robotcore.IllegalActionError, match="not one of the 10 deals"):
+            state.apply_action(outcome)
+        assert state.is_chance_node() and state.history() == []
+    state.apply_action(9)
+    assert state.rc.seed == 9

@@ -136,6 +136,9 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
 
         def _apply_action(self, action: int) -> None:
             if self.rc is None:
+                if not 0 <= action < self.deals:
+                    raise robotcore.IllegalActionError(
+                        f"chance outcome {action} is not one of the {self.deals} deals (0..{self.deals - 1})")
                 self.rc = game.new_initial_state(int(action))
             else:
                 seat = self.rc.current_player
