@@ -302,3 +302,26 @@ def test_openspiel_explicit_chance_root_refuses_other_outcomes() -> None:
         assert state.is_chance_node() and state.history() == []
     state.apply_action(9)
     assert state.rc.seed == 9
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_information_state_tensor_is_not_provided(name: str) -> None:
+    """The game type says provides_information_state_tensor=False: information_state_tensor() raises, as
+    OpenSpiel's games that do not provide it do, instead of handing out the observation tensor (which forgets
+    the order of past moves: not an information state); a perfect-recall observer has no tensor."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.observation import make_observation
+
+    from robotcore.adapters.openspiel import register
+
+    game = pyspiel.load_game(register(name), {"seed": 1})
+    assert not game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    with pytest.raises(pyspiel.SpielError, match="InformationStateTensor unimplemented"):
+        state.information_state_tensor(0)
+    with pytest.raises(pyspiel.SpielError, match="InformationStateTensor unimplemented"):
+        game.information_state_tensor_shape()
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert info.tensor is None and info.string_from(state, 0) == state.information_state_string(0)
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()   # the observation still has one

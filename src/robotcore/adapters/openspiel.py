@@ -16,7 +16,8 @@ Information states (``information_state_string``) are the seat's view plus the h
 (``open_spiel.python.observation.make_observation``) honour the observation type: ``private_info=NONE`` is the
 spectator's view (``state.view(None)``), the same for every player, string only; ``SINGLE_PLAYER`` is the seat's
 view and ``observation()``; ``ALL_PLAYERS`` (an omniscient observer) and ``public_info=False`` are refused with
-``InvalidParameterError``. OpenSpiel's
+``InvalidParameterError``. Information states are strings only (``information_state_tensor()`` raises, as the
+game type's ``provides_information_state_tensor=False`` says). OpenSpiel's
 Python algorithms that need them work (``open_spiel.python.algorithms.ismcts``, ``mcts`` on either form);
 CFR-family tools enumerate the whole tree and are out of reach for games of this size. OpenSpiel's C++
 ``MCTSBot`` and ``ISMCTSBot`` crash (segmentation fault) on any Python-defined game, OpenSpiel's own
@@ -184,8 +185,10 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
         - ``private_info=NONE`` (public information only): the spectator's view (``state.view(None)``), the
           same for every player; the engine has no public tensor, so such an observer has none
           (``tensor`` is None, as OpenSpiel's observers of public-information games);
-        - ``perfect_recall=True`` adds every action of the history as the observer saw it (others' hidden
-          commitments as "hidden"; with public information only, every action that is not public);
+        - ``perfect_recall=True`` (information states) adds every action of the history as the observer saw it
+          (others' hidden commitments as "hidden"; with public information only, every action that is not
+          public), string only: ``information_state_tensor()`` raises ``SpielError``, as for any OpenSpiel
+          game that does not provide it;
         - ``private_info=ALL_PLAYERS`` (every seat's hidden information: an omniscient observer) and
           ``public_info=False`` (the private part alone) are refused: a robotcore view is one seat's or the
           spectator's, whole.
@@ -205,14 +208,19 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
                     raise robotcore.InvalidParameterError(
                         "public_info=False is not served: a robotcore view is one seat's or the spectator's, "
                         "whole (public information included)")
+            # a tensor only for the seat's current observation: the engine has no public tensor, and no tensor of
+            # the history (its observation() forgets the order of past moves), so a perfect-recall tensor would
+            # not be one (the game type says provides_information_state_tensor=False)
             self.tensor: np.ndarray[Any, Any] | None = (
-                np.zeros(g.observation_shape, np.float32) if self.private else None)
+                np.zeros(g.observation_shape, np.float32) if self.private and not self.perfect_recall else None)
             self.dict = {} if self.tensor is None else {"observation": self.tensor}
 
         def set_from(self, state: _State, player: int) -> None:
             if self.tensor is None:
-                raise pyspiel.SpielError("this observation type has no tensor (public information only: "
-                                         "use string_from)")
+                raise pyspiel.SpielError(
+                    "InformationStateTensor unimplemented: the game provides information-state strings only "
+                    "(provides_information_state_tensor=False)" if self.perfect_recall else
+                    "this observation type has no tensor (public information only): use string_from")
             if state.rc is None:
                 self.tensor[:] = 0
             else:
