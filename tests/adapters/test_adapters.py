@@ -18,12 +18,13 @@ def test_pettingzoo_api_and_seed_tests(name: str) -> None:
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test
 
-    from robotcore.adapters.pettingzoo import env
+    from robotcore.adapters.pettingzoo import env, raw_env
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")      # Dict observation spaces, as PettingZoo's own card envs use
         for _ in range(3):                   # api_test plays a single episode: run it a few times
             api_test(env(name), num_cycles=1000)
+        api_test(raw_env(name), num_cycles=1000)
         seed_test(lambda: env(name), num_cycles=200)
 
 
@@ -325,3 +326,37 @@ def test_openspiel_information_state_tensor_is_not_provided(name: str) -> None:
     info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
     assert info.tensor is None and info.string_from(state, 0) == state.information_state_string(0)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()   # the observation still has one
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_env_is_wrapped_as_the_classic_envs_and_raw_env_is_not(name: str) -> None:
+    """env(): TerminateIllegalWrapper(illegal_reward=-1), AssertOutOfBoundsWrapper, OrderEnforcingWrapper, as
+    PettingZoo's classic environments; raw_env(): the bare environment, where an illegal action raises."""
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+
+    from robotcore.adapters.pettingzoo import RobotcoreAEC, env, raw_env
+    from robotcore.errors import IllegalActionError
+
+    e = env(name)
+    assert isinstance(e.unwrapped, RobotcoreAEC)
+    with pytest.raises(AttributeError, match="before reset"):
+        e.agent_selection                               # noqa: B018 (OrderEnforcingWrapper's check)
+    e.reset(seed=1)
+    with pytest.raises(AssertionError):
+        e.step(e.unwrapped.game.num_actions)           # AssertOutOfBoundsWrapper
+    offender = e.agent_selection
+    illegal = int(np.flatnonzero(e.observe(offender)["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                  # PettingZoo's warning on the illegal move
+        e.step(illegal)
+    assert all(e.terminations.values())
+    assert e._cumulative_rewards == {a: -1.0 if a == offender else 0.0 for a in e.possible_agents}
+    assert e.unwrapped.game_state.history == []
+
+    raw = raw_env(name)
+    raw.reset(seed=1)
+    before = raw.game_state.to_bytes()
+    with pytest.raises(IllegalActionError):
+        raw.step(illegal)
+    assert raw.game_state.to_bytes() == before and not any(raw.terminations.values())

@@ -11,7 +11,10 @@
 Agents are ``player_0..player_{n-1}``; observations are ``{"observation": float32 vector, "action_mask": int8}``
 (the seat's ``observation()`` and ``legal_mask()``); the agent to act is the game's ``current_player`` (the
 lowest pending seat of a simultaneous phase; other seats' commitments stay hidden in their observations);
-rewards are ``returns()`` at the end (winners share 1.0). The engine's ``State`` is ``env.game_state``;
+rewards are ``returns()`` at the end (winners share 1.0). ``env()`` is wrapped as PettingZoo's classic
+environments are (``TerminateIllegalWrapper(illegal_reward=-1)``: an illegal action ends the episode with -1 for
+its seat; ``AssertOutOfBoundsWrapper``; ``OrderEnforcingWrapper``); ``raw_env()`` is the environment without
+them, where an illegal action raises ``IllegalActionError``. The engine's ``State`` is ``env.game_state``;
 PettingZoo's ``state()`` (a global observation) raises ``NotImplementedError``: the games hide information and
 the engine has no omniscient observation.
 
@@ -31,6 +34,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
 import robotcore
 from robotcore.errors import IllegalActionError
@@ -116,8 +120,20 @@ class RobotcoreAEC(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(name: str, render_mode: str | None = None, **params: Any) -> RobotcoreAEC:
+def raw_env(name: str, render_mode: str | None = None, **params: Any) -> RobotcoreAEC:
+    """The AEC environment without PettingZoo's wrappers: an illegal action raises ``IllegalActionError`` (the
+    game left as it was); no check of the call order."""
     return RobotcoreAEC(name, render_mode=render_mode, **params)
+
+
+def env(name: str, render_mode: str | None = None, **params: Any) -> AECEnv:
+    """The AEC environment wrapped as PettingZoo's classic environments are: ``TerminateIllegalWrapper`` (an
+    illegal action ends the episode, reward -1 for its seat), ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper`` (no step before ``reset()``). ``env.unwrapped`` is the ``raw_env``."""
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw_env(name, render_mode=render_mode, **params),
+                                                       illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
 
 
 def _spaces(game: robotcore.Game, agents: list[str]) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
