@@ -360,3 +360,15 @@ def test_pettingzoo_env_is_wrapped_as_the_classic_envs_and_raw_env_is_not(name: 
     with pytest.raises(IllegalActionError):
         raw.step(illegal)
     assert raw.game_state.to_bytes() == before and not any(raw.terminations.values())
+
+
+def test_render_mode_is_checked_against_the_metadata() -> None:
+    pytest.importorskip("pettingzoo")
+    from robotcore.adapters import gymnasium, pettingzoo
+
+    for make in (pettingzoo.env, pettingzoo.raw_env, pettingzoo.parallel_env, gymnasium.env):
+        with pytest.raises(robotcore.InvalidParameterError, match="render_mode must be None or one of"):
+            make("robotrick", render_mode="human")
+        e = make("robotrick", render_mode="ansi")
+        e.reset(seed=1)
+        assert e.render().startswith("Robotrick")

@@ -66,6 +66,9 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._specs: dict[int, str | Opponent] = dict(zip(others, specs))
         self._make_opponents(0)              # a bad opponent spec fails here, not at the first reset
         self._opponents: dict[int, Opponent | None] = {}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidParameterError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape, np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)

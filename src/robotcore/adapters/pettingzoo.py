@@ -39,14 +39,23 @@ from pettingzoo.utils import wrappers
 import robotcore
 from robotcore.errors import IllegalActionError
 
+RENDER_MODES = ["ansi"]
+
+
+def _check_render_mode(render_mode: str | None) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise robotcore.InvalidParameterError(
+            f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+
 
 class RobotcoreAEC(AECEnv):  # type: ignore[misc]
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "is_parallelizable": False}
 
     def __init__(self, name: str, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
         self.game = robotcore.load_game(name, **params)
         self.metadata = {**self.metadata, "name": f"robotcore_{name}_v0"}
+        _check_render_mode(render_mode)
         self.render_mode = render_mode
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -148,7 +157,7 @@ def _spaces(game: robotcore.Game, agents: list[str]) -> tuple[dict[str, spaces.S
 
 
 class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
-    metadata = {"render_modes": ["ansi"], "name": "robotcore_parallel_v0"}
+    metadata = {"render_modes": RENDER_MODES, "name": "robotcore_parallel_v0"}
 
     def __init__(self, name: str, render_mode: str | None = None, illegal_action: str = "terminate",
                  **params: Any) -> None:
@@ -158,6 +167,7 @@ class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
                 f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.metadata = {**self.metadata, "name": f"robotcore_{name}_parallel_v0"}
+        _check_render_mode(render_mode)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         self.agents: list[str] = []
