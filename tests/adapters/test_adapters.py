@@ -372,3 +372,29 @@ def test_render_mode_is_checked_against_the_metadata() -> None:
         e = make("robotrick", render_mode="ansi")
         e.reset(seed=1)
         assert e.render().startswith("Robotrick")
+
+
+@pytest.mark.parametrize("illegal_action", ["terminate", "raise"])
+def test_gymnasium_step_after_the_end_raises_until_reset(illegal_action: str) -> None:
+    """A finished episode (by the game's end or an illegal action) refuses further steps with GameOverError,
+    instead of answering an illegal action with -1; reset() starts again."""
+    pytest.importorskip("gymnasium")
+    import numpy as np
+
+    from robotcore.adapters.gymnasium import env
+
+    e = env("nicodemus", illegal_action=illegal_action)
+    _, info = e.reset(seed=1)
+    terminated = False
+    while not terminated:
+        _, reward, terminated, _, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert e.state is not None and e.state.is_terminal
+    for action in (0, e.game.num_actions - 1):
+        with pytest.raises(robotcore.GameOverError, match="the game ended"):
+            e.step(action)
+    _, info = e.reset(seed=2)
+    if illegal_action == "terminate":
+        _, reward, terminated, _, _ = e.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+        assert terminated and reward == -1.0
+        with pytest.raises(robotcore.GameOverError, match="illegal action"):
+            e.step(int(np.flatnonzero(info["action_mask"])[0]))
