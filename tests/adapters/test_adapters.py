@@ -421,3 +421,23 @@ def test_gymnasium_step_after_the_end_raises_until_reset(illegal_action: str) ->
         assert terminated and reward == -1.0
         with pytest.raises(robotcore.GameOverError, match="illegal action"):
             e.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_docs_name_every_adapter_entry_point_with_its_defaults() -> None:
+    """The README's and the package docstring's signatures are the code's (the README once gave the Gymnasium
+    env's opponents a default of "greedy"; the docstring left out the Gymnasium env and parallel_env)."""
+    import inspect
+    from pathlib import Path
+
+    import robotcore.adapters
+
+    pytest.importorskip("gymnasium")
+    from robotcore.adapters import gymnasium
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    default = inspect.signature(gymnasium.env).parameters["opponents"].default
+    documented = f'robotcore.adapters.gymnasium.env(name, seat=0, opponents="{default}"'
+    assert documented in readme and documented in (robotcore.adapters.__doc__ or "")
+    for entry in ("pettingzoo.env(", "raw_env", "parallel_env(", "openspiel.register("):
+        assert entry in (robotcore.adapters.__doc__ or "") and entry in readme
+    assert "lowest pending seat first" in readme
