@@ -1,5 +1,13 @@
 """Adapters to other frameworks' APIs (optional dependencies, imported only when used):
 
-- ``robotcore.adapters.pettingzoo.env(name, **params)``: a PettingZoo AEC environment;
+- ``robotcore.adapters.pettingzoo.env(name, **params)``: a PettingZoo AEC environment (wrapped as PettingZoo's
+  classic environments; ``raw_env`` without the wrappers), and ``parallel_env(name, **params)``: the same game
+  under PettingZoo's parallel API, one action per acting seat each step;
+- ``robotcore.adapters.gymnasium.env(name, seat=0, opponents="random", **params)``: a single-agent Gymnasium
+  environment, the other seats played by opponents;
 - ``robotcore.adapters.openspiel.register(name)``: the game as a pyspiel game, for OpenSpiel's algorithms.
+
+The AEC environment and OpenSpiel play a simultaneous phase turn by turn, the lowest pending seat first (hidden
+commitments stay hidden; a public action of the phase is seen by the seats after it); the parallel environment
+takes every pending seat's action in one step.
 """

@@ -23,6 +23,7 @@ learner, the others are played by opponents.
 - An illegal action, by the convention of PettingZoo's classic environments (``TerminateIllegalWrapper``), ends
   the episode with reward -1 and ``info["illegal_action"] = True``, the game left as it was;
   ``illegal_action="raise"`` raises ``IllegalActionError`` instead (the state unchanged too).
+- Once the episode has ended (``terminated``), ``step()`` raises ``GameOverError`` until ``reset()``.
 - ``reset(seed=s)`` makes the game, the random opponents and the built-in bots deterministic.
 """
 
@@ -37,7 +38,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 import robotcore
-from robotcore.errors import InvalidParameterError
+from robotcore.errors import GameOverError, InvalidParameterError
 
 
 class Opponent(Protocol):
@@ -66,6 +67,9 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._specs: dict[int, str | Opponent] = dict(zip(others, specs))
         self._make_opponents(0)              # a bad opponent spec fails here, not at the first reset
         self._opponents: dict[int, Opponent | None] = {}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidParameterError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape, np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
@@ -114,9 +118,11 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self.state.observation(self.seat), self._info()
 
     def step(self, action: Any) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        if self.state is None or self._ended_by_illegal:
-            raise InvalidParameterError("call reset() before step()" if self.state is None else
-                                        "the episode ended on an illegal action: call reset()")
+        if self.state is None:
+            raise InvalidParameterError("call reset() before step()")
+        if self._ended_by_illegal or self.state.is_terminal:
+            why = "it ended on an illegal action" if self._ended_by_illegal else "the game ended"
+            raise GameOverError(f"the episode is over ({why}): call reset()")
         if self.illegal_action == "terminate" and not self.state.is_legal(int(action), self.seat):
             self._ended_by_illegal = True
             info = {**self._info(), "illegal_action": True}

@@ -12,7 +12,12 @@ returns (winners share 1.0, a constant-sum game). This is a compatibility route,
 calls back into Python for every method.
 
 Information states (``information_state_string``) are the seat's view plus the history as the seat saw it
-(others' hidden commitments as "hidden"); ``resample_from_infostate`` is ``State.resample_hidden``. OpenSpiel's
+(others' hidden commitments as "hidden"); ``resample_from_infostate`` is ``State.resample_hidden``. Observers
+(``open_spiel.python.observation.make_observation``) honour the observation type: ``private_info=NONE`` is the
+spectator's view (``state.view(None)``), the same for every player, string only; ``SINGLE_PLAYER`` is the seat's
+view and ``observation()``; ``ALL_PLAYERS`` (an omniscient observer) and ``public_info=False`` are refused with
+``InvalidParameterError``. Information states are strings only (``information_state_tensor()`` raises, as the
+game type's ``provides_information_state_tensor=False`` says). OpenSpiel's
 Python algorithms that need them work (``open_spiel.python.algorithms.ismcts``, ``mcts`` on either form);
 CFR-family tools enumerate the whole tree and are out of reach for games of this size. OpenSpiel's C++
 ``MCTSBot`` and ``ISMCTSBot`` crash (segmentation fault) on any Python-defined game, OpenSpiel's own
@@ -103,7 +108,11 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             return _State(self, self.rc_game.new_initial_state(self.rng.getrandbits(64)))
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-            return _Observer(self.rc_game, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+            if isinstance(iig_obs_type, dict):     # pyspiel's make_observer(params), without a type
+                iig_obs_type, params = None, iig_obs_type
+            if params:
+                raise robotcore.InvalidParameterError(f"observation parameters are not supported, got {params!r}")
+            return _Observer(self.rc_game, iig_obs_type)
 
     class _State(pyspiel.State):  # type: ignore[misc]
         def __init__(self, g: _Game, state: robotcore.State | None) -> None:
@@ -130,10 +139,14 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
 
         def _apply_action(self, action: int) -> None:
             if self.rc is None:
+                if not 0 <= action < self.deals:
+                    raise robotcore.IllegalActionError(
+                        f"chance outcome {action} is not one of the {self.deals} deals (0..{self.deals - 1})")
                 self.rc = game.new_initial_state(int(action))
             else:
-                self.actions.append((self.rc.current_player, int(action)))
-                self.rc.apply(action, self.rc.current_player)
+                seat = self.rc.current_player
+                self.rc.apply(action, seat)               # raises on an illegal action: nothing recorded
+                self.actions.append((seat, int(action)))
 
         def _action_to_string(self, player: int, action: int) -> str:
             if player == pyspiel.PlayerId.CHANCE:
@@ -167,16 +180,49 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             return world
 
     class _Observer:
-        """Observations are the seat's view; with perfect recall (information states) the view plus every
-        action of the history as the seat saw it (others' hidden commitments as "hidden")."""
+        """What a player observes, by OpenSpiel's observation type (``pyspiel.IIGObservationType``):
 
-        def __init__(self, g: robotcore.Game, perfect_recall: bool = False) -> None:
+        - ``private_info=SINGLE_PLAYER`` (the default observation and the information state): the seat's view,
+          and the seat's ``observation()`` as the tensor;
+        - ``private_info=NONE`` (public information only): the spectator's view (``state.view(None)``), the
+          same for every player; the engine has no public tensor, so such an observer has none
+          (``tensor`` is None, as OpenSpiel's observers of public-information games);
+        - ``perfect_recall=True`` (information states) adds every action of the history as the observer saw it
+          (others' hidden commitments as "hidden"; with public information only, every action that is not
+          public), string only: ``information_state_tensor()`` raises ``SpielError``, as for any OpenSpiel
+          game that does not provide it;
+        - ``private_info=ALL_PLAYERS`` (every seat's hidden information: an omniscient observer) and
+          ``public_info=False`` (the private part alone) are refused: a robotcore view is one seat's or the
+          spectator's, whole.
+        """
+
+        def __init__(self, g: robotcore.Game, iig_obs_type: Any = None) -> None:
+            private = pyspiel.PrivateInfoType
             self.game = g
-            self.perfect_recall = perfect_recall
-            self.tensor = np.zeros(g.observation_shape, np.float32)
-            self.dict = {"observation": self.tensor}
+            self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+            self.private = iig_obs_type is None or iig_obs_type.private_info == private.SINGLE_PLAYER
+            if iig_obs_type is not None:
+                if iig_obs_type.private_info == private.ALL_PLAYERS:
+                    raise robotcore.InvalidParameterError(
+                        "private_info=ALL_PLAYERS (every seat's hidden information) is not served: robotcore "
+                        "observes as one seat (SINGLE_PLAYER) or as a spectator (NONE)")
+                if not iig_obs_type.public_info:
+                    raise robotcore.InvalidParameterError(
+                        "public_info=False is not served: a robotcore view is one seat's or the spectator's, "
+                        "whole (public information included)")
+            # a tensor only for the seat's current observation: the engine has no public tensor, and no tensor of
+            # the history (its observation() forgets the order of past moves), so a perfect-recall tensor would
+            # not be one (the game type says provides_information_state_tensor=False)
+            self.tensor: np.ndarray[Any, Any] | None = (
+                np.zeros(g.observation_shape, np.float32) if self.private and not self.perfect_recall else None)
+            self.dict = {} if self.tensor is None else {"observation": self.tensor}
 
         def set_from(self, state: _State, player: int) -> None:
+            if self.tensor is None:
+                raise pyspiel.SpielError(
+                    "InformationStateTensor unimplemented: the game provides information-state strings only "
+                    "(provides_information_state_tensor=False)" if self.perfect_recall else
+                    "this observation type has no tensor (public information only): use string_from")
             if state.rc is None:
                 self.tensor[:] = 0
             else:
@@ -187,10 +233,11 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
 
             if state.rc is None:
                 return "root"
-            view = state.rc.view(player)
+            view = state.rc.view(player if self.private else None)
             if not self.perfect_recall:
                 return json.dumps(view, sort_keys=True)
-            seen = [[seat, action if seat == player or self.game.is_public_action(action) else "hidden"]
+            seen = [[seat, action if (self.private and seat == player) or self.game.is_public_action(action)
+                     else "hidden"]
                     for seat, action in state.actions]
             return json.dumps({"view": view, "actions": seen}, sort_keys=True)
 

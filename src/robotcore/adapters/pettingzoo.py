@@ -11,7 +11,12 @@
 Agents are ``player_0..player_{n-1}``; observations are ``{"observation": float32 vector, "action_mask": int8}``
 (the seat's ``observation()`` and ``legal_mask()``); the agent to act is the game's ``current_player`` (the
 lowest pending seat of a simultaneous phase; other seats' commitments stay hidden in their observations);
-rewards are ``returns()`` at the end (winners share 1.0).
+rewards are ``returns()`` at the end (winners share 1.0). ``env()`` is wrapped as PettingZoo's classic
+environments are (``TerminateIllegalWrapper(illegal_reward=-1)``: an illegal action ends the episode with -1 for
+its seat; ``AssertOutOfBoundsWrapper``; ``OrderEnforcingWrapper``); ``raw_env()`` is the environment without
+them, where an illegal action raises ``IllegalActionError``. The engine's ``State`` is ``env.game_state``;
+PettingZoo's ``state()`` (a global observation) raises ``NotImplementedError``: the games hide information and
+the engine has no omniscient observation.
 
 ``parallel_env(name)`` is the same game under PettingZoo's parallel API, natural for simultaneous phases: each
 step takes one action from every seat that is acting now (``state.actors``: several in a simultaneous phase,
@@ -29,18 +34,28 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
 import robotcore
 from robotcore.errors import IllegalActionError
 
+RENDER_MODES = ["ansi"]
+
+
+def _check_render_mode(render_mode: str | None) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise robotcore.InvalidParameterError(
+            f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+
 
 class RobotcoreAEC(AECEnv):  # type: ignore[misc]
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"render_modes": RENDER_MODES, "is_parallelizable": False}
 
     def __init__(self, name: str, render_mode: str | None = None, **params: Any) -> None:
         super().__init__()
         self.game = robotcore.load_game(name, **params)
         self.metadata = {**self.metadata, "name": f"robotcore_{name}_v0"}
+        _check_render_mode(render_mode)
         self.render_mode = render_mode
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -53,7 +68,7 @@ class RobotcoreAEC(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
-        self.state: robotcore.State | None = None
+        self.game_state: robotcore.State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -61,22 +76,30 @@ class RobotcoreAEC(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    def state(self) -> Any:
+        """PettingZoo's global state: not served. robotcore's games hide information, and the engine has no
+        omniscient observation to give (``observe(agent)`` is what each seat sees; the engine's state itself is
+        ``game_state``)."""
+        raise NotImplementedError(
+            f"{self.metadata['name']}: state() is not implemented (the engine has no omniscient observation); "
+            "the engine's State is env.game_state")
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.state = self.game.new_initial_state(seed)
+        self.game_state = self.game.new_initial_state(seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        assert self.state is not None
+        assert self.game_state is not None
         seat = self._seat[agent]
         return {
-            "observation": self.state.observation(seat),
-            "action_mask": self.state.legal_mask(seat).astype(np.int8),
+            "observation": self.game_state.observation(seat),
+            "action_mask": self.game_state.legal_mask(seat).astype(np.int8),
         }
 
     def step(self, action: Any) -> None:
@@ -84,30 +107,42 @@ class RobotcoreAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.state is not None
-        self.state.apply(int(action), self._seat[agent])
+        assert self.game_state is not None
+        self.game_state.apply(int(action), self._seat[agent])
         self._cumulative_rewards[agent] = 0.0
-        if self.state.is_terminal:
-            for a, r in zip(self.possible_agents, self.state.returns()):
+        if self.game_state.is_terminal:
+            for a, r in zip(self.possible_agents, self.game_state.returns()):
                 self.rewards[a] = float(r)
                 self.terminations[a] = True
             self._accumulate_rewards()
             self.agent_selection = self._deads_step_first()
         else:
             self.rewards = {a: 0.0 for a in self.agents}
-            self.agent_selection = self.possible_agents[self.state.current_player]
+            self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi" and self.state is not None:
-            return str(self.state)
+        if self.render_mode == "ansi" and self.game_state is not None:
+            return str(self.game_state)
         return None
 
     def close(self) -> None:
         pass
 
 
-def env(name: str, render_mode: str | None = None, **params: Any) -> RobotcoreAEC:
+def raw_env(name: str, render_mode: str | None = None, **params: Any) -> RobotcoreAEC:
+    """The AEC environment without PettingZoo's wrappers: an illegal action raises ``IllegalActionError`` (the
+    game left as it was); no check of the call order."""
     return RobotcoreAEC(name, render_mode=render_mode, **params)
+
+
+def env(name: str, render_mode: str | None = None, **params: Any) -> AECEnv:
+    """The AEC environment wrapped as PettingZoo's classic environments are: ``TerminateIllegalWrapper`` (an
+    illegal action ends the episode, reward -1 for its seat), ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper`` (no step before ``reset()``). ``env.unwrapped`` is the ``raw_env``."""
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw_env(name, render_mode=render_mode, **params),
+                                                       illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
 
 
 def _spaces(game: robotcore.Game, agents: list[str]) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
@@ -122,7 +157,7 @@ def _spaces(game: robotcore.Game, agents: list[str]) -> tuple[dict[str, spaces.S
 
 
 class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
-    metadata = {"render_modes": ["ansi"], "name": "robotcore_parallel_v0"}
+    metadata = {"render_modes": RENDER_MODES, "name": "robotcore_parallel_v0"}
 
     def __init__(self, name: str, render_mode: str | None = None, illegal_action: str = "terminate",
                  **params: Any) -> None:
@@ -132,11 +167,12 @@ class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
                 f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.metadata = {**self.metadata, "name": f"robotcore_{name}_parallel_v0"}
+        _check_render_mode(render_mode)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         self.agents: list[str] = []
         self.observation_spaces, self.action_spaces = _spaces(self.game, self.possible_agents)
-        self.state: robotcore.State | None = None
+        self.game_state: robotcore.State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -145,22 +181,30 @@ class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _observe(self) -> dict[str, dict[str, Any]]:
-        assert self.state is not None
+        assert self.game_state is not None
         return {
-            a: {"observation": self.state.observation(i), "action_mask": self.state.legal_mask(i).astype(np.int8)}
+            a: {"observation": self.game_state.observation(i), "action_mask": self.game_state.legal_mask(i).astype(np.int8)}
             for i, a in enumerate(self.possible_agents) if a in self.agents
         }
 
+    def state(self) -> Any:
+        """PettingZoo's global state: not served. robotcore's games hide information, and the engine has no
+        omniscient observation to give (``observe(agent)`` is what each seat sees; the engine's state itself is
+        ``game_state``)."""
+        raise NotImplementedError(
+            f"{self.metadata['name']}: state() is not implemented (the engine has no omniscient observation); "
+            "the engine's State is env.game_state")
+
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        self.state = self.game.new_initial_state(seed)
+        self.game_state = self.game.new_initial_state(seed)
         self.agents = self.possible_agents[:]
         return self._observe(), {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
-        if self.state is None or not self.agents:
+        if self.game_state is None or not self.agents:
             raise IllegalActionError("the episode is over (or not started): call reset()")
-        trial = self.state.clone()
+        trial = self.game_state.clone()
         for seat in trial.actors:           # every acting seat's action, checked on a copy first
             agent = self.possible_agents[seat]
             action = actions.get(agent)
@@ -169,9 +213,9 @@ class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
                     raise IllegalActionError(f"{agent} must play a legal action this step, got {action!r}")
                 return self._end_on_illegal(agent)
             trial.apply(int(action), seat)
-        self.state = trial
-        done = self.state.is_terminal
-        returns = self.state.returns() if done else [0.0] * self.game.num_players
+        self.game_state = trial
+        done = self.game_state.is_terminal
+        returns = self.game_state.returns() if done else [0.0] * self.game.num_players
         rewards = {a: float(returns[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
         observations = self._observe()
         terminations = {a: done for a in self.agents}
@@ -191,8 +235,8 @@ class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi" and self.state is not None:
-            return self.game.render(self.state)
+        if self.render_mode == "ansi" and self.game_state is not None:
+            return self.game.render(self.game_state)
         return None
 
     def close(self) -> None:
