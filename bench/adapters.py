@@ -115,7 +115,9 @@ def main() -> None:
 
     rows: dict[str, tuple[Callable[..., tuple[int, int]], Callable[[], Any]]] = {}
     for name in args.game or robotcore.list_games():
+        # env() carries PettingZoo's classic wrappers, as the peers' env() do; raw_env() is the adapter alone
         rows[f"{name} AEC last+step"] = (aec_block, lambda n=name: rc_pz.env(n))
+        rows[f"{name} AEC raw_env last+step"] = (aec_block, lambda n=name: rc_pz.raw_env(n))
         rows[f"{name} parallel step"] = (parallel_block, lambda n=name: rc_pz.parallel_env(n))
         rows[f"{name} Gymnasium step"] = (gym_block, lambda n=name: rc_gym.env(n))
     peers: list[str] = []
