@@ -8,7 +8,8 @@ seed and the actions, so a state is its history, and OpenSpiel's serialization (
 ``random_sim_test(serialize=True)``), which needs the game's RNG state in sampled mode and cannot get it from a
 Python game, works. The ``K`` worlds are a sample of the game's chance, fixed by ``K``. Simultaneous phases are
 played turn by turn (the lowest pending seat first, as ``turn_based_simultaneous_game`` does); utilities are the
-returns (winners share 1.0, a constant-sum game). This is a compatibility route, not a speed route: pyspiel
+returns (winners share 1.0, a constant-sum game; a game of one seat, Sparks' solo game, gives 1.0 for a win and
+0.0 for a loss, and is declared general-sum). This is a compatibility route, not a speed route: pyspiel
 calls back into Python for every method.
 
 Information states (``information_state_string``) are the seat's view plus the history as the seat saw it
