@@ -231,21 +231,42 @@ def test_openspiel_information_states_and_resampling(name: str) -> None:
     assert bot.step(state) in state.legal_actions()
 
 
-def test_openspiel_register_refuses_other_parameters_under_a_name_taken() -> None:
-    """pyspiel keeps one game per name for the process: registering a name again returns it when the game is
-    the same, and refuses other parameters (or another deals default) instead of handing back the first game."""
-    pytest.importorskip("pyspiel")
+def test_openspiel_variants_are_pyspiel_parameters_of_one_game_type() -> None:
+    """One game type per name holds every variant as pyspiel parameters (several in one process; the game string
+    says which, so a serialized game and state come back as the same variant); only another default of the
+    explicit form's ``deals`` is refused, which pyspiel's one type per name cannot hold."""
+    pyspiel = pytest.importorskip("pyspiel")
     import robotcore
     from robotcore.adapters.openspiel import register
 
     short = register("robotrick")
-    assert register("robotrick") == short
-    with pytest.raises(robotcore.InvalidParameterError, match="one game per name"):
-        register("robotrick", hangars=4, rounds=1)
+    assert register("robotrick") == short == "robotcore_robotrick"
+    variant = register("robotrick", hangars=4, rounds=1)     # a variant is a pyspiel parameter of the same type
+    assert variant == "robotcore_robotrick(hangars=4,rounds=1)"
+    assert pyspiel.load_game(variant).rc_game == robotcore.load_game("robotrick", hangars=4, rounds=1)
+    assert pyspiel.load_game(short).rc_game == robotcore.load_game("robotrick")
     explicit = register("robotrick", deals=1000)
     assert register("robotrick", deals=1000) == explicit
     with pytest.raises(robotcore.InvalidParameterError, match="deals=1000"):
         register("robotrick", deals=7)
+    three = register("smartphone", players=3, length="20")      # a string of digits: declared as an int
+    assert three == "robotcore_smartphone(length=20,players=3)"
+    game = pyspiel.load_game(three)
+    assert game.rc_game == robotcore.load_game("smartphone", players=3, length="20") and game.num_players() == 3
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    explicit4 = pyspiel.load_game(register("robotrick", deals=1000, hangars=4))
+    state = explicit4.new_initial_state()
+    state.apply_action(3)
+    state.apply_action(state.legal_actions()[0])
+    again, twin = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(explicit4, state))
+    assert again.rc_game == robotcore.load_game("robotrick", hangars=4) and twin.history() == state.history()
+    solo = pyspiel.load_game(register("sparks", players=1))
+    assert solo.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM and solo.num_players() == 1
+    with pytest.raises(robotcore.InvalidParameterError):
+        pyspiel.load_game("robotcore_scrapyard(players=9)")
+    with pytest.raises(robotcore.InvalidParameterError, match="content"):
+        register("robotrick", content=robotcore.load_game("robotrick").content)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -35,32 +35,61 @@ import numpy as np
 import pyspiel
 
 import robotcore
+from robotcore.core.game import is_decimal
 
 PREFIX = "robotcore_"
 
 
-#: What each short name of ours was registered with in this process (pyspiel keeps one game per name)
-_REGISTERED: dict[str, tuple[robotcore.Game, int]] = {}
+#: The ``deals`` default each explicit-form name of ours was registered with in this process (pyspiel keeps one
+#: game type per name)
+_REGISTERED: dict[str, int] = {}
+
+
+def _spec_value(value: Any) -> Any:
+    """A parameter's default as pyspiel declares it: pyspiel's game-string parser reads ``length=20`` as an int
+    and checks it against the declared type, so a string default written in digits is declared as that int."""
+    return int(value) if isinstance(value, str) and is_decimal(value) and str(int(value)) == value else value
+
+
+def _variant(name: str, params: dict[str, Any]) -> robotcore.Game:
+    """The game of ``params`` as pyspiel hands them over (its parser reads ``length=20`` as an int: a parameter
+    whose default is a string takes the text of what it is given)."""
+    defaults = robotcore.load_game(name).plain_params()
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise robotcore.InvalidParameterError(f"{name} has no parameter {', '.join(unknown)}")
+    plain = {k: str(v) if isinstance(defaults[k], str) and not isinstance(v, str) else v for k, v in params.items()}
+    return robotcore.load_game(name, **plain)
 
 
 def register(name: str, deals: int = 0, **params: Any) -> str:
-    """Register ``name`` (with these parameters) with pyspiel; returns the pyspiel short name. ``deals`` > 0:
-    the explicit-chance form (module docstring), whose pyspiel parameter ``deals`` defaults to this value.
-    pyspiel holds one game per name for the life of the process: registering the name again with the same
-    game and ``deals`` returns it, with others is an ``InvalidParameterError``."""
+    """Register ``name`` with pyspiel (once a process) and return the pyspiel game string of the game with these
+    parameters: ``robotcore_<name>`` for its defaults, else with the others as pyspiel parameters
+    (``robotcore_scrapyard(players=3)``), so that several variants live in one process and a serialized game
+    says which it is. ``deals`` > 0: the explicit-chance form (module docstring), whose pyspiel parameter
+    ``deals`` defaults to this value; pyspiel keeps one game type per name, so registering the explicit form
+    again with another ``deals`` is an ``InvalidParameterError`` (pass ``deals`` as a pyspiel parameter
+    instead). Replaced content (``content=``) cannot be a pyspiel parameter and is refused."""
+    if "content" in params:
+        raise robotcore.InvalidParameterError(
+            "replaced content cannot be a pyspiel parameter: register the game's own content")
     game = robotcore.load_game(name, **params)
+    defaults = robotcore.load_game(name).plain_params()
     if isinstance(deals, bool) or not isinstance(deals, int) or not 0 <= deals <= 1 << 20:
         raise robotcore.InvalidParameterError(f"deals must be an int from 0 to 2**20, got {deals!r}")
     explicit = deals > 0
     short = PREFIX + name + ("_deals" if explicit else "")
+    given = {k: v for k, v in sorted(game.plain_params().items()) if v != defaults[k]}
+    game_string = short + ("(" + ",".join(f"{k}={v}" for k, v in given.items()) + ")" if given else "")
     if short in pyspiel.registered_names():
         held = _REGISTERED.get(short)
-        if held is not None and held != (game, deals):
+        if held is not None and held != deals:
             raise robotcore.InvalidParameterError(
-                f"{short} is registered with {held[0]!r}" + (f", deals={held[1]}" if explicit else "")
-                + f" in this process; pyspiel keeps one game per name, so {game!r}"
-                + (f", deals={deals}" if explicit else "") + " cannot be registered as well")
-        return short
+                f"{short} is registered with deals={held} in this process; pyspiel keeps one game type per "
+                f"name, so deals={deals} cannot be its default as well (load it with deals as a parameter: "
+                f"{short}(deals={deals}))")
+        return game_string
+    cls = type(game)
     game_type = pyspiel.GameType(
         short_name=short,
         long_name=f"robotcore {game.title}" + (" (explicit chance)" if explicit else ""),
@@ -68,28 +97,30 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
         chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit
                      else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        # the winners share 1.0; a solo game's one seat gets 1.0 for a win, 0.0 for a loss (not a constant sum)
-        utility=(pyspiel.GameType.Utility.CONSTANT_SUM if game.num_players > 1
+        # the winners share 1.0 (a constant sum); a solo game's one seat gets 1.0 for a win and 0.0 for a loss,
+        # so a game that may be played alone is general-sum (OpenSpiel then wants no utility sum), all its variants
+        utility=(pyspiel.GameType.Utility.CONSTANT_SUM if cls.min_players > 1
                  else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=game.num_players,
-        min_num_players=game.num_players,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"deals": deals} if explicit else {"seed": -1},
+        parameter_specification={**{k: _spec_value(v) for k, v in defaults.items()},
+                                 **({"deals": deals} if explicit else {"seed": -1})},
     )
 
-    def game_info(num_deals: int) -> Any:
+    def game_info(rc_game: robotcore.Game, num_deals: int) -> Any:
         return pyspiel.GameInfo(
-            num_distinct_actions=game.num_actions,
+            num_distinct_actions=rc_game.num_actions,
             max_chance_outcomes=num_deals,
-            num_players=game.num_players,
+            num_players=rc_game.num_players,
             min_utility=0.0,
             max_utility=1.0,
-            utility_sum=1.0 if game.num_players > 1 else None,
-            max_game_length=game.max_game_length,
+            utility_sum=1.0 if game_type.utility == pyspiel.GameType.Utility.CONSTANT_SUM else None,
+            max_game_length=rc_game.max_game_length,
         )
 
     class _Game(pyspiel.Game):  # type: ignore[misc]
@@ -98,8 +129,8 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             self.deals = int(params.get("deals", deals)) if explicit else 0
             if explicit and not 0 < self.deals <= 1 << 20:
                 raise robotcore.InvalidParameterError(f"deals must be 1..2**20, got {self.deals}")
-            super().__init__(game_type, game_info(self.deals), params)
-            self.rc_game = game
+            self.rc_game = _variant(name, {k: v for k, v in params.items() if k not in ("deals", "seed")})
+            super().__init__(game_type, game_info(self.rc_game, self.deals), params)
             seed = params.get("seed", -1)
             self.rng = random.Random(None if seed < 0 else seed)
 
@@ -119,6 +150,7 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
         def __init__(self, g: _Game, state: robotcore.State | None) -> None:
             super().__init__(g)
             self.rc = state                     # None: the root chance node of the explicit form
+            self.rc_game = g.rc_game
             self.deals = g.deals
             # (seat, action) of the game so far; kept through resample_from_infostate (resample_hidden returns
             # a state without history), so that information states stay the observer's
@@ -143,7 +175,7 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
                 if not 0 <= action < self.deals:
                     raise robotcore.IllegalActionError(
                         f"chance outcome {action} is not one of the {self.deals} deals (0..{self.deals - 1})")
-                self.rc = game.new_initial_state(int(action))
+                self.rc = self.rc_game.new_initial_state(int(action))
             else:
                 seat = self.rc.current_player
                 self.rc.apply(action, seat)               # raises on an illegal action: nothing recorded
@@ -152,14 +184,14 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
         def _action_to_string(self, player: int, action: int) -> str:
             if player == pyspiel.PlayerId.CHANCE:
                 return f"deal {action}"
-            return str(game.action_to_str(action))
+            return str(self.rc_game.action_to_str(action))
 
         def is_terminal(self) -> bool:
             return self.rc is not None and bool(self.rc.is_terminal)
 
         def returns(self) -> list[float]:
             if self.rc is None:
-                return [0.0] * game.num_players
+                return [0.0] * self.rc_game.num_players
             return [float(r) for r in self.rc.returns()]
 
         def __str__(self) -> str:
@@ -243,5 +275,5 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             return json.dumps({"view": view, "actions": seen}, sort_keys=True)
 
     pyspiel.register_game(game_type, _Game)
-    _REGISTERED[short] = (game, deals)
-    return short
+    _REGISTERED[short] = deals
+    return game_string
