@@ -412,7 +412,11 @@ def test_event_5_fewest_malus_first_each_takes_and_each_card_costs_a_malus_of_th
     give_malus(g, f, 1, "M05", 1)
     give_malus(g, f, 3, "M06", 3)
     s = at_event(g, f, 5)
-    # "Choisissez une ressource parmi celles qui sont visibles": a pick, not an offer to decline
+    # "Choisissez une ressource parmi celles qui sont visibles": a pick, not an offer to decline, and the card's
+    # text (what a user interface shows) says so
+    ev5 = next(e for e in g.content.events if e.number == 5)
+    assert "prend une carte visible" in ev5.text_fr and "peut" not in ev5.text_fr
+    assert "takes a face-up card" in ev5.text_en and "may" not in ev5.text_en
     assert s.current_player == 2 and "decline" not in s.legal_action_strs()
     assert set(s.legal_action_strs()) == {f"take {slot}" for slot in ("P1", "P2", "P3", "M1", "M2", "R1")}
     pile = s.view(None)["malus_pile"]
