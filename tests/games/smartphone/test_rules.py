@@ -422,12 +422,36 @@ def test_event_5_fewest_malus_first_each_takes_and_each_card_costs_a_malus_of_th
     pile = s.view(None)["malus_pile"]
     s.apply_str("take P1")
     assert s.view(None)["malus_pile"] == pile - 1
-    assert None not in s.view(None)["market"]["PolluPlus"]             # refilled after each pick
     assert s.current_player == 1 and "decline" not in s.legal_action_strs()
     with pytest.raises(robotcore.IllegalActionError):
         s.apply_str("decline")
     s.apply_str("take M1")
     assert s.current_player == 0 and s.view(None)["malus_pile"] == pile - 2
+
+
+def test_event_5_refills_the_market_once_every_player_has_picked() -> None:
+    """PhoneImpact's rules of the seed's era (docs/ReglesDuJeu.md @11fba889): "Si des cartes ressources visibles
+    sont piochées, elles sont remplacées à la fin de l'événement, une fois que tous les joueurs ont effectué leur
+    action" (the 2025 rules: "remplacées avant le début du nouveau tour de jeu"): a later picker chooses among the
+    cards left, never a card revealed by an earlier pick."""
+    g = game()
+    f = fields(g, 21)
+    set_market(f, "PolluPlus", ["AM", "AM", "AM"])
+    set_market(f, "PolluMoins", ["AM", "AM"])
+    set_market(f, "Recyclage", ["AM"])
+    s = at_event(g, f, 5)
+    order = s.view(None)["turn_state"]["event_order"]
+    slots = ["P1", "P2", "P3", "M1", "M2"]
+    for n, (seat, slot) in enumerate(zip(order, slots)):
+        assert s.current_player == seat
+        assert s.legal_action_strs() == [f"take {x}" for x in slots[n:]] + ["take R1"]   # only the cards left
+        s.apply_str(f"take {slot}")
+        v = s.view(None)
+        if n < len(order) - 1:
+            assert v["market"]["PolluPlus"] + v["market"]["PolluMoins"] == [None] * (n + 1) + ["AM"] * (4 - n)
+    assert phase(g, s) != "event_pick"
+    market = s.view(None)["market"]
+    assert None not in market["PolluPlus"] + market["PolluMoins"] + market["Recyclage"]     # refilled at the end
 
 
 def test_event_6_every_malus_costs_a_point() -> None:
