@@ -309,7 +309,7 @@ class Reference:
 
     def end_event(self) -> None:
         f = self.f
-        if f["ev_cur"] != NO and self.ev_kind() in ("quiz_take", "collect_recycled"):
+        if f["ev_cur"] != NO and self.ev_kind() in ("quiz_take", "collect_recycled", "new_mines"):
             self.refill()
         f["ev_cur"] = NO
         f["ev_pos"] = f["ev_n"] = f["ev_left"] = 0
@@ -627,7 +627,6 @@ class Reference:
                 for _ in range(ev.amount):
                     if self.pile_size():
                         f["mout"][self.draw_malus()] += 1
-                self.refill()
                 self.next_visit()
                 return
             f["ev_left"] -= 1

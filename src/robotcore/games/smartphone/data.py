@@ -453,9 +453,9 @@ DEFAULT_EVENTS = (
         "2017, the EU conflict-minerals regulation: discard 2 PolluPlus resources from your hand.",
         amount=2, supplier="PolluPlus"),
     _ev(5, "new_mines", True, "Coup de pouce", "A helping hand",
-        "De nouvelles mines ouvrent près de Techcity : chacun, en commençant par le moins pollué, peut prendre une "
+        "De nouvelles mines ouvrent près de Techcity : chacun, en commençant par le moins pollué, prend une "
         "carte visible ; retirez un malus de la pioche par carte prise.",
-        "New mines open near Techcity: each player, the least polluted first, may take a face-up card; remove "
+        "New mines open near Techcity: each player, the least polluted first, takes a face-up card; remove "
         "one malus from the pile per card taken.", amount=1),
     _ev(6, "malus_penalty", False, "Événement majeur", "Major event",
         "Après une catastrophe minière, loi pollueur-payeur : chaque malus gardé coûtera 1 point à la fin.",

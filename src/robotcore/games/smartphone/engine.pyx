@@ -789,7 +789,9 @@ cdef void after_refresh(const SPConfig* cfg, SPState* s) noexcept nogil:
 cdef void finish_event(const SPConfig* cfg, SPState* s) noexcept nogil:
     """After the event: the end if the pile ran out, else the market refresh, else the next round."""
     cdef int kind = cfg.ev_kind[s.ev_cur] if s.ev_cur != NO_CARD else EV_NONE
-    if kind == EV_QUIZ_TAKE or kind == EV_COLLECT:
+    if kind == EV_QUIZ_TAKE or kind == EV_COLLECT or kind == EV_NEW_MINES:
+        # face-up cards taken during an event are replaced once every player has acted (PhoneImpact's rules,
+        # docs/ReglesDuJeu.md @11fba889: "remplacées à la fin de l'événement")
         refill(cfg, s)
     s.ev_cur = NO_CARD
     s.ev_pos = 0
@@ -1159,7 +1161,6 @@ cdef void step_ev_pick(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
         for k in range(cfg.ev_amount[s.ev_cur]):
             if pile_size(cfg, s) > 0:
                 s.mout[draw_malus(cfg, s)] += 1
-        refill(cfg, s)
         ev_next_player(cfg, s)
         return
     s.ev_left -= 1
