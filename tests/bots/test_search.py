@@ -150,6 +150,78 @@ def test_search_checks_its_inputs() -> None:
     for options in ({"iterations": 0}, {"threads": 0}, {"ms": -1}, {"c": "x"}, {"worlds": 0}):
         with pytest.raises(robotcore.InvalidParameterError):
             make_bot("ismcts", **options)
+    # found by fuzzing the low-level call: a max_len whose path buffer size wrapped (a heap overflow), NaN or
+    # negative exploration and budgets, a forest of another game (read its mask words as this game's), a
+    # forest given to PIMC (silently ignored), None for a State
+    for options in ({"max_len": 2**62}, {"max_len": 1}, {"c": float("nan")}, {"c": -1.0},
+                    {"budget_ms": float("nan")}):
+        with pytest.raises(ValueError):
+            _search.search(game.core, 0, "ismcts", worlds=worlds, iterations=10, **options)
+    scrapyard = robotcore.load_game("scrapyard")
+    theirs = _search.search(scrapyard.core, 0, "ismcts", root=scrapyard.new_initial_state(1), iterations=10)
+    with pytest.raises(ValueError, match="game"):
+        _search.search(game.core, 0, "ismcts", worlds=worlds, iterations=10, forest=theirs)
+    mine = _search.search(game.core, 0, "ismcts", worlds=worlds, iterations=10)
+    with pytest.raises(ValueError, match="ismcts"):
+        _search.search(game.core, 0, "pimc", worlds=worlds, iterations=10, forest=mine)
+    for call in (lambda: _search.evaluate(None), lambda: _search.native_resample(None, 0, 1),
+                 lambda: _search.native_draws(None, 0, 1)):
+        with pytest.raises(TypeError):
+            call()
+
+
+def test_a_forest_is_grown_by_one_search_at_a_time() -> None:
+    """Two threads growing one Forest reallocated its node arrays under each other (a heap corruption, found by
+    fuzzing): a second search, or a descend, while one runs is refused."""
+    import threading
+
+    game = robotcore.load_game("nicodemus")
+    state = game.new_initial_state(1)
+    forest = _search.search(game.core, 0, "ismcts", root=state, iterations=10)
+    running = threading.Thread(target=_search.search, args=(game.core, 0, "ismcts"),
+                               kwargs={"root": state, "budget_ms": 1500.0, "forest": forest})
+    running.start()
+    try:
+        for _ in range(200):                  # until the search in the thread holds the forest
+            try:
+                _search.search(game.core, 0, "ismcts", root=state, iterations=1, forest=forest)
+            except robotcore.BatchInUseError:
+                break
+        else:
+            pytest.fail("the second search was never refused")
+        with pytest.raises(robotcore.BatchInUseError):
+            forest.descend(0, 0)
+    finally:
+        running.join()
+    _search.search(game.core, 0, "ismcts", root=state, iterations=10, forest=forest)     # free again
+
+
+def test_a_search_reads_its_own_copy_of_the_root_and_the_worlds() -> None:
+    """The search runs without the GIL: it read the root State's memory, which another thread's ``apply`` may
+    reallocate as the history grows (a use-after-free, found by fuzzing), and the caller's worlds array, which
+    another thread may write. It copies both first: a search whose caller changes them meanwhile still answers
+    as for what they were when it began."""
+    import threading
+
+    game = robotcore.load_game("nicodemus")
+    state = game.new_initial_state(2)
+    worlds = Observer(state, 0).worlds([1, 2, 3])
+    expected = _search.search(game.core, 0, "pimc", worlds=worlds.copy(), iterations=3000, seed=4).root_stats()
+    twin = state.clone()
+    results: list[dict] = []
+    searching = threading.Thread(target=lambda: results.append(
+        _search.search(game.core, 0, "pimc", worlds=worlds, iterations=3000, seed=4).root_stats()))
+    native = threading.Thread(target=lambda: _search.search(game.core, 0, "ismcts", root=twin, budget_ms=300.0))
+    searching.start()
+    native.start()
+    rng = np.random.default_rng(0)
+    while searching.is_alive() or native.is_alive():
+        worlds[:] = rng.integers(0, 256, worlds.shape, dtype=np.uint8)      # garbage into the caller's array
+        if not twin.is_terminal:
+            twin.apply(twin.legal_actions()[0])                            # the root grows its history
+    searching.join()
+    native.join()
+    assert results == [expected]
 
 
 def test_an_observer_shows_only_the_seat() -> None:

@@ -119,3 +119,40 @@ def test_two_threads_on_one_array_get_an_error_never_a_torn_row(name: str) -> No
     assert (batch.current_players(game, rows) == robotcore.TERMINAL).any()
     for row in rows:
         game.state_from_row(row)           # every row passes the invariant check
+
+
+def test_batch_calls_take_robotcore_games_and_the_arrays_own_shape() -> None:
+    """Found by fuzzing: a batch call on an object that only looks like a game (a segfault), and an ndarray
+    subclass whose ``shape`` attribute claims rows of the state's size over 8-byte rows (the engine read past
+    each row): the game's engine and the array's own dimensions are checked."""
+    import types
+
+    from robotcore.core.state import GameCore
+
+    game = robotcore.load_game("scrapyard")
+    for fake in (types.SimpleNamespace(core=None), types.SimpleNamespace(core=GameCore()), object()):
+        with pytest.raises(robotcore.InvalidParameterError):
+            batch.new_states(fake, [1])
+        with pytest.raises(robotcore.InvalidParameterError):
+            batch.current_players(fake, game.new_batch(np.arange(2)))
+
+    class Liar(np.ndarray):
+        @property
+        def shape(self):  # type: ignore[override]
+            return (4, game.state_size)
+
+    rows = np.zeros((4, 8), dtype=np.uint8).view(Liar)
+    for call in (lambda: batch.random_playouts(game, rows, 1), lambda: batch.current_players(game, rows)):
+        with pytest.raises(robotcore.CorruptStateError, match=r"\(4, 8\)"):
+            call()
+
+
+def test_objects_never_given_an_engine_are_inert() -> None:
+    """``State.__new__`` alone and a ``GameCore`` no engine bound reached NULL pointers (segfaults, found by
+    fuzzing): they are inert, a state of no seat and no action."""
+    from robotcore.core.state import GameCore, State, new_initial_state
+
+    for state in (State.__new__(State), new_initial_state(None, GameCore(), 0)):
+        assert state.is_terminal and state.legal_actions() == [] and state.actors == []
+        with pytest.raises(robotcore.GameOverError):
+            state.apply(0)

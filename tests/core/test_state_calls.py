@@ -277,3 +277,76 @@ def test_the_compress_lists_and_the_portable_lists_are_the_same() -> None:
         pytest.skip("the compress lists are not used here (no Intel CPU with AVX-512 VBMI2, or a Python that "
                     "stores the ids counted): the loops only")
     assert fast[1] == portable[1]
+
+
+class _Mover:
+    """Plays random moves on ``state`` when it runs: from a finalizer (``__del__``) or a seat's ``__index__`` —
+    Python code that runs inside a State method, in the middle of its call. ``log`` counts the moves played."""
+
+    def __init__(self, state: robotcore.State, moves: int, log: list[int], value: int = 0) -> None:
+        self.state, self.moves, self.log, self.value = state, moves, log, value
+
+    def play(self) -> None:
+        rng = random.Random(self.moves)
+        for _ in range(self.moves):
+            if self.state.is_terminal:
+                break
+            seat = self.state.actors[0]
+            self.state.apply(rng.choice(self.state.legal_actions(seat)), seat)
+            self.log.append(1)
+
+    def __del__(self) -> None:
+        self.play()
+
+    def __index__(self) -> int:
+        self.play()
+        return self.value
+
+
+def test_code_run_by_a_recycled_list_cannot_disturb_the_list_being_made(game: robotcore.Game) -> None:
+    """``legal_actions`` refills a list its caller dropped, which drops what the caller left in it: a finalizer
+    that plays moves on the same state (enough to move its memory as the history grows) ran in the middle of the
+    call, which then read the old mask from freed memory (valgrind: invalid reads; Sparks: a segfault, found by
+    fuzzing). The list is the legal actions of the state as the call found it."""
+    for seed in range(4):
+        state = game.new_initial_state(seed)
+        log: list[int] = []
+        spare = state.clone().legal_actions()
+        spare.append(_Mover(state, 40, log))
+        del spare                               # a spare list now, the only holder of the mover
+        for _ in range(3):                      # a call takes that spare (the other may serve first)
+            seat = state.current_player
+            before = _reference(state, seat)
+            got = state.legal_actions(seat)
+            if log:
+                break
+        assert log, "the mover never ran: the test did not reach the case"
+        assert got == before
+        robotcore.from_bytes(state.to_bytes())  # the state the mover left is one the engine accepts
+
+
+def test_a_seat_whose_index_plays_moves_is_checked_against_the_state_after_it(game: robotcore.Game) -> None:
+    """``apply(a, seat)`` and ``legal_actions(seat)`` read the actors, then converted the seat by its
+    ``__index__`` (Python code): one that played a move left them applying for a seat no longer acting (a state
+    the engine's own check refused: found by fuzzing). The conversion now comes first, or the checks run again."""
+    rng = random.Random(7)
+    for seed in range(20):
+        state = game.new_initial_state(seed)
+        for _ in range(rng.randrange(0, 30)):
+            if state.is_terminal:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal:
+            continue
+        seat = state.current_player
+        log: list[int] = []
+        try:
+            state.apply(rng.choice(state.legal_actions(seat)), _Mover(state, 1, log, seat))
+        except robotcore.RobotcoreError:
+            pass                                  # refused against the state after the move: nothing applied
+        assert log
+        robotcore.from_bytes(state.to_bytes())    # whatever happened, a state the engine accepts
+        if not state.is_terminal:
+            mover = _Mover(state, 1, log, state.current_player)
+            listed = state.legal_actions(mover)
+            assert listed == (_reference(state, mover.value) if mover.value in state.actors else [])

@@ -20,6 +20,8 @@ class Forest:
     def root_stats(self) -> dict[int, tuple[int, float]]: ...
     def descend(self, player: int, action: int) -> bool: ...
 
+MAX_SEARCH_LEN: int
+
 def search(
     core: GameCore,
     seat: int,

@@ -52,7 +52,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from robotcore.errors import BatchInUseError
+
 cnp.import_array()
+
+#: The longest playout a search follows (its path buffer holds this many nodes per thread: 16 MB at most)
+MAX_SEARCH_LEN = 1 << 22
 
 
 cdef extern from "<time.h>" nogil:
@@ -356,10 +361,13 @@ cdef class Forest:
     cdef int ntrees
     cdef readonly int seat
     cdef readonly str mode
+    cdef GameCore core          # the engine (game and parameters) its trees were grown on
+    cdef bint busy              # a search is growing it (in another thread): nothing else may touch the trees
 
     def __cinit__(self):
         self.trees = NULL
         self.ntrees = 0
+        self.busy = False
 
     def __dealloc__(self):
         cdef int i
@@ -426,7 +434,9 @@ cdef class Forest:
         False, and nothing changed, when some tree has no such child."""
         cdef int i
         cdef int32_t ch
-        cdef int32_t* found = <int32_t*>malloc(max(self.ntrees, 1) * sizeof(int32_t))
+        cdef int32_t* found
+        _not_busy(self)
+        found = <int32_t*>malloc(max(self.ntrees, 1) * sizeof(int32_t))
         if found == NULL:
             raise MemoryError()
         try:
@@ -444,6 +454,12 @@ cdef class Forest:
             return True
         finally:
             free(found)
+
+
+cdef int _not_busy(Forest forest) except -1:
+    if forest.busy:
+        raise BatchInUseError("this Forest is being searched in another thread: wait for that search to end")
+    return 0
 
 
 cdef int _reroot(Tree* t, int32_t sub) noexcept nogil:
@@ -484,7 +500,8 @@ cdef int _reroot(Tree* t, int32_t sub) noexcept nogil:
 
 
 cdef object _check_worlds(GameCore core, object worlds):
-    arr = np.ascontiguousarray(worlds, dtype=np.uint8)
+    # a copy of our own: the search reads it without the GIL, and the caller's array could change meanwhile
+    arr = np.array(worlds, dtype=np.uint8, order="C", copy=True)
     if arr.ndim != 2 or arr.shape[1] != core.spec.state_size or arr.shape[0] < 1:
         raise ValueError(f"worlds must be an (N >= 1, {core.spec.state_size}) uint8 array")
     cdef const uint8_t[:, ::1] v = arr
@@ -534,6 +551,12 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
         raise ValueError("threads must be from 1 to 256")
     if iterations < 0 or (iterations == 0 and budget_ms <= 0.0):
         raise ValueError("give iterations >= 1 or a positive budget_ms")
+    if not 2 <= max_len <= MAX_SEARCH_LEN:
+        raise ValueError(f"max_len must be from 2 to {MAX_SEARCH_LEN}, got {max_len}")
+    if not 0.0 <= c <= 1e6:                  # (NaN fails too)
+        raise ValueError(f"the exploration constant c must be from 0 to 1e6, got {c}")
+    if not budget_ms >= 0.0:
+        raise ValueError(f"budget_ms must be >= 0, got {budget_ms}")
     if rollout == "random":
         leaf = LEAF_RANDOM
         if depth != 0:
@@ -555,7 +578,10 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
             raise ValueError("this engine has no native resampler: pass worlds drawn by resample_hidden")
         if root is None or root.core is not core:
             raise ValueError("a native resampler needs the root state of this game")
-        rootp = root.data
+        # a copy: the search reads the root without the GIL, while another thread may play on the State (and move
+        # its memory as its history grows)
+        root_copy = (<const char*>root.data)[:spec.state_size]
+        rootp = <const char*>root_copy
         if spec.resample_scratch:
             scratch_buf = bytearray(spec.resample_scratch)
             scratch_view = scratch_buf
@@ -576,24 +602,30 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
     if m == 0:
         nt = threads
         if forest is not None:
-            if forest.mode != "ismcts" or forest.seat != seat or forest.ntrees != nt:
-                raise ValueError("the reused forest does not match this search")
+            _not_busy(forest)
+            if forest.mode != "ismcts" or forest.seat != seat or forest.ntrees != nt or forest.core is not core:
+                raise ValueError("the reused forest does not match this search (mode, seat, threads and game)")
         else:
             cap = <int32_t>min(max(iterations // nt + 2, 1024), 1 << 20)
             forest = Forest.__new__(Forest)
             forest.seat = seat
             forest.mode = mode
+            forest.core = core
             forest._alloc(nt, seed, cap)
     else:
+        if forest is not None:
+            raise ValueError("forest (tree reuse) applies to mode='ismcts' only")
         nt = <int>min(threads, nworlds)
         cap = <int32_t>min(max(iterations + 2, 256), 1 << 20)
         forest = Forest.__new__(Forest)
         forest.seat = seat
         forest.mode = mode
+        forest.core = core
         forest._alloc(<int>nworlds, seed, cap)
     jobs = <Job*>malloc(nt * sizeof(Job))
     if jobs == NULL:
         raise MemoryError()
+    forest.busy = True
     try:
         for t in range(nt):
             jobs[t].spec = spec
@@ -644,6 +676,7 @@ def search(GameCore core, int seat, str mode, *, worlds=None, State root=None, i
             if jobs[t].status != 0:
                 raise RuntimeError("the engine reported an acting seat without a legal action during search")
     finally:
+        forest.busy = False
         free(jobs)
     return forest
 
@@ -654,7 +687,7 @@ def native_evaluate(GameCore core) -> bool:
     return core.spec.evaluate != NULL
 
 
-def evaluate(State state) -> list:
+def evaluate(State state not None) -> list:
     """The engine's native leaf evaluation of ``state``: one value in [0, 1] per seat (tests)."""
     cdef double out[MAX_SEATS]
     cdef int i
@@ -682,7 +715,7 @@ cdef object _prepared(State root, int seat):
     return buf
 
 
-def native_resample(State root, int seat, uint64_t seed) -> State:
+def native_resample(State root not None, int seat, uint64_t seed) -> State:
     """One draw of the engine's native resampler (``resample_prepare`` then ``resample_draw``, the very
     functions the search calls) with the stream ``rng_seed(seed)``, as a State without history: the draw a
     game's ``resample_hidden(seat, seed)`` makes."""
@@ -696,7 +729,7 @@ def native_resample(State root, int seat, uint64_t seed) -> State:
     return out
 
 
-def native_draws(State root, int seat, int64_t n, uint64_t seed=0, bint validate=False) -> int:
+def native_draws(State root not None, int seat, int64_t n, uint64_t seed=0, bint validate=False) -> int:
     """``n`` native draws for ``seat`` from ``root`` (one prepare, then ``n`` draws into one buffer, without the
     GIL), for timing; with ``validate`` each world goes through the engine's invariant check. Returns the
     number of worlds that failed it (0 without ``validate``)."""
@@ -708,11 +741,13 @@ def native_draws(State root, int seat, int64_t n, uint64_t seed=0, bint validate
     cdef uint64_t rng = rng_seed(seed)
     cdef int64_t i, bad = 0
     cdef int err = 0
+    root_copy = (<const char*>root.data)[:spec.state_size]     # read without the GIL: a copy (see search)
+    cdef const void* rootp = <const char*>root_copy
     if w == NULL:
         raise MemoryError()
     with nogil:
         for i in range(n):
-            if spec.resample_draw(cfg, &view[0], root.data, seat, w, &rng) != 0:
+            if spec.resample_draw(cfg, &view[0], rootp, seat, w, &rng) != 0:
                 err = 1
                 break
             if validate and spec.validate(cfg, w) != 0:

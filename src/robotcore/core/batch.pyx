@@ -5,7 +5,10 @@ Each function validates every row it is given with the engine's invariant check 
 never stepped), then works under ``nogil``, so several Python threads can run batches at once on disjoint
 arrays (or disjoint rows of one). Calls whose memory overlaps a call in flight in another thread are refused
 with ``BatchInUseError`` when either of them writes (``random_playouts``, ``step``): a user's mistake gets an
-error, never a torn row or a crash. Reading calls (``legal_masks``, ``scores``...) may share rows with each
+error, never a torn row or a crash. The guard sees batch calls only: writing into the rows by other means
+(``states[r] = ...`` from another thread) while a call plays them is a data race it cannot catch, as with any
+array a native call reads without the GIL, and the engines may then read a row that passed validation but
+changed since (out of bounds: a crash). Don't write rows a batch call is playing. Reading calls (``legal_masks``, ``scores``...) may share rows with each
 other, and take read-only arrays. Random policies draw from a per-row stream derived from ``(seed, row)``: results do not depend on how the
 rows are split between threads. Bounds checks are off in the loops: row indices come from ``range(N)`` and
 the row width is checked against the game's state size at entry (``_core``).
@@ -90,15 +93,28 @@ class _Claim:
         return False
 
 
-cdef GameCore _core(game, object states, bint writes=False):
-    cdef GameCore core = game.core
-    if states.ndim != 2 or states.shape[1] != core.spec.state_size or states.dtype != np.uint8:
+cdef GameCore _game_core(game):
+    """The engine of a robotcore Game (anything else, or an engine never bound, is refused: its functions would be
+    called without the GIL on rows they were not made for)."""
+    core = getattr(game, "core", None)
+    if not isinstance(core, GameCore) or (<GameCore>core).cfg == NULL:
+        raise InvalidParameterError(f"a batch call needs a robotcore Game, got {type(game).__name__}")
+    return <GameCore>core
+
+
+cdef GameCore _core(game, cnp.ndarray states, bint writes=False):
+    cdef GameCore core = _game_core(game)
+    cdef int i
+    # the array's own dimensions and flags, read in C: a subclass's shape attribute may say otherwise
+    if cnp.PyArray_NDIM(states) != 2 or cnp.PyArray_DIM(states, 1) != core.spec.state_size \
+            or cnp.PyArray_TYPE(states) != cnp.NPY_UINT8:
+        shape = tuple([cnp.PyArray_DIM(states, i) for i in range(cnp.PyArray_NDIM(states))])
         raise CorruptStateError(
-            f"a {game.name} batch must be (N, {core.spec.state_size}) uint8, got {states.dtype} {states.shape}"
+            f"a {game.name} batch must be (N, {core.spec.state_size}) uint8, got {states.dtype} {shape}"
         )
-    if not states.flags.c_contiguous:
+    if not cnp.PyArray_IS_C_CONTIGUOUS(states):
         raise InvalidParameterError("a batch must be a C-contiguous array (np.ascontiguousarray makes one)")
-    if writes and not states.flags.writeable:
+    if writes and not cnp.PyArray_ISWRITEABLE(states):
         raise InvalidParameterError("this call plays the rows in place: the array must be writeable")
     return core
 
@@ -196,7 +212,7 @@ cdef int _check_threads(object threads) except -1:
 def new_states(game, seeds) -> cnp.ndarray:
     """An ``(N, state_size)`` uint8 array: row i is a new game with seed ``seeds[i]`` (ints in [0, 2**64), any
     sequence or integer array: ``check_seeds``)."""
-    cdef GameCore core = game.core
+    cdef GameCore core = _game_core(game)
     cdef const uint64_t[::1] sd = check_seeds(seeds)
     cdef Py_ssize_t n = sd.shape[0], r
     result = np.zeros((n, core.spec.state_size), dtype=np.uint8)

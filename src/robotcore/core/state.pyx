@@ -280,13 +280,20 @@ cdef extern from *:
         return lst;
     }
 
-    /* A new reference to the list of id_items[a] for every bit a set in words[0..nw), in increasing order.
+    /* RC_HELD: the lists are filled from copies of the mask words they decode, taken before rc_take_list. Taking
+       a list may run any Python code (dropping what a caller left in a recycled list runs its finalizers; a new
+       list may start a garbage collection, which runs others), and such code may play moves on the very State
+       whose mask ``words`` points into, or grow its history and so move that memory: read from the copies, the
+       list is the legal actions of the state as it was when the call began, never of freed memory.
+
+       A new reference to the list of id_items[a] for every bit a set in words[0..nw), in increasing order.
        Masks are sparse (a few actions in up to tens of words): four words are tested at once, the words with a
        bit are listed (and their bits counted) without a branch, and only those are decoded. (Decoding them in
        one loop, with a conditional move to the next word, saves the words' loop exits for about 10 more instructions
        an action.) */
     static PyObject* rc_mask_list(PyObject* const* id_items, const uint64_t* words, int nw) {
         uint8_t nonzero[128];
+        uint64_t held[128];                 /* the words decoded, copied before rc_take_list (see RC_HELD) */
         const uint64_t* p = words;
         const uint64_t* const end = words + nw;
         const uint64_t* const end4 = words + (nw & ~3);
@@ -298,15 +305,17 @@ cdef extern from *:
         if (RC_LIST_COMPRESS && nw <= 64) {
             uint64_t which = 0;
             for (j = 0; j < nw; j++) {
-                which |= (uint64_t)(words[j] != 0) << j;
-                n += rc_popcount64(words[j]);
+                held[j] = words[j];
+                which |= (uint64_t)(held[j] != 0) << j;
+                n += rc_popcount64(held[j]);
             }
-            return rc_compressed_list(id_items, words, which, n);
+            return rc_compressed_list(id_items, held, which, n);
         }
         for (; p < end4; p += 4) {
             if (p[0] | p[1] | p[2] | p[3]) {
                 for (j = 0; j < 4; j++) {
                     nonzero[m] = (uint8_t)(p - words + j);
+                    held[m] = p[j];
                     m += p[j] != 0;
                     n += rc_popcount64(p[j]);
                 }
@@ -314,6 +323,7 @@ cdef extern from *:
         }
         for (; p < end; p++) {
             nonzero[m] = (uint8_t)(p - words);
+            held[m] = *p;
             m += *p != 0;
             n += rc_popcount64(*p);
         }
@@ -322,7 +332,7 @@ cdef extern from *:
             return NULL;
         items = ((PyListObject*)lst)->ob_item;
         for (j = 0; j < m; j++) {
-            uint64_t w = words[nonzero[j]];
+            uint64_t w = held[j];
             PyObject* const* base = id_items + ((Py_ssize_t)nonzero[j] << 6);
     #if RC_PINNED_IDS
             PyObject** out = items + k;
@@ -364,13 +374,17 @@ cdef extern from *:
         uint64_t b, w;
         Py_ssize_t n = 0, k = 0;
         int slot;
+        uint64_t held[64];                  /* the named words, copied before rc_take_list (see RC_HELD) */
         which &= nw >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << nw) - 1);
-        for (b = which; b; b &= b - 1)
-            n += rc_popcount64(words[rc_ctz64(b)]);
+        for (b = which; b; b &= b - 1) {
+            int i = rc_ctz64(b);
+            held[i] = words[i];
+            n += rc_popcount64(held[i]);
+        }
         if (n == 0)
             return rc_mask_list(id_items, words, nw);
         if (RC_LIST_COMPRESS)
-            return rc_compressed_list(id_items, words, which, n);
+            return rc_compressed_list(id_items, held, which, n);
         lst = rc_take_list(n, &slot);
         if (lst == NULL)
             return NULL;
@@ -378,7 +392,7 @@ cdef extern from *:
         for (b = which; b; b &= b - 1) {
             int i = rc_ctz64(b);
             PyObject* const* base = id_items + ((Py_ssize_t)i << 6);
-            for (w = words[i]; w; w &= w - 1) {
+            for (w = held[i]; w; w &= w - 1) {
                 PyObject* a = base[rc_ctz64(w)];
                 RC_ID_INCREF(a);
                 items[k++] = a;
@@ -429,12 +443,53 @@ cdef inline Py_ssize_t _aligned(Py_ssize_t n) noexcept:
 
 
 @cython.final
+# An unbound GameCore's function table: inert (no seat, no action, zero-byte states that never validate), so that a
+# GameCore made but never bound by an engine can reach no NULL function pointer whatever it is handed to.
+cdef uint32_t _unbound_actors(const void* cfg, const void* st) noexcept nogil:
+    return 0
+
+
+cdef void _unbound_init(const void* cfg, void* st, uint64_t seed) noexcept nogil:
+    pass
+
+
+cdef void _unbound_mask(const void* cfg, const void* st, int seat, uint64_t* words) noexcept nogil:
+    pass
+
+
+cdef void _unbound_apply(const void* cfg, void* st, int seat, int action) noexcept nogil:
+    pass
+
+
+cdef void _unbound_scores(const void* cfg, const void* st, int32_t* out) noexcept nogil:
+    pass
+
+
+cdef void _unbound_keys(const void* cfg, const void* st, int64_t* out) noexcept nogil:
+    pass
+
+
+cdef int _unbound_validate(const void* cfg, const void* st) noexcept nogil:
+    return 1
+
+
+cdef EngineSpec _UNBOUND
+_UNBOUND.init = _unbound_init
+_UNBOUND.actors = _unbound_actors
+_UNBOUND.legal_mask = _unbound_mask
+_UNBOUND.apply = _unbound_apply
+_UNBOUND.scores = _unbound_scores
+_UNBOUND.rank_keys = _unbound_keys
+_UNBOUND.validate = _unbound_validate
+
+
 cdef class GameCore:
     """An engine bound to one set of parameters (built by each game's ``engine.make_core``)."""
 
     def __cinit__(self):
         self.cfg_mem = NULL
         self.cfg = NULL
+        self.spec = _UNBOUND
 
     def __dealloc__(self):
         PyMem_Free(self.cfg_mem)
@@ -502,6 +557,10 @@ cdef class GameCore:
         return self.spec.validate(self.cfg, &raw[0])
 
 
+#: The core of a State made by State.__new__ alone (never given one): inert, like every unbound GameCore
+cdef GameCore _UNBOUND_CORE = GameCore()
+
+
 cdef State empty_state(object game, GameCore core, uint64_t seed, Py_ssize_t hist_cap):
     cdef State s = State.__new__(State)
     s.game = game
@@ -548,6 +607,7 @@ cdef inline uint32_t _current_actors(State st) noexcept:
 
 cdef int _apply_checked(State self, object action, object seat) except -1:
     """``State.apply`` with every check spelled out (the calls its fast path does not take: other types, errors)."""
+    cdef Py_ssize_t moves = self.hist_len    # every change of a state is a move (apply_unchecked)
     cdef uint32_t bits = _current_actors(self)
     cdef int s, overflow = 0
     cdef long a
@@ -569,6 +629,10 @@ cdef int _apply_checked(State self, object action, object seat) except -1:
         a = PyLong_AsLongAndOverflow(action, &overflow)
     if overflow or a < 0 or a >= self.core.spec.num_actions:
         raise InvalidActionError(f"action ids are in [0, {self.core.spec.num_actions}), got {action}")
+    if self.hist_len != moves:
+        # the seat's or the action's __index__ (Python code) played a move on this state: check the ints again
+        # against the state as it is now, rather than with the actors read before
+        return _apply_checked(self, a, s if seat is not None else None)
     if not (_mask_of(self, s, bits)[a >> 6] >> (a & 63)) & 1:
         raise IllegalActionError(
             f"{self.game.action_to_str(a)} (action {a}) is not legal for seat {s} now"
@@ -592,6 +656,7 @@ cdef class State:
     """
 
     def __cinit__(self):
+        self.core = _UNBOUND_CORE       # until a State is given its game's (State.__new__ alone: an inert one)
         self.data = NULL
         self.hist = NULL
         self.hist_len = 0
@@ -696,17 +761,18 @@ cdef class State:
 
     def legal_actions(self, seat=None) -> list:
         """Sorted legal action ids of ``seat`` (default: the current player); empty if that seat is not acting."""
-        cdef uint32_t bits = _current_actors(self)
+        cdef uint32_t bits
         cdef const uint64_t* words
-        cdef int s
+        cdef int s = 0
+        if seat is not None:
+            s = self._seat(seat)        # first: a seat's __index__ is Python code, which may change this state
+        bits = _current_actors(self)
         if seat is None:
             if bits == 0:
                 return []
             s = lowest_bit(bits)
-        else:
-            s = self._seat(seat)
-            if not (bits >> s) & 1:
-                return []
+        elif not (bits >> s) & 1:
+            return []
         words = _mask_of(self, s, bits)
         if self.core.spec.legal_mask_words != NULL:
             return rc_mask_list_in(_ID_ITEMS, words, self.mask_which, self.core.spec.mask_words)
@@ -714,10 +780,10 @@ cdef class State:
 
     def legal_mask(self, seat=None) -> cnp.ndarray:
         """Boolean array of length ``num_actions``: True where the action is legal for ``seat``."""
-        cdef uint32_t bits = _current_actors(self)
-        cdef int s = self._seat(seat)
+        cdef int s = self._seat(seat)       # (before the actors are read: see legal_actions)
         cdef cnp.npy_intp n = self.core.spec.num_actions
         cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &n, cnp.NPY_BOOL, 0)
+        cdef uint32_t bits = _current_actors(self)
         cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
         cdef const uint64_t* words
         cdef uint64_t w
@@ -734,20 +800,21 @@ cdef class State:
 
     def is_legal(self, action, seat=None) -> bool:
         """True when ``action`` may be applied now for ``seat`` (default: the current player)."""
-        cdef uint32_t bits = _current_actors(self)
+        cdef uint32_t bits
         cdef int s
         cdef long a
-        try:
-            s = self._seat(seat)
-        except (TypeError, ValueError):
-            return False
-        if s < 0 or not (bits >> s) & 1:
-            return False
-        if type(action) is not int:
+        if type(action) is not int:         # the conversions first (see legal_actions), then the actors
             try:
                 action = _coerce_int(action, "action")
             except TypeError:
                 return False
+        try:
+            s = self._seat(seat)
+        except (TypeError, ValueError):
+            return False
+        bits = _current_actors(self)
+        if s < 0 or not (bits >> s) & 1:
+            return False
         if action < 0 or action >= self.core.spec.num_actions:
             return False
         a = action

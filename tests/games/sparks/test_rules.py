@@ -1383,3 +1383,14 @@ def test_rules_md_tables_are_the_default_content() -> None:
     assert table == {a.name: (a.kind, a.timing, a.points) for a in DEFAULT_ASSISTANTS}
     robots = re.findall(r"^\| (\d+) \| [^|]+ \| (\d) \|", text, re.M)
     assert [(int(i), int(adv)) for i, adv in robots] == [(i + 1, r.advance) for i, r in enumerate(DEFAULT_ROBOTS[:15])]
+
+
+def test_with_fields_of_another_shape_is_a_clear_error() -> None:
+    """Game.with_fields packs the caller's lists: a short one read past its end (a segfault, found by fuzzing)."""
+    g, s = at_action(3, 0)
+    for edit in (lambda f: f.update(bottom=f["bottom"][:5]), lambda f: f["players"].pop(),
+                 lambda f: f.pop("bag"), lambda f: f.update(done="x")):
+        f = fields(g, s)
+        edit(f)
+        with pytest.raises(robotcore.InvalidParameterError):
+            g.with_fields(f)

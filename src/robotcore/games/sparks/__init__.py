@@ -22,7 +22,7 @@ import numpy as np
 
 from robotcore.core.game import Game, is_decimal
 from robotcore.core.state import GameCore, State
-from robotcore.errors import InvalidActionError
+from robotcore.errors import InvalidActionError, InvalidParameterError
 from robotcore.games.sparks import engine, view
 from robotcore.games.sparks.data import (
     ASSISTANT_KINDS,
@@ -414,8 +414,12 @@ class SparksGame(Game):
         return out
 
     def with_fields(self, fields: Mapping[str, Any], seed: int = 0) -> State:
-        """A state from (possibly edited) ``fields`` output, checked by the engine's invariants."""
-        raw = engine.pack_state(dict(fields))
+        """A state from (possibly edited) ``fields`` output, checked by the engine's invariants (fields of another
+        shape: ``InvalidParameterError``; a struct the invariants refuse: ``CorruptStateError``)."""
+        try:
+            raw = engine.pack_state(dict(fields))
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
+            raise InvalidParameterError(f"fields are not a Sparks state's ({type(exc).__name__}: {exc})") from None
         return self.state_from_row(np.frombuffer(raw, dtype=np.uint8), seed)
 
     def render(self, state: State) -> str:

@@ -2502,6 +2502,8 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
     return out
 
 
+@cython.boundscheck(True)           # the caller's lists (Game.with_fields): a short one is an IndexError
+@cython.wraparound(True)
 def pack_state(dict f) -> bytes:
     """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
     cdef SPState s
@@ -2547,8 +2549,6 @@ def pack_state(dict f) -> bytes:
         P.box_cog = q["box_cog"]
         P.hand = q["hand"]
         P.played = q["played"]
-        for name in _P_SCALARS[5:]:
-            pass
         P.tiles = q["tiles"]
         P.cogs = q["cogs"]
         P.sparks = q["sparks"]
