@@ -462,3 +462,24 @@ def test_docs_name_every_adapter_entry_point_with_its_defaults() -> None:
     for entry in ("pettingzoo.env(", "raw_env", "parallel_env(", "openspiel.register("):
         assert entry in (robotcore.adapters.__doc__ or "") and entry in readme
     assert "lowest pending seat first" in readme
+
+
+def test_gymnasium_takes_integer_ids_of_any_integer_type_and_nothing_else() -> None:
+    """``step`` read its action with ``int()``: "3", 2.9 and True were taken as actions 3, 2 and 1; a numpy seat
+    was refused (found by fuzzing). Any integer type is an id (the Discrete space samples numpy ints)."""
+    pytest.importorskip("gymnasium")
+    import numpy as np
+
+    import robotcore
+    from robotcore.adapters import gymnasium as rc_gym
+
+    env = rc_gym.env("robotrick", seat=np.int64(1))
+    assert env.seat == 1 and type(env.seat) is int
+    obs, info = env.reset(seed=3)
+    for bad in ("3", 2.9, True, None, np.float64(1.0)):
+        with pytest.raises(robotcore.InvalidActionError):
+            env.step(bad)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    env.step(np.int32(legal))                      # a numpy id is an id
+    with pytest.raises(robotcore.InvalidParameterError):
+        rc_gym.env("robotrick", seat=True)

@@ -350,3 +350,16 @@ def test_a_seat_whose_index_plays_moves_is_checked_against_the_state_after_it(ga
             mover = _Mover(state, 1, log, state.current_player)
             listed = state.legal_actions(mover)
             assert listed == (_reference(state, mover.value) if mover.value in state.actors else [])
+
+
+def test_replay_refuses_a_malformed_history_with_a_robotcore_error(default_game: robotcore.Game) -> None:
+    """``Game.replay`` unpacked each item bare: a pair of three gave ``ValueError: too many values to unpack``
+    and a number in place of the list a ``TypeError`` (found by fuzzing)."""
+    state = default_game.new_initial_state(1)
+    seat = state.current_player
+    good = [(seat, state.legal_actions(seat)[0])]
+    state.apply(good[0][1], seat)
+    assert default_game.replay(1, good) == state
+    for bad in ([(0, 0, 0)], [(1,)], 5, [(0, "x")], [None]):
+        with pytest.raises(robotcore.RobotcoreError):
+            default_game.replay(1, bad)  # type: ignore[arg-type]

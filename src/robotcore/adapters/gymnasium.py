@@ -29,6 +29,7 @@ learner, the others are played by opponents.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -38,7 +39,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 import robotcore
-from robotcore.errors import GameOverError, InvalidParameterError
+from robotcore.errors import GameOverError, InvalidActionError, InvalidParameterError
 
 
 class Opponent(Protocol):
@@ -56,9 +57,10 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.illegal_action = illegal_action
         self._ended_by_illegal = False
         n = self.game.num_players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        index = _integer(seat)                  # any integer type (numpy's too), never a bool
+        if index is None or not 0 <= index < n:
             raise InvalidParameterError(f"seat must be 0..{n - 1}, got {seat!r}")
-        self.seat = seat
+        self.seat = index
         others = [s for s in range(n) if s != seat]
         specs: list[str | Opponent] = (list(opponents) if isinstance(opponents, (list, tuple))
                                        else [opponents] * len(others))  # type: ignore[list-item]
@@ -123,11 +125,14 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self._ended_by_illegal or self.state.is_terminal:
             why = "it ended on an illegal action" if self._ended_by_illegal else "the game ended"
             raise GameOverError(f"the episode is over ({why}): call reset()")
-        if self.illegal_action == "terminate" and not self.state.is_legal(int(action), self.seat):
+        a = _integer(action)                    # an action id: "3", 2.9 or True is no action (int() took them)
+        if a is None:
+            raise InvalidActionError(f"an action is an integer id of the Discrete space, got {action!r}")
+        if self.illegal_action == "terminate" and not self.state.is_legal(a, self.seat):
             self._ended_by_illegal = True
             info = {**self._info(), "illegal_action": True}
             return self.state.observation(self.seat), -1.0, True, False, info
-        self.state.apply(int(action), self.seat)
+        self.state.apply(a, self.seat)
         self._play_others()
         terminated = self.state.is_terminal
         reward = float(self.state.returns()[self.seat]) if terminated else 0.0
@@ -136,6 +141,16 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def render(self) -> str | None:
         if self.render_mode == "ansi" and self.state is not None:
             return self.game.render(self.state)
+        return None
+
+
+def _integer(value: Any) -> int | None:
+    """``value`` as an int when it is of an integer type (numpy's included) and not a bool, else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
         return None
 
 

@@ -199,10 +199,17 @@ class Game(abc.ABC):
         return _state.state_from_bytes(self, self._core, data)
 
     def replay(self, seed: int, actions: Iterable[tuple[int, int] | int]) -> State:
-        """Replay a history (``(seat, action)`` pairs, or bare actions for the current player)."""
+        """Replay a history (``(seat, action)`` pairs, or bare actions for the current player). A malformed item
+        is an ``InvalidActionError`` naming its place; an illegal one raises as ``State.apply`` does."""
         state = self.new_initial_state(seed)
-        for item in actions:
+        try:
+            items = iter(actions)
+        except TypeError:
+            raise InvalidParameterError(f"actions must be an iterable, got {type(actions).__name__}") from None
+        for i, item in enumerate(items):
             if isinstance(item, (tuple, list)):
+                if len(item) != 2:
+                    raise InvalidActionError(f"history item {i}: a (seat, action) pair, got {item!r}")
                 seat, action = item
                 state.apply(action, seat)
             else:
