@@ -147,7 +147,7 @@ def test_search_checks_its_inputs() -> None:
         _search.search(game.core, 0, "ismcts", root=other, iterations=10)
     with pytest.raises(ValueError):
         _search.search(game.core, 0, "ismcts", worlds=worlds, iterations=0)
-    for options in ({"iterations": 0}, {"threads": 0}, {"ms": -1}, {"c": "x"}, {"worlds": 0}):
+    for options in ({"iterations": 0}, {"threads": 0}, {"ms": -1}, {"c": "x"}, {"worlds": 0}, {"worlds": 8193}):
         with pytest.raises(robotcore.InvalidParameterError):
             make_bot("ismcts", **options)
     # found by fuzzing the low-level call: a max_len whose path buffer size wrapped (a heap overflow), NaN or
