@@ -1941,6 +1941,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         return 1
     if s.phase == PH_ACTION and s.done == (1 << n) - 1:
         return 1
+    if s.phase != PH_ACTION and s.done:                 # the seats done this action phase: none outside it
+        return 1
     if not zero_from(s.spare, 0, 7) or s.spare32:
         return 1
     if s.stacks >= (1 << NTILES) or popcount(s.stacks) != cfg.stacks_in_play or s.goals >= (1 << NGOALS):
@@ -2077,6 +2079,10 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             if P.pend[i] == PD_RECYCLE_PICK and i == 0 and P.nrc == 0:
                 return 10
         if P.npend and s.phase != PH_ACTION:
+            return 10
+        # 'done' is offered only with nothing pending, and nothing is queued for a seat that is done: a seat
+        # done with a choice pending would carry it out of the action phase
+        if P.npend and (s.done >> p) & 1:
             return 10
         if P.held and not (P.npend and P.pend[0] == PD_RECYCLE_PLACE):
             return 10
