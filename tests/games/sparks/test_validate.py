@@ -18,6 +18,8 @@ from robotcore.games.sparks import engine
 from ...conformance.test_fuzz import _reframe, struct_start
 
 PH_ACTION = 3                                       # state.pxd
+PD_CONRAD = 10
+MAX_PEND = 12
 
 
 def fields(state: robotcore.State) -> dict[str, Any]:
@@ -81,3 +83,25 @@ def test_no_seat_is_done_outside_the_action_phase() -> None:
         f["done"] = 1
     refused(state, mark_done)
 
+
+def test_conrads_copy_is_pending_only_with_a_conrad_played() -> None:
+    """Copying set Conrad's copy for a seat with no Conrad, which the check refuses."""
+    conrad = [a.name for a in robotcore.load_game("sparks").content.assistants].index("Conrad")
+
+    def candidate(f: dict[str, Any]) -> int | None:
+        for p in range(4):
+            P = f["players"][p]
+            if (f["phase"] == PH_ACTION and 0 < P["npend"] < MAX_PEND and P["played"]
+                    and not (P["played"] >> conrad) & 1):
+                return p
+        return None
+
+    state = next(positions(lambda f: candidate(f) is not None))
+    seat = candidate(fields(state))
+    assert seat is not None
+
+    def queue_copy(f: dict[str, Any]) -> None:
+        P = f["players"][seat]
+        P["pend"][P["npend"]] = PD_CONRAD
+        P["npend"] += 1
+    refused(state, queue_copy)

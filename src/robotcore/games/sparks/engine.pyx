@@ -2078,6 +2078,9 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
                 return 10
             if P.pend[i] == PD_RECYCLE_PICK and i == 0 and P.nrc == 0:
                 return 10
+            # Conrad's copy is asked when a Conrad is played, and the copy needs it there (9 above)
+            if P.pend[i] == PD_CONRAD and not (P.played & cfg.kind_mask[AK_CONRAD]):
+                return 10
         if P.npend and s.phase != PH_ACTION:
             return 10
         # 'done' is offered only with nothing pending, and nothing is queued for a seat that is done: a seat
