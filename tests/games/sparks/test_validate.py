@@ -17,7 +17,7 @@ from robotcore.games.sparks import engine
 
 from ...conformance.test_fuzz import _reframe, struct_start
 
-PH_ACTION = 3                                       # state.pxd
+PH_REFILL, PH_ACTION = 1, 3                         # state.pxd
 PD_CONRAD = 10
 MAX_PEND = 12
 
@@ -34,9 +34,9 @@ def with_fields(state: robotcore.State, f: dict[str, Any]) -> bytes:
     return _reframe(bytes(data))
 
 
-def positions(test: Callable[[dict[str, Any]], bool]) -> Iterator[robotcore.State]:
-    """Positions of random 4-seat games whose fields pass ``test``."""
-    game = robotcore.load_game("sparks", players=4)
+def positions(test: Callable[[dict[str, Any]], bool], players: int = 4) -> Iterator[robotcore.State]:
+    """Positions of random games whose fields pass ``test``."""
+    game = robotcore.load_game("sparks", players=players)
     for seed in range(200):
         state, rng = game.new_initial_state(seed), random.Random(seed)
         while not state.is_terminal:
@@ -105,3 +105,15 @@ def test_conrads_copy_is_pending_only_with_a_conrad_played() -> None:
         P["pend"][P["npend"]] = PD_CONRAD
         P["npend"] += 1
     refused(state, queue_copy)
+
+
+
+def test_no_refill_after_the_last_turn() -> None:
+    """The refill moves the turn counter on; the last turn ends the game, with no refill after it: in the solo
+    game (8 turns) a refill with the counter at 7 reached turn 8, which the check refuses (found by a field-level
+    fuzz; the production tiles played, checked against the turn, agree since turn 6 is the last primary one)."""
+    state = next(positions(lambda f: f["phase"] == PH_REFILL and f["started"] and f["turn"] == 6, players=1))
+
+    def last_turn(f: dict[str, Any]) -> None:
+        f["turn"] = 7
+    refused(state, last_turn)

@@ -1939,6 +1939,10 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         return 1
     if s.phase != PH_DRAFT and s.phase != PH_REFILL and not s.started:
         return 1
+    # the turn counter moves on after each refill but the first, and the last turn ends the game (end_turn): no
+    # refill after it
+    if s.phase == PH_REFILL and s.started and s.turn + 1 >= cfg.turns:
+        return 1
     if s.phase == PH_ACTION and s.done == (1 << n) - 1:
         return 1
     if s.phase != PH_ACTION and s.done:                 # the seats done this action phase: none outside it
