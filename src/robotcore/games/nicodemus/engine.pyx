@@ -15,6 +15,9 @@ Invariants that hold between calls (and that ``nm_validate`` checks for states f
 - ``known[s]`` never exceeds what is really in the opponent's hand plus ``hdisc[s]`` (it is a lower bound that
   seat s can deduce), and ``sure[s]`` (the known machines taken since s's last R3) never exceeds ``known[s]`` nor
   what is really in the opponent's hand;
+- workshops stay sorted by type (but for the machine just repaired, during the projects); the seat resolving a
+  played machine holds at most 4 machines (a steal gives it a fifth); no turn of the first player starts once
+  the end is triggered;
 - the acting seat always has a legal action; the scores equal the scoring recomputed from the pieces.
 """
 
@@ -1486,21 +1489,27 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
         return 10
     if s.pend_n and s.phase != PH_KEEP:
         return 11
+    # workshops are kept sorted by type (the end of a turn slides the repaired machine into place and touches no
+    # other workshop): both between turns and while a machine is resolved, the non-acting seat's during the
+    # projects after a repair, and there the acting seat's but for its last machine, the one just repaired
+    for seat in range(NUM_SEATS):
+        n = s.ws_n[seat] - (s.phase == PH_PROJECTS and seat == s.cur)
+        for i in range(1, n):
+            if s.ws[seat][i - 1] > s.ws[seat][i]:
+                return 12
+    # the end is triggered at the end of a turn, which then passes to the second player or ends the game: no turn
+    # of the first player begins once it is triggered
+    if s.phase != PH_OVER and s.end_trig and s.cur == s.first:
+        return 13
     if s.phase == PH_MAIN or s.phase == PH_OVER:
         if (s.ctx_played != NO_CARD or s.ctx_card != NO_CARD or s.ctx_target != NO_CARD or s.ctx_qty
                 or s.ctx_exch or s.proj_used or s.proj_count):
             return 11
         if s.table_n >= TABLE_SLOTS or s.ws_n[0] >= WORKSHOP_MAX or s.ws_n[1] >= WORKSHOP_MAX:
             return 12
-        for seat in range(NUM_SEATS):
-            for i in range(1, s.ws_n[seat]):
-                if s.ws[seat][i - 1] > s.ws[seat][i]:
-                    return 12
         if s.phase == PH_OVER:
             return 0
         if (s.score[0] >= cfg.end_score or s.score[1] >= cfg.end_score) and not s.end_trig:
-            return 13
-        if s.end_trig and s.cur == s.first:
             return 13
     elif s.phase == PH_PROJECTS:
         seat = s.cur
@@ -1513,14 +1522,15 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
             return 14
         if s.ws_n[1 - seat] >= WORKSHOP_MAX:
             return 14
-        for i in range(1, n - 1):
-            if s.ws[seat][i - 1] > s.ws[seat][i]:
-                return 14
     else:
         # resolving a played machine: it is the last of the bric-a-brac
         if s.ctx_played == NO_CARD or s.ctx_card == NO_CARD or s.table_n < 1:
             return 15
         if s.table[s.table_n - 1] != s.ctx_played or s.ws_n[0] >= WORKSHOP_MAX or s.ws_n[1] >= WORKSHOP_MAX:
+            return 15
+        # the machine came from the acting seat's hand, refilled only when the turn ends: a steal (R1, R2) that
+        # gives it one more machine leaves it at most 5
+        if nm_hand_size(s.hand[s.cur]) >= HAND_SIZE:
             return 15
         if s.ctx_card != s.ctx_played and cfg.effect[s.ctx_played] != FX_COPY:
             return 15

@@ -1427,8 +1427,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             if t >= ITEM_MALUS:
                 if s.malus[p][t - ITEM_MALUS] < item_count(s.offer_give, s.offer_give_n, t):
                     return 6
-            elif s.hand[p][t] < item_count(s.offer_give, s.offer_give_n, t):
-                return 6
+            elif s.known[p][t] < item_count(s.offer_give, s.offer_give_n, t):
+                return 6        # offering a card shows it (known <= hand, checked above): a re-deal keeps it
     if s.phase == PH_OVER:
         if s.cur or s.ev_cur != NO_CARD:
             return 7

@@ -1939,7 +1939,13 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         return 1
     if s.phase != PH_DRAFT and s.phase != PH_REFILL and not s.started:
         return 1
+    # the turn counter moves on after each refill but the first, and the last turn ends the game (end_turn): no
+    # refill after it
+    if s.phase == PH_REFILL and s.started and s.turn + 1 >= cfg.turns:
+        return 1
     if s.phase == PH_ACTION and s.done == (1 << n) - 1:
+        return 1
+    if s.phase != PH_ACTION and s.done:                 # the seats done this action phase: none outside it
         return 1
     if not zero_from(s.spare, 0, 7) or s.spare32:
         return 1
@@ -2076,7 +2082,14 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
                 return 10
             if P.pend[i] == PD_RECYCLE_PICK and i == 0 and P.nrc == 0:
                 return 10
+            # Conrad's copy is asked when a Conrad is played, and the copy needs it there (9 above)
+            if P.pend[i] == PD_CONRAD and not (P.played & cfg.kind_mask[AK_CONRAD]):
+                return 10
         if P.npend and s.phase != PH_ACTION:
+            return 10
+        # 'done' is offered only with nothing pending, and nothing is queued for a seat that is done: a seat
+        # done with a choice pending would carry it out of the action phase
+        if P.npend and (s.done >> p) & 1:
             return 10
         if P.held and not (P.npend and P.pend[0] == PD_RECYCLE_PLACE):
             return 10
