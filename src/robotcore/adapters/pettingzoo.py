@@ -48,7 +48,20 @@ def _check_render_mode(render_mode: str | None) -> None:
             f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
 
 
-class RobotcoreAEC(AECEnv):  # type: ignore[misc]
+class _NoGlobalState:
+    """PettingZoo's ``state()`` (a global state for centralised training), for both environments: not served."""
+
+    metadata: dict[str, Any]
+
+    def state(self) -> Any:
+        """Not served: robotcore's games hide information, and the engine has no omniscient observation to give
+        (``observe(agent)`` is what each seat sees; the engine's state itself is ``game_state``)."""
+        raise NotImplementedError(
+            f"{self.metadata['name']}: state() is not implemented (the engine has no omniscient observation); "
+            "the engine's State is env.game_state")
+
+
+class RobotcoreAEC(_NoGlobalState, AECEnv):  # type: ignore[misc]
     metadata = {"render_modes": RENDER_MODES, "is_parallelizable": False}
 
     def __init__(self, name: str, render_mode: str | None = None, **params: Any) -> None:
@@ -75,14 +88,6 @@ class RobotcoreAEC(AECEnv):  # type: ignore[misc]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
-
-    def state(self) -> Any:
-        """PettingZoo's global state: not served. robotcore's games hide information, and the engine has no
-        omniscient observation to give (``observe(agent)`` is what each seat sees; the engine's state itself is
-        ``game_state``)."""
-        raise NotImplementedError(
-            f"{self.metadata['name']}: state() is not implemented (the engine has no omniscient observation); "
-            "the engine's State is env.game_state")
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game_state = self.game.new_initial_state(seed)
@@ -156,7 +161,7 @@ def _spaces(game: robotcore.Game, agents: list[str]) -> tuple[dict[str, spaces.S
     return obs, {a: spaces.Discrete(game.num_actions) for a in agents}
 
 
-class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
+class RobotcoreParallel(_NoGlobalState, ParallelEnv):  # type: ignore[misc]
     metadata = {"render_modes": RENDER_MODES, "name": "robotcore_parallel_v0"}
 
     def __init__(self, name: str, render_mode: str | None = None, illegal_action: str = "terminate",
@@ -186,14 +191,6 @@ class RobotcoreParallel(ParallelEnv):  # type: ignore[misc]
             a: {"observation": self.game_state.observation(i), "action_mask": self.game_state.legal_mask(i).astype(np.int8)}
             for i, a in enumerate(self.possible_agents) if a in self.agents
         }
-
-    def state(self) -> Any:
-        """PettingZoo's global state: not served. robotcore's games hide information, and the engine has no
-        omniscient observation to give (``observe(agent)`` is what each seat sees; the engine's state itself is
-        ``game_state``)."""
-        raise NotImplementedError(
-            f"{self.metadata['name']}: state() is not implemented (the engine has no omniscient observation); "
-            "the engine's State is env.game_state")
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:

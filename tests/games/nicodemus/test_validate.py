@@ -4,53 +4,20 @@ file would, and ``from_bytes`` must refuse it (the unedited bytes load)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-import pytest
-
 import robotcore
-from robotcore.errors import CorruptStateError
-from robotcore.games.nicodemus import engine
 
-from ...conformance.test_fuzz import _reframe, struct_start
+from ...conformance.struct_edit import fields, refused
+from ...conformance.struct_edit import positions as _positions  # (each game's wrapper below)
 
 PH_STEAL, PH_PROJECTS, PH_OVER = 7, 11, 12          # state.pxd
 HAND_SIZE = 5
 
 
-def fields(state: robotcore.State) -> dict[str, Any]:
-    return engine.unpack_state(np.frombuffer(state.state_bytes(), dtype=np.uint8))
-
-
-def with_fields(state: robotcore.State, f: dict[str, Any]) -> bytes:
-    """``state.to_bytes()`` with its struct replaced by ``f`` and the checksum recomputed."""
-    data = bytearray(state.to_bytes())
-    start = struct_start(state)
-    data[start:start + state.game.state_size] = engine.pack_state(f)
-    return _reframe(bytes(data))
-
-
 def positions(test: Callable[[dict[str, Any]], bool]) -> Iterator[robotcore.State]:
-    """Positions of random games whose fields pass ``test``."""
-    game = robotcore.load_game("nicodemus")
-    for seed in range(400):
-        state, rng = game.new_initial_state(seed), random.Random(seed)
-        while not state.is_terminal:
-            if test(fields(state)):
-                yield state.clone()
-            seat = state.actors[0]
-            state.apply(rng.choice(state.legal_actions(seat)), seat)
-
-
-def refused(state: robotcore.State, edit: Callable[[dict[str, Any]], None]) -> None:
-    robotcore.from_bytes(with_fields(state, fields(state)))      # the unedited bytes load
-    f = fields(state)
-    edit(f)
-    with pytest.raises(CorruptStateError):
-        robotcore.from_bytes(with_fields(state, f))
+    return _positions("nicodemus", test, games=400)
 
 
 def hand_size(f: dict[str, Any], seat: int) -> int:

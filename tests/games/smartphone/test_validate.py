@@ -4,46 +4,24 @@ corrupt or hostile file would, and ``from_bytes`` must refuse it (the unedited b
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
 import pytest
 
 import robotcore
 from robotcore.bots import _search
 from robotcore.errors import CorruptStateError
-from robotcore.games.smartphone import engine
 
-from ...conformance.test_fuzz import _reframe, struct_start
+from ...conformance.struct_edit import fields, with_fields
+from ...conformance.struct_edit import positions as _positions  # (each game's wrapper below)
 
 PH_OFFER, PH_ANSWER = 4, 5                          # state.pxd
 ITEM_MALUS = 32
 
 
-def fields(state: robotcore.State) -> dict[str, Any]:
-    return engine.unpack_state(np.frombuffer(state.state_bytes(), dtype=np.uint8))
-
-
-def with_fields(state: robotcore.State, f: dict[str, Any]) -> bytes:
-    """``state.to_bytes()`` with its struct replaced by ``f`` and the checksum recomputed."""
-    data = bytearray(state.to_bytes())
-    start = struct_start(state)
-    data[start:start + state.game.state_size] = engine.pack_state(f)
-    return _reframe(bytes(data))
-
-
 def positions(test: Callable[[dict[str, Any]], bool]) -> Iterator[robotcore.State]:
-    """Positions of random games whose fields pass ``test``."""
-    game = robotcore.load_game("smartphone")
-    for seed in range(200):
-        state, rng = game.new_initial_state(seed), random.Random(seed)
-        while not state.is_terminal:
-            if test(fields(state)):
-                yield state.clone()
-            seat = rng.choice(state.actors)
-            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    return _positions("smartphone", test)
 
 
 def offers_a_card(phase: int) -> Callable[[dict[str, Any]], bool]:

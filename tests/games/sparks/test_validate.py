@@ -4,54 +4,21 @@ file would, and ``from_bytes`` must refuse it (the unedited bytes load)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-import pytest
-
 import robotcore
-from robotcore.errors import CorruptStateError
-from robotcore.games.sparks import engine
 
-from ...conformance.test_fuzz import _reframe, struct_start
+from ...conformance.struct_edit import fields, refused
+from ...conformance.struct_edit import positions as _positions  # (each game's wrapper below)
 
 PH_REFILL, PH_ACTION = 1, 3                         # state.pxd
 PD_CONRAD = 10
 MAX_PEND = 12
 
 
-def fields(state: robotcore.State) -> dict[str, Any]:
-    return engine.unpack_state(np.frombuffer(state.state_bytes(), dtype=np.uint8))
-
-
-def with_fields(state: robotcore.State, f: dict[str, Any]) -> bytes:
-    """``state.to_bytes()`` with its struct replaced by ``f`` and the checksum recomputed."""
-    data = bytearray(state.to_bytes())
-    start = struct_start(state)
-    data[start:start + state.game.state_size] = engine.pack_state(f)
-    return _reframe(bytes(data))
-
-
 def positions(test: Callable[[dict[str, Any]], bool], players: int = 4) -> Iterator[robotcore.State]:
-    """Positions of random games whose fields pass ``test``."""
-    game = robotcore.load_game("sparks", players=players)
-    for seed in range(200):
-        state, rng = game.new_initial_state(seed), random.Random(seed)
-        while not state.is_terminal:
-            if test(fields(state)):
-                yield state.clone()
-            seat = rng.choice(state.actors)
-            state.apply(rng.choice(state.legal_actions(seat)), seat)
-
-
-def refused(state: robotcore.State, edit: Callable[[dict[str, Any]], None]) -> None:
-    robotcore.from_bytes(with_fields(state, fields(state)))      # the unedited bytes load
-    f = fields(state)
-    edit(f)
-    with pytest.raises(CorruptStateError):
-        robotcore.from_bytes(with_fields(state, f))
+    return _positions("sparks", test, players=players)
 
 
 def pending_seat(f: dict[str, Any]) -> int | None:
