@@ -409,6 +409,12 @@ def test_batch_step_matches_python_api(game: robotcore.Game) -> None:
     assert batch.step(game, wide, np.array([2**32 + good], dtype=np.int64))[0] == batch.ILLEGAL
     assert batch.step(game, wide, [2**70])[0] == batch.ILLEGAL          # (past int64: an object array)
     assert np.array_equal(wide, before)
+    # a list mixing 2**63 and -2**63, which numpy turns into floats: read one by one, never "got float64"
+    four = game.new_batch(np.array([5, 5, 5, 5], dtype=np.uint64))
+    assert list(batch.step(game, four, [good, 2**63, -(2**63), True and good])) == [
+        batch.APPLIED, batch.ILLEGAL, batch.ILLEGAL, batch.APPLIED]
+    with pytest.raises(robotcore.InvalidParameterError):
+        batch.step(game, four, [good, True, good, good])                 # a bool is no action id
     with pytest.raises(robotcore.InvalidParameterError):
         batch.step(game, wide, np.array([float(good)]))
 

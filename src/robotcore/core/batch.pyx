@@ -226,10 +226,17 @@ def new_states(game, seeds) -> cnp.ndarray:
 def _action_ids(actions, int num_actions):
     """``actions`` as a contiguous int32 array, each value out of [0, num_actions) as -1 (illegal in every row):
     a wider integer is never wrapped into an action id by the narrowing. Integer values only."""
+    if not isinstance(actions, np.ndarray):
+        items = list(actions) if isinstance(actions, (list, tuple)) else None
+        if items is not None and any(isinstance(a, (bool, np.bool_)) for a in items):
+            raise InvalidParameterError("actions are ints: a bool is no action id")
+        if items is not None and all(isinstance(a, (int, np.integer)) for a in items):
+            # read one by one: numpy would make [1, 2**63, -2**63] floats, and 2**70 an object; none is an id
+            return np.array([int(a) if 0 <= a < num_actions else -1 for a in items], dtype=np.int32)
     arr = np.asarray(actions)
     if arr.ndim == 1 and arr.dtype == object and all(
             isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in arr.tolist()):
-        # ints past int64 (a list holding 2**70): no action id either
+        # ints past int64 (an object array holding 2**70): no action id either
         arr = np.array([a if 0 <= a < num_actions else -1 for a in arr.tolist()], dtype=np.int32)
     if arr.ndim != 1 or not (arr.dtype.kind in "iu" or (arr.size == 0 and arr.dtype.kind == "f")):
         raise InvalidParameterError(f"actions must be a one-dimensional sequence of ints, got {arr.dtype} "
