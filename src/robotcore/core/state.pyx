@@ -442,7 +442,6 @@ cdef inline Py_ssize_t _aligned(Py_ssize_t n) noexcept:
     return (n + 7) & ~7
 
 
-@cython.final
 # An unbound GameCore's function table: inert (no seat, no action, zero-byte states that never validate), so that a
 # GameCore made but never bound by an engine can reach no NULL function pointer whatever it is handed to.
 cdef uint32_t _unbound_actors(const void* cfg, const void* st) noexcept nogil:
@@ -483,6 +482,7 @@ _UNBOUND.rank_keys = _unbound_keys
 _UNBOUND.validate = _unbound_validate
 
 
+@cython.final
 cdef class GameCore:
     """An engine bound to one set of parameters (built by each game's ``engine.make_core``)."""
 
