@@ -11,3 +11,15 @@ The AEC environment and OpenSpiel play a simultaneous phase turn by turn, the lo
 commitments stay hidden; a public action of the phase is seen by the seats after it); the parallel environment
 takes every pending seat's action in one step.
 """
+
+from robotcore.errors import InvalidParameterError
+
+#: The render modes every adapter serves (``render()`` returns the game's text rendering)
+RENDER_MODES = ["ansi"]
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Refuse a render mode the adapters' metadata does not list (None: no rendering)."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise InvalidParameterError(
+            f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")

@@ -39,6 +39,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 import robotcore
+from robotcore.adapters import RENDER_MODES, check_render_mode
 from robotcore.errors import GameOverError, InvalidActionError, InvalidParameterError
 
 
@@ -47,7 +48,7 @@ class Opponent(Protocol):
 
 
 class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": RENDER_MODES}
 
     def __init__(self, name: str, seat: int = 0, opponents: str | Opponent | Sequence[str | Opponent] = "random",
                  render_mode: str | None = None, illegal_action: str = "terminate", **params: Any) -> None:
@@ -61,7 +62,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if index is None or not 0 <= index < n:
             raise InvalidParameterError(f"seat must be 0..{n - 1}, got {seat!r}")
         self.seat = index
-        others = [s for s in range(n) if s != seat]
+        others = [s for s in range(n) if s != index]
         specs: list[str | Opponent] = (list(opponents) if isinstance(opponents, (list, tuple))
                                        else [opponents] * len(others))  # type: ignore[list-item]
         if len(specs) != len(others):
@@ -69,9 +70,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._specs: dict[int, str | Opponent] = dict(zip(others, specs))
         self._make_opponents(0)              # a bad opponent spec fails here, not at the first reset
         self._opponents: dict[int, Opponent | None] = {}
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidParameterError(
-                f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape, np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)

@@ -37,15 +37,8 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 import robotcore
+from robotcore.adapters import RENDER_MODES, check_render_mode
 from robotcore.errors import IllegalActionError
-
-RENDER_MODES = ["ansi"]
-
-
-def _check_render_mode(render_mode: str | None) -> None:
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise robotcore.InvalidParameterError(
-            f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
 
 
 class _NoGlobalState:
@@ -68,7 +61,7 @@ class RobotcoreAEC(_NoGlobalState, AECEnv):  # type: ignore[misc]
         super().__init__()
         self.game = robotcore.load_game(name, **params)
         self.metadata = {**self.metadata, "name": f"robotcore_{name}_v0"}
-        _check_render_mode(render_mode)
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -172,7 +165,7 @@ class RobotcoreParallel(_NoGlobalState, ParallelEnv):  # type: ignore[misc]
                 f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.metadata = {**self.metadata, "name": f"robotcore_{name}_parallel_v0"}
-        _check_render_mode(render_mode)
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         self.agents: list[str] = []

@@ -428,6 +428,11 @@ class Reference:
         if b:
             self.f["disc"][col(b)] += 1
 
+    def discard_recycled(self, P: dict[str, Any]) -> None:
+        for b in P["rc"][:P["nrc"]]:
+            self.discard(b)
+        P["rc"], P["nrc"] = [0, 0, 0], 0
+
     def symbol(self, p: int, kind: int, n: int, colour: int) -> None:
         P = self.f["players"][p]
         if kind == SYM["cogs"]:
@@ -528,9 +533,7 @@ class Reference:
             if P["npend"] < 12:
                 self.push(P, PD_RECYCLE_PICK, 0)
             else:
-                for b in P["rc"][:P["nrc"]]:
-                    self.discard(b)
-                P["rc"], P["nrc"] = [0, 0, 0], 0
+                self.discard_recycled(P)
 
     def onetime(self, p: int, a: int) -> None:
         P = self.f["players"][p]
@@ -587,10 +590,7 @@ class Reference:
             elif head == PD_RECYCLE_PICK:
                 if P["nrc"] and self.vacancy(P):
                     return
-                for b in P["rc"][:P["nrc"]]:
-                    self.discard(b)
-                P["rc"] = [0, 0, 0]
-                P["nrc"] = 0
+                self.discard_recycled(P)
                 self.pop(P)
             elif head == PD_RECYCLE_PLACE:
                 if P["held"]:
@@ -1036,10 +1036,7 @@ class Reference:
             P["pend"][0] = PD_RECYCLE_PLACE
         elif name == "skip":
             if head == PD_RECYCLE_PICK:
-                for b in P["rc"][:P["nrc"]]:
-                    self.discard(b)
-                P["rc"] = [0, 0, 0]
-                P["nrc"] = 0
+                self.discard_recycled(P)
             elif head == PD_RECYCLE_PLACE:
                 self.discard(P["held"])
                 P["held"] = 0

@@ -489,6 +489,15 @@ cdef inline void fire_box(const SPConfig* cfg, SPState* s, int p, int b) noexcep
         apply_symbol(cfg, s, p, cfg.r_box[b][0], cfg.r_box[b][1], cfg.r_box[b][2])
 
 
+cdef void discard_recycled(SPState* s, Player* P) noexcept nogil:
+    """Recycle's dice not placed (skipped, nowhere to go, or no room left in the queue) to the discard pile."""
+    cdef int j
+    for j in range(P.nrc):
+        discard_die(s, P.rc[j])
+        P.rc[j] = 0
+    P.nrc = 0
+
+
 cdef void complete_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept nogil:
     """The robot in slot k is complete: to the tableau, its track, its reward, its slot upgrade, its dice."""
     cdef Player* P = &s.pl[p]
@@ -525,10 +534,7 @@ cdef void complete_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept
         if P.npend < MAX_PEND:
             push(P, PD_RECYCLE_PICK, 0)
         else:
-            for j in range(P.nrc):
-                discard_die(s, P.rc[j])
-                P.rc[j] = 0
-            P.nrc = 0
+            discard_recycled(s, P)
 
 
 cdef void check_robot(const SPConfig* cfg, SPState* s, int p, int k) noexcept nogil:
@@ -642,10 +648,7 @@ cdef void settle(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
         elif head == PD_RECYCLE_PICK:
             if P.nrc and line_has_vacancy(cfg, P, -1):
                 return
-            for j in range(P.nrc):
-                discard_die(s, P.rc[j])
-                P.rc[j] = 0
-            P.nrc = 0
+            discard_recycled(s, P)
             pop(P)
         elif head == PD_RECYCLE_PLACE:
             if P.held:
@@ -1529,10 +1532,7 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.pend[0] = PD_RECYCLE_PLACE
     elif f == F_SKIP:
         if head == PD_RECYCLE_PICK:
-            for j in range(P.nrc):
-                discard_die(s, P.rc[j])
-                P.rc[j] = 0
-            P.nrc = 0
+            discard_recycled(s, P)
         elif head == PD_RECYCLE_PLACE:
             discard_die(s, P.held)
             P.held = 0
