@@ -483,3 +483,39 @@ def test_gymnasium_takes_integer_ids_of_any_integer_type_and_nothing_else() -> N
     env.step(np.int32(legal))                      # a numpy id is an id
     with pytest.raises(robotcore.InvalidParameterError):
         rc_gym.env("robotrick", seat=True)
+
+
+@pytest.mark.parametrize("illegal_action", ["terminate", "raise"])
+def test_pettingzoo_raw_and_parallel_take_integer_ids_of_any_integer_type_and_nothing_else(
+        illegal_action: str) -> None:
+    """``raw_env`` and ``parallel_env`` read actions with ``int()``: "3", 2.9 and True were played as 3, 2 and 1
+    (as Gymnasium's ``step`` did before). They are no action: ``InvalidActionError``, the game left as it was,
+    whatever the illegal-action policy; a numpy id is an id."""
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+
+    from robotcore.adapters.pettingzoo import parallel_env, raw_env
+
+    aec = raw_env("robotrick")
+    aec.reset(seed=4)
+    agent = aec.agent_selection
+    legal = int(np.flatnonzero(aec.observe(agent)["action_mask"])[0])
+    before = aec.game_state.to_bytes()
+    for bad in (str(legal), legal + 0.0, legal + 0.9, True, np.float64(legal)):
+        with pytest.raises(robotcore.InvalidActionError):
+            aec.step(bad)
+        assert aec.game_state.to_bytes() == before and aec.agent_selection == agent
+    aec.step(np.int16(legal))
+    assert aec.game_state.to_bytes() != before
+
+    par = parallel_env("robotrick", illegal_action=illegal_action)
+    obs, _ = par.reset(seed=4)
+    acting = [a for a in par.agents if obs[a]["action_mask"].any()]
+    ids = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in acting}
+    before = par.game_state.to_bytes()
+    for bad in (str(ids[acting[-1]]), float(ids[acting[-1]]), True):
+        with pytest.raises(robotcore.InvalidActionError):
+            par.step({**ids, acting[-1]: bad})
+        assert par.game_state.to_bytes() == before and par.agents
+    par.step({a: np.uint8(i) for a, i in ids.items()})
+    assert par.game_state.to_bytes() != before

@@ -12,7 +12,12 @@ commitments stay hidden; a public action of the phase is seen by the seats after
 takes every pending seat's action in one step.
 """
 
-from robotcore.errors import InvalidParameterError
+import operator
+from typing import Any
+
+import numpy as np
+
+from robotcore.errors import InvalidActionError, InvalidParameterError
 
 #: The render modes every adapter serves (``render()`` returns the game's text rendering)
 RENDER_MODES = ["ansi"]
@@ -23,3 +28,22 @@ def check_render_mode(render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise InvalidParameterError(
             f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+
+
+def as_integer(value: Any) -> int | None:
+    """``value`` as an int when it is of an integer type (numpy's included) and not a bool, else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def action_id(value: Any) -> int:
+    """``value`` as an action id: any integer type (the spaces sample numpy ints), never a bool; anything else
+    ("3", 2.9, True, None) is no action, ``InvalidActionError`` (``int()`` would have played 3, 2 and 1)."""
+    action = as_integer(value)
+    if action is None:
+        raise InvalidActionError(f"an action is an integer id of the Discrete space, got {value!r}")
+    return action

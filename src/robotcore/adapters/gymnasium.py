@@ -29,7 +29,6 @@ learner, the others are played by opponents.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -39,8 +38,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 import robotcore
-from robotcore.adapters import RENDER_MODES, check_render_mode
-from robotcore.errors import GameOverError, InvalidActionError, InvalidParameterError
+from robotcore.adapters import RENDER_MODES, action_id, as_integer, check_render_mode
+from robotcore.errors import GameOverError, InvalidParameterError
 
 
 class Opponent(Protocol):
@@ -58,7 +57,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.illegal_action = illegal_action
         self._ended_by_illegal = False
         n = self.game.num_players
-        index = _integer(seat)                  # any integer type (numpy's too), never a bool
+        index = as_integer(seat)                  # any integer type (numpy's too), never a bool
         if index is None or not 0 <= index < n:
             raise InvalidParameterError(f"seat must be 0..{n - 1}, got {seat!r}")
         self.seat = index
@@ -124,9 +123,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self._ended_by_illegal or self.state.is_terminal:
             why = "it ended on an illegal action" if self._ended_by_illegal else "the game ended"
             raise GameOverError(f"the episode is over ({why}): call reset()")
-        a = _integer(action)                    # an action id: "3", 2.9 or True is no action (int() took them)
-        if a is None:
-            raise InvalidActionError(f"an action is an integer id of the Discrete space, got {action!r}")
+        a = action_id(action)
         if self.illegal_action == "terminate" and not self.state.is_legal(a, self.seat):
             self._ended_by_illegal = True
             info = {**self._info(), "illegal_action": True}
@@ -140,16 +137,6 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def render(self) -> str | None:
         if self.render_mode == "ansi" and self.state is not None:
             return self.game.render(self.state)
-        return None
-
-
-def _integer(value: Any) -> int | None:
-    """``value`` as an int when it is of an integer type (numpy's included) and not a bool, else None."""
-    if isinstance(value, (bool, np.bool_)):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
         return None
 
 

@@ -11,7 +11,8 @@
 Agents are ``player_0..player_{n-1}``; observations are ``{"observation": float32 vector, "action_mask": int8}``
 (the seat's ``observation()`` and ``legal_mask()``); the agent to act is the game's ``current_player`` (the
 lowest pending seat of a simultaneous phase; other seats' commitments stay hidden in their observations);
-rewards are ``returns()`` at the end (winners share 1.0). ``env()`` is wrapped as PettingZoo's classic
+rewards are ``returns()`` at the end (winners share 1.0). An action is an integer id of any integer type
+(numpy's too); anything else ("3", 2.9, True) raises ``InvalidActionError``, the game left as it was. ``env()`` is wrapped as PettingZoo's classic
 environments are (``TerminateIllegalWrapper(illegal_reward=-1)``: an illegal action ends the episode with -1 for
 its seat; ``AssertOutOfBoundsWrapper``; ``OrderEnforcingWrapper``); ``raw_env()`` is the environment without
 them, where an illegal action raises ``IllegalActionError``. The engine's ``State`` is ``env.game_state``;
@@ -37,7 +38,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 import robotcore
-from robotcore.adapters import RENDER_MODES, check_render_mode
+from robotcore.adapters import RENDER_MODES, action_id, check_render_mode
 from robotcore.errors import IllegalActionError
 
 
@@ -106,7 +107,7 @@ class RobotcoreAEC(_NoGlobalState, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.game_state is not None
-        self.game_state.apply(int(action), self._seat[agent])
+        self.game_state.apply(action_id(action), self._seat[agent])
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal:
             for a, r in zip(self.possible_agents, self.game_state.returns()):
@@ -198,11 +199,13 @@ class RobotcoreParallel(_NoGlobalState, ParallelEnv):  # type: ignore[misc]
         for seat in trial.actors:           # every acting seat's action, checked on a copy first
             agent = self.possible_agents[seat]
             action = actions.get(agent)
-            if action is None or not trial.is_legal(int(action), seat):
+            if action is not None:
+                action = action_id(action)
+            if action is None or not trial.is_legal(action, seat):
                 if self.illegal_action == "raise":
                     raise IllegalActionError(f"{agent} must play a legal action this step, got {action!r}")
                 return self._end_on_illegal(agent)
-            trial.apply(int(action), seat)
+            trial.apply(action, seat)
         self.game_state = trial
         done = self.game_state.is_terminal
         returns = self.game_state.returns() if done else [0.0] * self.game.num_players
