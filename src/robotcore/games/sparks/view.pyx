@@ -130,6 +130,7 @@ cdef dict _player(game, const SPConfig* cfg, const SPState* s, int p):
         "marked": [die_str(P.rr[i]) for i in range(P.nrr)],
         "recycle": [die_str(P.rc[i]) for i in range(P.nrc)],
         "held": die_str(P.held) if P.held else None,
+        "held_marked": bool(P.hmark),
         "silas": P.silas,
         "upgrade_bonus": P.upg_bonus,
         "used": {"frank": P.used_frank, "octavia": P.used_octavia, "adjust": P.used_adjust,
