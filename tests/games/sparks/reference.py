@@ -340,6 +340,29 @@ class Reference:
         out.add(B["done"])
         return sorted(out)
 
+    def held_effects(self, P: dict[str, Any]) -> set[int]:
+        """While the held Recycle die waits to be placed: the effects whose choice comes before its placement
+        (RULES.md, "Recycle: altering the held die"), when the queue has room for it."""
+        B = self.base
+        out: set[int] = set()
+        if P["npend"] >= 12:
+            return out
+        if P["used_adjust"] < self.count(P, "adjust"):
+            out.add(B["adjust"])
+        if P["reroll_tile"]:
+            out.add(B["reroll"])
+        if self.count(P, "silas"):
+            out |= {B["silas"] + t for t in range(24) if P["avail"][t]}
+        for b in self.boxes(P):
+            sym = self.c.board_box if b == BOARD else self.box[b]
+            if P["box_used"] >> b & 1 or sym.kind not in ("adjust", "reroll"):
+                continue
+            if P["sparks"]:
+                out.add(B["spark_box"] + b)
+            if P["cogs"] and P["used_emma"] < self.count(P, "emma"):
+                out.add(B["cog_box"] + b)
+        return out
+
     def section(self, P: dict[str, Any]) -> list[int]:
         """The upgrade section's spaces that hold a die."""
         return [c for c in range(4) if P["space"][c]]
@@ -364,6 +387,8 @@ class Reference:
         elif head == PD_REROLL:
             if P["nrr"] < 12:
                 out |= {B["mark"] + t for t in range(24) if P["avail"][t]}
+            if P["held"] and not P["hmark"]:
+                out.add(B["mark_held"])             # the held Recycle die may be rerolled too
             out.add(B["roll"])
         elif head in (PD_ADJUST, PD_SILAS):
             for t in range(24):
@@ -373,6 +398,11 @@ class Reference:
                     if t % 6 > 0:
                         out.add(B["down"] + t)
             out |= self.section_changes(P)
+            if P["held"]:                           # the held Recycle die is one of "your dice"
+                if val(P["held"]) < 6:
+                    out.add(B["up_held"])
+                if val(P["held"]) > 1:
+                    out.add(B["down_held"])
             out.add(B["skip"])
         elif head == PD_RECYCLE_PICK:
             out |= {B["recycle"] + P["rc"][i] - 1 for i in range(P["nrc"])}
@@ -387,6 +417,9 @@ class Reference:
                     out.add(B["down"] + t)
             if P["used_octavia"] < self.count(P, "octavia"):
                 out.add(B["flip"] + t)
+            if P["used_reroll1"] < self.count(P, "reroll_one"):
+                out.add(B["reroll_one"] + t)
+            out |= self.held_effects(P)
             out.add(B["skip"])
         elif head == PD_MAX:
             out |= {B["free_box"] + arg, B["skip"]}
@@ -413,6 +446,26 @@ class Reference:
             P["pend"][P["npend"]] = code
             P["parg"][P["npend"]] = arg
             P["npend"] += 1
+
+    def queue(self, P: dict[str, Any]) -> list[tuple[int, int]]:
+        return list(zip(P["pend"][:P["npend"]], P["parg"][:P["npend"]]))
+
+    def set_queue(self, P: dict[str, Any], entries: list[tuple[int, int]]) -> None:
+        P["pend"] = [c for c, _ in entries] + [0] * (12 - len(entries))
+        P["parg"] = [a for _, a in entries] + [0] * (12 - len(entries))
+        P["npend"] = len(entries)
+
+    def push_change(self, P: dict[str, Any], code: int, arg: int) -> None:
+        """A choice that alters dice (adjust, Silas, reroll): before the held die's placement if one is queued."""
+        entries = self.queue(P)
+        if len(entries) >= 12:
+            return
+        codes = [c for c, _ in entries]
+        if PD_RECYCLE_PLACE in codes:
+            entries.insert(codes.index(PD_RECYCLE_PLACE), (code, arg))
+        else:
+            entries.append((code, arg))
+        self.set_queue(P, entries)
 
     def pop(self, P: dict[str, Any]) -> None:
         n = P["npend"]
@@ -449,9 +502,9 @@ class Reference:
             for _ in range(n):
                 self.gain(P, self.colour_die(colour))
         elif kind == SYM["reroll"]:
-            self.push(P, PD_REROLL, 0)
+            self.push_change(P, PD_REROLL, 0)
         elif kind == SYM["adjust"]:
-            self.push(P, PD_ADJUST, n)
+            self.push_change(P, PD_ADJUST, n)
         elif kind == SYM["advance_any"]:
             for _ in range(n):
                 self.push(P, PD_ADVANCE, ANY)
@@ -614,15 +667,15 @@ class Reference:
                     return
                 self.pop(P)
             elif head == PD_REROLL:
-                if P["nrr"] or self.dice_n(P):
+                if P["nrr"] or self.dice_n(P) or P["held"]:
                     return
                 self.pop(P)
             elif head == PD_ADJUST:
-                if arg > 0 and (self.dice_n(P) or self.section(P)):
+                if arg > 0 and (self.dice_n(P) or self.section(P) or P["held"]):
                     return
                 self.pop(P)
             elif head == PD_SILAS:
-                if P["silas"] > 0 and (self.dice_n(P) or self.section(P)):
+                if P["silas"] > 0 and (self.dice_n(P) or self.section(P) or P["held"]):
                     return
                 P["silas"] = 0
                 self.pop(P)
@@ -939,17 +992,28 @@ class Reference:
             P["avail"][k] -= 1
             f["disc"][k // 6] += 1
             P["silas"] = k % 6 + 1
-            self.push(P, PD_SILAS, 0)
+            self.push_change(P, PD_SILAS, 0)
         elif name == "reroll_one":
             P["used_reroll1"] += 1
-            P["avail"][k] -= 1
-            P["avail"][(k // 6) * 6 + self.below(6)] += 1
+            if head == PD_RECYCLE_PLACE:
+                P["held"] = mk(col(P["held"]), 1 + self.below(6))
+            else:
+                P["avail"][k] -= 1
+                P["avail"][(k // 6) * 6 + self.below(6)] += 1
         elif name == "reroll":
             P["reroll_tile"] = 0
-            self.push(P, PD_REROLL, 0)
+            self.push_change(P, PD_REROLL, 0)
         elif name == "adjust":
             P["used_adjust"] += 1
-            self.push(P, PD_ADJUST, 1)
+            self.push_change(P, PD_ADJUST, 1)
+        elif name in ("up_held", "down_held"):
+            if head == PD_ADJUST:
+                P["parg"][0] -= 1
+            else:
+                P["silas"] -= 1
+            P["held"] += 1 if name == "up_held" else -1
+        elif name == "mark_held":
+            P["hmark"] = 1
         elif name in ("up_space", "down_space"):
             if head == PD_ADJUST:
                 P["parg"][0] -= 1
@@ -969,6 +1033,9 @@ class Reference:
                 P["avail"][(t // 6) * 6 + self.below(6)] += 1
             P["rr"] = [0] * 12
             P["nrr"] = 0
+            if P["hmark"]:
+                P["held"] = mk(col(P["held"]), 1 + self.below(6))
+                P["hmark"] = 0
             self.pop(P)
         elif name == "rearrange":
             sp, to = divmod(k, 14)
@@ -1033,7 +1100,11 @@ class Reference:
                     self.discard(b)
             P["rc"] = [0, 0, 0]
             P["nrc"] = 0
-            P["pend"][0] = PD_RECYCLE_PLACE
+            # the placement goes behind the choices that alter dice queued behind the pick, before the others
+            rest = self.queue(P)[1:]
+            changes = [e for e in rest if e[0] in (PD_ADJUST, PD_SILAS, PD_REROLL)]
+            others = [e for e in rest if e[0] not in (PD_ADJUST, PD_SILAS, PD_REROLL)]
+            self.set_queue(P, changes + [(PD_RECYCLE_PLACE, 0)] + others)
         elif name == "skip":
             if head == PD_RECYCLE_PICK:
                 self.discard_recycled(P)

@@ -200,6 +200,32 @@ def act(g: SparksGame, s: robotcore.State, seat: int, *texts: str) -> None:
         s.apply(g.parse_action(text), seat)
 
 
+def hold_recycled(*texts: str, played: tuple[str, ...] = (), hand: tuple[str, ...] = (), cogs: int = 0,
+                  sparks: int = 0, tableau: tuple[str, ...] = (), extra: tuple[str, ...] = (), reroll_tile: int = 0,
+                  tiles: tuple[str, ...] = (), section: bool = False) -> tuple[SparksGame, robotcore.State]:
+    """Seat 0 of a 4-player action phase completes R5 (R5, any red) in its Recycle slot and holds the R5, with R10
+    (R6, R6) and R8 (three red dice, any value) beside it; then plays ``texts``. ``played``/``hand``: its
+    assistants; ``tableau``: robots completed before (their boxes); ``extra``: more available dice; ``section``:
+    a B2 in the upgrade section."""
+    g, s = at_action(players=4, seed=0)
+    f = fields(g, s)
+    clear_dice(f, 0)
+    set_line(g, f, 0, ["R5", "R10", "R8"])
+    give(f, 0, "R5", "R4", *extra)
+    if section:
+        on_space(f, 0, "up-blue", "B2")
+    set_tiles(f, 0, "recycle", *tiles, slots={"recycle": 0})
+    set_hand(g, f, 0, list(hand), played=list(played))
+    complete(g, f, 0, *tableau)
+    P = f["players"][0]
+    P["cogs"], P["sparks"], P["reroll_tile"] = cogs, sparks, reroll_tile
+    s = build(g, f)
+    act(g, s, 0, "place R5 s1.1", "place R4 s1.2", "recycle R5")
+    assert player(s, 0)["held"] == "R5" and player(s, 0)["tracks"]["red"] == 2
+    act(g, s, 0, *texts)
+    return g, s
+
+
 def player(s: robotcore.State, p: int) -> dict[str, Any]:
     out: dict[str, Any] = s.view(None)["players"][p]
     return out

@@ -13,6 +13,7 @@ from robotcore.games.sparks import SparksContent
 from robotcore.games.sparks import view as sparks_view
 from robotcore.games.sparks.data import COLOURS, SYMBOLS
 
+from .scenario import hold_recycled
 from .test_reference import stress_content
 
 BASE = 4 * 240 + 96 + 112          # the recall block follows the seat blocks, the globals and the own block
@@ -20,6 +21,7 @@ SEEN, STEP, UNDER, REFILL, OWN_DRAW = BASE, BASE + 32, BASE + 64, BASE + 128, BA
 MORE = BASE + 256                   # then the public facts appended: per seat Conrad's copy and the uses this turn
 SEAT_MORE, BONUS_SPACE = 32 + 6, 12 + 1 + 4
 BONUSES = MORE + 4 * SEAT_MORE      # each bonus space's tile: its kind, amount and colour
+HELD = BONUSES + 16 * BONUS_SPACE   # per seat the die held for Recycle (colour, value / 6) and its reroll mark
 USES = ("frank", "octavia", "adjust", "reroll_one", "ignore_value", "emma")
 
 
@@ -54,7 +56,8 @@ def _check_against_view(state: robotcore.State, seat: int) -> None:
 def test_the_observation_has_a_fixed_shape_with_the_recall_block() -> None:
     for params in ({"players": 1}, {"players": 2, "draft": True}, {"players": 4, "goals": 2}):
         game = robotcore.load_game("sparks", **params)
-        size = BASE + 256 + 4 * SEAT_MORE + 16 * BONUS_SPACE
+        size = BASE + 256 + 4 * SEAT_MORE + 16 * BONUS_SPACE + 4 * 6
+        assert size == HELD + 4 * 6 == 1872
         assert game.observation_shape == (sparks_view.observation_size(),) == (size,)
         assert game.new_initial_state(0).observation(0).shape == (size,)
 
@@ -209,3 +212,21 @@ def test_the_recall_floats_are_the_same_in_every_world_the_seat_cannot_tell_apar
         checked += 1
         seat = rng.choice(state.actors)
         state.apply(rng.choice(state.legal_actions(seat)), seat)
+
+
+def test_the_held_recycle_die_and_its_reroll_mark_are_in_every_seats_tensor() -> None:
+    """The die a seat holds for Recycle and whether it is marked for the reroll are public (the view's ``held``,
+    ``held_marked``): every observer sees them at the seat's place in turn order from it, and two states that
+    differ only there give different tensors."""
+    plain = hold_recycled("reroll", reroll_tile=1)[1]
+    marked = hold_recycled("reroll", "mark_held", reroll_tile=1)[1]
+    for state, flag in ((plain, 0.0), (marked, 1.0)):
+        v = state.view(None)
+        assert v["players"][0]["held"] == "R5" and v["players"][0]["held_marked"] == bool(flag)
+        for seat in range(4):
+            obs = state.observation(seat)
+            at = HELD + ((0 - seat) % 4) * 6
+            assert list(obs[at:at + 6]) == [1.0, 0.0, 0.0, 0.0, np.float32(5 / 6), flag]
+            others = [HELD + r * 6 for r in range(4) if r != (0 - seat) % 4]
+            assert not any(obs[o:o + 6].any() for o in others)
+    assert not np.array_equal(plain.observation(1), marked.observation(1))

@@ -17,6 +17,7 @@ import robotcore
 from robotcore.games.sparks import engine
 
 from . import reference as ref
+from . import scenario as sc
 
 
 def fields(state: robotcore.State) -> dict[str, Any]:
@@ -106,3 +107,54 @@ def test_engine_matches_reference_on_a_stress_content(players: int) -> None:
     assert full_tracks > 0
     if players >= 2:
         assert bottom_draws > 0
+
+
+def _recycle_position(seed: int) -> tuple[robotcore.Game, robotcore.State]:
+    """A 3-player action phase where seat 0 is about to complete a robot in its Recycle slot, with a random subset
+    of the effects that may alter the held die (RULES.md, "Recycle: altering the held die"): D6, D7, Silas,
+    Octavia, the t4 reroll, Emma, Max, boxes that alter dice (B9: ±1, G6: reroll), sparks and cogs."""
+    r = random.Random(seed)
+    g, s = sc.at_action(players=3, seed=seed)
+    f = sc.fields(g, s)
+    sc.clear_dice(f, 0)
+    first = "R9" if seed % 2 else "R6"                  # R9: ±1 box (Max fires it before the pick); R6: reroll box
+    sc.set_line(g, f, 0, [first, r.choice(["R10", "R5", "R13", "R8"]), r.choice([None, "B10", "R11", "Y5"])])
+    sc.give(f, 0, *(("R3", "R4", "B2") if first == "R9" else ("R2", "R5")))
+    sc.give(f, 0, *r.sample(["R1", "R6", "B3", "G2", "Y4", "R2", "B5"], r.randrange(0, 4)))
+    sc.set_tiles(f, 0, "recycle", slots={"recycle": 0})
+    played = [a for a in ("D6", "D7", "Silas", "Octavia", "Emma", "Max") if r.random() < 0.6]
+    sc.set_hand(g, f, 0, [], played=played)
+    sc.complete(g, f, 0, *[b for b in ("B9", "G6") if r.random() < 0.7])
+    P = f["players"][0]
+    P["cogs"], P["sparks"], P["reroll_tile"] = r.randrange(0, 5), r.randrange(0, 3), r.randrange(0, 2)
+    s = sc.build(g, f)
+    for d, sp in ((("R3", "s1.1"), ("R4", "s1.2"), ("B2", "s1.3")) if first == "R9" else (("R2", "s1.1"), ("R5", "s1.2"))):
+        s.apply(g.parse_action(f"place {d} {sp}"), 0)
+    return g, s
+
+
+def test_engine_matches_reference_around_the_held_recycle_die() -> None:
+    """Random games from positions where a Recycle die is about to be held with the effects that may alter it:
+    the referee and the engine agree move by move, and every new path is met (random play from the deal meets them
+    too rarely: a die held with D6, Silas, a box or the reroll at hand)."""
+    rng = random.Random(11)
+    seen: Counter[str] = Counter()
+    for seed in range(60):
+        game, state = _recycle_position(seed)
+        model = ref.Reference(game.content, dict(game.params), fields(state))
+        while not state.is_terminal:
+            assert state.actors == model.actors()
+            for seat in range(game.num_players):
+                assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
+            seat = rng.choice(state.actors)
+            heads = [p["type"] for p in state.view(None)["players"][seat]["pending"]]
+            action = choose(game, state.legal_actions(seat), rng, True)
+            if "recycle_place" in heads:
+                seen[f"{heads[0]}:{game.action_to_dict(action)['type']}"] += 1
+            state.apply(action, seat)
+            model.apply(seat, action)
+            assert fields(state) == model.f, (seed, game.action_to_str(action))
+    for path in ("recycle_place:adjust", "recycle_place:silas", "recycle_place:reroll", "recycle_place:reroll_one",
+                 "recycle_place:flip", "recycle_place:spark_box", "recycle_place:place", "adjust:up_held",
+                 "silas:up_held", "reroll:mark_held", "reroll:roll"):
+        assert seen[path] > 0, (path, seen)

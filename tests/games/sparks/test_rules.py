@@ -26,6 +26,7 @@ from .scenario import (
     fields,
     game,
     give,
+    hold_recycled,
     legal,
     on_space,
     pend,
@@ -563,6 +564,174 @@ def test_recycle_has_no_effect_when_nowhere_fits() -> None:
     s = build(g, f)
     act(g, s, 0, "place R1 s1.1", "place R5 s1.2")
     assert player(s, 0)["pending"] == [] and "done" in legal(g, s, 0)
+
+
+# Recycle's "other effects" (seed l. 276: "You may pay cogs or use other effects to alter the die before placing
+# it"; RULES.md, "Recycle: altering the held die"): seat 0 completes R5 (R5, any red) in its Recycle slot and holds
+# the R5; R10 (R6, R6) and R8 (three red dice, any value) have vacant spaces (scenario.hold_recycled).
+
+def _pending(s: State) -> list[str]:
+    return [p["type"] for p in player(s, 0)["pending"]]
+
+
+def test_recycle_d6_gives_the_held_die_a_free_step_once_per_turn() -> None:
+    """D6 (once per turn, a free ±1 to one die): its step goes to the held die, before it is placed."""
+    g, s = hold_recycled(played=("D6",))
+    act(g, s, 0, "adjust")
+    assert _pending(s) == ["adjust", "recycle_place"]
+    assert {"up_held", "down_held", "skip"} <= set(legal(g, s, 0))
+    act(g, s, 0, "up_held")
+    p = player(s, 0)
+    assert p["held"] == "R6" and p["used"]["adjust"] == 1 and _pending(s) == ["recycle_place"]
+    assert "adjust" not in legal(g, s, 0)                    # once per turn
+    act(g, s, 0, "place R6 s2.1")
+    p = player(s, 0)
+    assert p["line"][1]["dice"][0] == "R6" and p["cogs"] == 0 and p["held"] is None
+
+
+def test_recycle_d7_rerolls_the_held_die_once_per_turn() -> None:
+    """D7 (once per turn, reroll one die): the held die is rerolled in hand (its colour kept), then placed."""
+    rolled = set()
+    for seed in range(12):
+        g, s = hold_recycled(played=("D7",), extra=("B2",))
+        f = fields(g, s)
+        f["rng"] = 1000 + seed                        # another draw each time
+        s = build(g, f)
+        act(g, s, 0, "reroll_one R5")
+        p = player(s, 0)
+        held = p["held"]
+        assert held[0] == "R" and p["used"]["reroll_one"] == 1 and "B2" in p["dice"]
+        assert not any(m.startswith("reroll_one") for m in legal(g, s, 0))       # once per turn
+        rolled.add(held)
+        act(g, s, 0, f"place {held} s3.1")
+        assert player(s, 0)["line"][2]["dice"][0] == held
+        assert not any(m.startswith("reroll_one") for m in legal(g, s, 0))       # B2 neither
+    assert len(rolled) > 1                                   # a reroll, not a fixed change
+
+
+def test_recycle_silas_spreads_pips_onto_the_held_die() -> None:
+    """Silas (discard a die, use its pips on other dice): an available die is discarded, its pips go to the held
+    die; Silas is permanent, so another available die may be discarded again; never the held die itself."""
+    g, s = hold_recycled(played=("Silas",), extra=("B1", "G2"))
+    moves = legal(g, s, 0)
+    assert "silas B1" in moves and "silas G2" in moves and "silas R5" not in moves
+    disc = s.view(None)["discard"]["blue"]
+    act(g, s, 0, "silas B1")
+    assert _pending(s) == ["silas", "recycle_place"] and player(s, 0)["silas"] == 1
+    act(g, s, 0, "up_held")                                  # the one pip: R5 -> R6; Silas' choice is over
+    p = player(s, 0)
+    assert p["held"] == "R6" and p["silas"] == 0 and _pending(s) == ["recycle_place"]
+    assert s.view(None)["discard"]["blue"] == disc + 1 and p["dice"] == ["G2"]
+    assert "silas G2" in legal(g, s, 0)                      # permanent: not once per turn
+    act(g, s, 0, "place R6 s2.2")
+    assert player(s, 0)["line"][1]["dice"][1] == "R6" and player(s, 0)["cogs"] == 0
+
+
+def test_recycle_the_t4_reroll_may_include_the_held_die_once_per_turn() -> None:
+    """The t4 tile's reroll ("any number of your available dice", once this turn): the held die may be marked; it
+    is rolled in hand and stays held, then placed with its new value."""
+    g, s = hold_recycled(reroll_tile=1, extra=("B3",))
+    act(g, s, 0, "reroll")
+    assert _pending(s) == ["reroll", "recycle_place"]
+    assert set(legal(g, s, 0)) == {"mark B3", "mark_held", "roll"}
+    act(g, s, 0, "mark_held")
+    assert player(s, 0)["held_marked"] and "mark_held" not in legal(g, s, 0)
+    act(g, s, 0, "roll")
+    p = player(s, 0)
+    assert p["held"][0] == "R" and not p["held_marked"] and not p["reroll_tile"] and p["dice"] == ["B3"]
+    assert "reroll" not in legal(g, s, 0)                    # the tile's one reroll is used
+    held = p["held"]
+    act(g, s, 0, f"place {held} s3.1")
+    assert player(s, 0)["line"][2]["dice"][0] == held
+
+
+def test_recycle_a_power_box_that_alters_dice_fires_on_the_held_die() -> None:
+    """A box "±1 to any of your dice" (B9) fired with a spark while the die is held: its free step goes to the
+    held die; the spark is spent and the box used for the round. The reroll box (G6) likewise marks it."""
+    g, s = hold_recycled(sparks=2, tableau=("B9", "G6"))
+    moves = legal(g, s, 0)
+    assert "spark_box B9" in moves and "spark_box G6" in moves
+    act(g, s, 0, "spark_box B9")
+    assert _pending(s) == ["adjust", "recycle_place"]
+    act(g, s, 0, "up_held")
+    p = player(s, 0)
+    assert p["held"] == "R6" and p["sparks"] == 1 and "B9" in p["boxes_used"]
+    assert "spark_box B9" not in legal(g, s, 0)              # once per round
+    act(g, s, 0, "spark_box G6", "mark_held", "roll")
+    p = player(s, 0)
+    assert p["sparks"] == 0 and "G6" in p["boxes_used"] and p["held"][0] == "R"
+    held = p["held"]
+    act(g, s, 0, f"place {held} s3.2")
+    assert player(s, 0)["line"][2]["dice"][1] == held
+
+
+def test_recycle_emmas_cog_fires_a_box_on_the_held_die_once_per_round() -> None:
+    g, s = hold_recycled(played=("Emma",), cogs=1, tableau=("B9",))
+    assert "cog_box B9" in legal(g, s, 0) and "spark_box B9" not in legal(g, s, 0)      # no spark
+    act(g, s, 0, "cog_box B9", "down_held")
+    p = player(s, 0)
+    assert p["held"] == "R4" and p["cogs"] == 0 and p["used"]["emma"] == 1 and p["boxes_cog"] == ["B9"]
+    act(g, s, 0, "place R4 s3.1")
+    assert player(s, 0)["line"][2]["dice"][0] == "R4"
+
+
+def test_recycle_octavia_turns_the_held_die_once_per_turn() -> None:
+    g, s = hold_recycled(played=("Octavia",), extra=("Y3",))
+    act(g, s, 0, "flip R5")
+    p = player(s, 0)
+    assert p["held"] == "R2" and p["used"]["octavia"] == 1 and p["dice"] == ["Y3"]
+    assert not any(m.startswith("flip") for m in legal(g, s, 0))
+    act(g, s, 0, "place R2 s3.1")
+    assert player(s, 0)["line"][2]["dice"][0] == "R2"
+    assert not any(m.startswith("flip") for m in legal(g, s, 0))              # Y3 neither: once per turn
+
+
+def test_recycle_a_box_max_fires_on_completion_may_alter_the_held_die() -> None:
+    """Max fires the completed robot's box before the die is picked (Max is asked when the robot is scored); the
+    free step of that box (R9: ±1) is answered after the pick, in front of the placement."""
+    g, f = _seat0()
+    set_line(g, f, 0, ["R9", "R10", None])              # R9: red, red, blue; reward 1 cog; box ±1
+    give(f, 0, "R3", "R5", "B2")
+    set_tiles(f, 0, "recycle", slots={"recycle": 0})
+    set_hand(g, f, 0, [], played=["Max"])
+    f["players"][0]["cogs"] = 0
+    s = build(g, f)
+    act(g, s, 0, "place R3 s1.1", "place R5 s1.2", "place B2 s1.3")
+    assert _pending(s) == ["max", "recycle_pick"]
+    act(g, s, 0, "free_box R9")                          # the reward's cog pays Max
+    assert _pending(s) == ["recycle_pick", "adjust"]
+    act(g, s, 0, "recycle R5")
+    assert _pending(s) == ["adjust", "recycle_place"]
+    act(g, s, 0, "up_held", "place R6 s2.1")
+    assert player(s, 0)["line"][1]["dice"][0] == "R6" and player(s, 0)["pending"] == []
+
+
+# what each case offers once the die is placed, and not while it is held
+_NOT_WHILE_HELD = {
+    "frank": ({"played": ("Frank",), "extra": ("B1",)}, ("frank B1",)),
+    "other power boxes": ({"sparks": 1, "cogs": 1, "played": ("Emma",), "tableau": ("R2", "R12")},
+                          ("spark_box R2", "spark_box R12", "spark_box board", "cog_box R2", "cog_box board")),
+    "assistants that add dice": ({"hand": ("D4", "D12", "Warren"), "cogs": 9},
+                                 ("recruit D4", "recruit D12", "recruit Warren")),
+    "selling": ({"extra": ("B1",), "section": True}, ("sell B1", "sell_space up-blue")),
+    "rearrange": ({"tiles": ("rearrange",), "section": True}, ("rearrange up-blue store",)),
+    "section changes": ({"cogs": 3, "section": True}, ("up_space up-blue", "down_space up-blue")),
+}
+
+
+@pytest.mark.parametrize("case", list(_NOT_WHILE_HELD))
+def test_recycle_effects_that_do_not_alter_the_held_die_wait_for_its_placement(case: str) -> None:
+    """RULES.md, "Recycle: altering the held die": Frank discards a die and alters none; boxes that pay cogs,
+    sparks or dice and assistants that add dice do not alter the held die; selling, Rearrange and the upgrade
+    section's changes concern other dice. None is offered while the die is held; each is once it is placed. The
+    held die itself can never be sold, stored or put in the upgrade section (seed l. 279-280)."""
+    kw, later = _NOT_WHILE_HELD[case]
+    g, s = hold_recycled(**kw)
+    moves = set(legal(g, s, 0))
+    assert moves.isdisjoint(later), moves & set(later)
+    assert not any(m.startswith(("sell R5", "place R5 store", "place R5 up-", "frank R5")) for m in moves)
+    act(g, s, 0, "place R5 s3.1")
+    assert set(later) <= set(legal(g, s, 0)), set(later) - set(legal(g, s, 0))
 
 
 def test_never_two_identical_tiles_and_one_tile_per_slot() -> None:

@@ -11,6 +11,7 @@ import robotcore
 
 from ...conformance.struct_edit import fields, refused
 from ...conformance.struct_edit import positions as _positions  # (each game's wrapper below)
+from .scenario import hold_recycled
 
 PH_REFILL, PH_ACTION = 1, 3                         # state.pxd
 PD_CONRAD = 10
@@ -84,3 +85,69 @@ def test_no_refill_after_the_last_turn() -> None:
     def last_turn(f: dict[str, Any]) -> None:
         f["turn"] = 7
     refused(state, last_turn)
+
+
+# Recycle's held die (RULES.md, "Recycle: altering the held die", and "The state"): the choices that alter dice are
+# queued in front of its placement, the placement once, the die marked only while a reroll is the head
+
+PD_ADVANCE, PD_REROLL, PD_ADJUST, PD_RECYCLE_PICK, PD_RECYCLE_PLACE = 1, 3, 4, 6, 7
+
+
+def _holding(*texts: str) -> robotcore.State:
+    """Seat 0 holds the R5 of a robot completed in its Recycle slot (D6 played, the t4 reroll unused, a B3
+    available), then plays ``texts``."""
+    return hold_recycled(*texts, played=("D6",), reroll_tile=1, extra=("B3",))[1]
+
+
+def _queue(f: dict[str, Any], entries: list[tuple[int, int]]) -> None:
+    P = f["players"][0]
+    P["pend"] = [c for c, _ in entries] + [0] * (MAX_PEND - len(entries))
+    P["parg"] = [a for _, a in entries] + [0] * (MAX_PEND - len(entries))
+    P["npend"] = len(entries)
+
+
+def test_the_held_die_is_marked_only_while_a_reroll_is_the_head() -> None:
+    marked = _holding("reroll", "mark_held")
+    assert fields(marked)["players"][0]["hmark"] == 1
+    robotcore.from_bytes(marked.to_bytes())              # a state play reaches loads
+
+    def mark(f: dict[str, Any]) -> None:
+        f["players"][0]["hmark"] = 1
+    refused(_holding(), mark)                             # the placement at the head: no reroll under way
+    refused(_holding("adjust"), mark)                     # a free step at the head
+
+    def twice(f: dict[str, Any]) -> None:
+        f["players"][0]["hmark"] = 2
+    refused(marked, twice)
+
+    def no_die(f: dict[str, Any]) -> None:                # marked, the reroll at the head, no die held
+        P = f["players"][0]
+        f["disc"][0] += 1
+        P["held"] = 0
+        _queue(f, [(PD_REROLL, 0)])
+    refused(marked, no_die)
+
+
+def test_only_choices_that_alter_dice_come_before_the_held_dies_placement() -> None:
+    state = _holding("adjust")
+    assert [c for c in fields(state)["players"][0]["pend"] if c] == [PD_ADJUST, PD_RECYCLE_PLACE]
+
+    def behind(f: dict[str, Any]) -> None:                # the free step behind the placement: never queued so
+        _queue(f, [(PD_RECYCLE_PLACE, 0), (PD_ADJUST, 1)])
+    refused(state, behind)
+
+    def other_in_front(f: dict[str, Any]) -> None:        # a track choice in front of it: never queued so
+        _queue(f, [(PD_ADVANCE, 0), (PD_RECYCLE_PLACE, 0)])
+    refused(state, other_in_front)
+
+    def twice(f: dict[str, Any]) -> None:
+        _queue(f, [(PD_ADJUST, 1), (PD_RECYCLE_PLACE, 0), (PD_RECYCLE_PLACE, 0)])
+    refused(state, twice)
+
+    def pick_behind(f: dict[str, Any]) -> None:           # a pick behind the placement
+        _queue(f, [(PD_ADJUST, 1), (PD_RECYCLE_PLACE, 0), (PD_RECYCLE_PICK, 0)])
+    refused(state, pick_behind)
+
+    def no_placement(f: dict[str, Any]) -> None:          # a die held with nothing to place it
+        _queue(f, [(PD_ADJUST, 1)])
+    refused(state, no_placement)

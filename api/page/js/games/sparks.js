@@ -17,7 +17,7 @@ const DRAWN = ["game", "phase", "actors", "turn", "turns", "round", "first_playe
   "goals", "taker", "players", "solo", "seat", "hand", "drawn", "draft_hand", "draft_pick", "drawn_known"];
 const PLAYER_DRAWN = ["colour", "cogs", "sparks", "level", "tracks", "dice", "upgrade", "storage", "line", "tiles",
   "tableau", "boxes_used", "boxes_cog", "hand_size", "played", "conrad", "production_used", "pending", "marked",
-  "recycle", "held", "silas", "upgrade_bonus", "used", "reroll_tile", "rearranged", "completed_this_turn", "done",
+  "recycle", "held", "held_marked", "silas", "upgrade_bonus", "used", "reroll_tile", "rearranged", "completed_this_turn", "done",
   "drawn", "draft_hand_size", "draft_committed", "goals_met"];
 
 const COLOURS = ["red", "blue", "green", "yellow"];
@@ -221,7 +221,7 @@ function pendingText(p, seatView) {
     case "adjust": return `free ±1 steps on your dice (${arg} left), or skip`;
     case "silas": return `Silas: spread ${num(seatView.silas)} pips as ±1 steps, or skip`;
     case "recycle_pick": return "Recycle: choose a die of the completed robot, or skip";
-    case "recycle_place": return "Recycle: place the held die on another robot, or skip";
+    case "recycle_place": return "Recycle: alter the held die if you like (cogs, Octavia, D6, D7, Silas, the reroll, a box), then place it on another robot, or skip";
     case "max": return "Max: pay 1 cog to fire the completed robot's box now, or skip";
     case "olympia": return `Olympia: fire ${num(arg) >> 6 || "the"} power box(es) for free, or skip`;
     case "conrad": return "Conrad: choose the played assistant to copy";
@@ -459,6 +459,9 @@ function player(p0, i, view, ctx) {
   const trackChips = h("span", { class: "sp-counts" }, byColour(p.tracks).map(([c, v]) =>
     h("span", { class: `sp-count d-${letter(c)}`, title: `${c} track: space ${num(v)}` }, String(num(v)))));
   const pending = arr(p.pending);
+  // while the Recycle placement is the head, the die actions (place, up, down, flip, reroll_one) name the held die
+  const holding = pending.length > 0 && obj(pending[0]).type === "recycle_place";
+  const HELD_TYPES = ["place", "up", "down", "flip", "reroll_one"];
   const used = Object.entries(obj(p.used)).filter(([, v]) => v).map(([k]) => label(k));
   if (p.reroll_tile) used.push("t4 reroll available");
   const drawnKnown = arr(arr(view.drawn_known)[i]).filter((c) => typeof c === "string");
@@ -470,7 +473,7 @@ function player(p0, i, view, ctx) {
     h("span", { class: "sp-stat" }, "tracks ", trackChips),
     h("span", { class: "sp-stat" }, "hand ", hand));
   const extraDice = [];
-  if (p.held) extraDice.push(field("held (recycle)", die(p.held, pctx, acts(pctx, p.held, (j) => j.die === p.held && j.type === "place")), ctx));
+  if (p.held) extraDice.push(field(p.held_marked ? "held (recycle), marked to reroll" : "held (recycle)", die(p.held, pctx, acts(pctx, p.held, (j) => j.die === p.held && holding && HELD_TYPES.includes(j.type))), ctx));
   if (arr(p.marked).length) extraDice.push(field("marked to reroll", dice(p.marked, (d) => die(d)), ctx));
   if (arr(p.recycle).length) extraDice.push(field("recycle: pick one", dice(p.recycle, (d) => die(d, pctx, acts(pctx, d, (j) => j.type === "recycle" && j.die === d))), ctx));
   return h("div", { class: seatClass(i, ctx, "panel sub seat sp-seat"), dataset: { seat: String(i) } },
@@ -479,7 +482,8 @@ function player(p0, i, view, ctx) {
     pending.length ? h("div", { class: "sp-pending" }, h("strong", null, "to decide: "),
       h("ol", null, pending.map((x, k) => h("li", { class: k === 0 ? "head" : "" }, pendingText(x, p))))) : null,
     field("production", production(p, pctx, n), ctx),
-    field("dice", h("span", { class: "sp-dicerow" }, dice(p.dice, (d) => ownDie(d, pctx)),
+    field("dice", h("span", { class: "sp-dicerow" }, dice(p.dice, (d) => ownDie(d, pctx,
+      (j) => j.die === d && j.type !== "recycle" && j.type !== "die_choice" && !(holding && HELD_TYPES.includes(j.type)))),
       h("span", { class: "sp-storage" }, h("small", null, "storage"), space("store", typeof p.storage === "string" ? die(p.storage) : h("span", { class: "sp-req d-X" }), pctx, typeof p.storage === "string" ? "full" : "", storageText()))), ctx),
     extraDice,
     field("factory", factory(p, pctx), ctx),

@@ -57,7 +57,7 @@ _ARGS: dict[str, tuple[str, ...]] = {
     "free_box": ("box",), "track": ("colour",), "tile": ("tile", "tslot"), "copy": ("assistant",),
     "complete": ("slot",), "die_choice": ("die",), "recycle": ("die",), "skip": (), "done": (),
     "discard_robot": ("slot",), "draw": (), "assign": ("robot", "slot"), "draft": ("assistant",), "adjust": (),
-    "up_space": ("space",), "down_space": ("space",),
+    "up_space": ("space",), "down_space": ("space",), "up_held": (), "down_held": (), "mark_held": (),
 }
 _SIZES = {"prod": 4, "pos": 8, "die": 24, "space": 14, "to": 14, "assistant": 32, "box": 64, "robot": 64,
           "colour": 4, "tile": 8, "tslot": 4, "slot": 3}

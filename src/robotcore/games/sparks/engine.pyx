@@ -41,6 +41,8 @@ _FAMILIES = (
     ("die_choice", NTYPES), ("recycle", NTYPES), ("skip", 1), ("done", 1), ("discard_robot", SLOTS),
     ("draw", 1), ("assign", 64 * SLOTS), ("draft", MAX_ASSIST), ("adjust", 1),
     ("up_space", NSPACE), ("down_space", NSPACE),
+    # the held Recycle die as the target of a free step (adjust, Silas) or of the reroll (RULES.md, "Recycle")
+    ("up_held", 1), ("down_held", 1), ("mark_held", 1),
 )
 
 
@@ -92,6 +94,9 @@ cdef enum:
     A_ADJUST = 1353
     A_UP_SPACE = 1354
     A_DOWN_SPACE = 1368
+    A_UP_HELD = 1382
+    A_DOWN_HELD = 1383
+    A_MARK_HELD = 1384
 
 
 # the families of _FAMILIES, in order (make_core checks it)
@@ -99,7 +104,7 @@ cdef enum:
     F_TAKE, F_PICK, F_PLACE, F_SELL, F_SELL_SPACE, F_UP, F_DOWN, F_FLIP, F_FRANK, F_SILAS, F_REROLL1, F_REROLL
     F_MARK, F_ROLL, F_REARRANGE, F_RECRUIT, F_SPARK_BOX, F_COG_BOX, F_FREE_BOX, F_TRACK, F_TILE, F_COPY
     F_COMPLETE, F_DIE_CHOICE, F_RECYCLE, F_SKIP, F_DONE, F_DISCARD_ROBOT, F_DRAW, F_ASSIGN, F_DRAFT, F_ADJUST
-    F_UP_SPACE, F_DOWN_SPACE, NUM_FAMILIES
+    F_UP_SPACE, F_DOWN_SPACE, F_UP_HELD, F_DOWN_HELD, F_MARK_HELD, NUM_FAMILIES
 
 
 cdef enum:
@@ -334,6 +339,59 @@ cdef inline void pop(Player* P) noexcept nogil:
     P.parg[P.npend] = 0
 
 
+cdef inline bint alters(int code) noexcept nogil:
+    """Whether a pending choice alters dice (RULES.md, "Recycle": such a choice may alter the held die)."""
+    return code == PD_ADJUST or code == PD_SILAS or code == PD_REROLL
+
+
+cdef void push_alter(Player* P, int code, int arg) noexcept nogil:
+    """Queue a choice that alters dice: in front of the held Recycle die's placement when there is one (so that it
+    may alter that die before it is placed; that placement is the head whenever such a choice is made), else at
+    the back."""
+    cdef int r = 0, i
+    if P.held == 0 or P.npend >= MAX_PEND:
+        push(P, code, arg)
+        return
+    while r < P.npend and P.pend[r] != PD_RECYCLE_PLACE:
+        r += 1
+    i = P.npend
+    while i > r:
+        P.pend[i] = P.pend[i - 1]
+        P.parg[i] = P.parg[i - 1]
+        i -= 1
+    P.pend[r] = <uint8_t>code
+    P.parg[r] = <uint8_t>arg
+    P.npend += 1
+
+
+cdef void queue_placement(Player* P) noexcept nogil:
+    """After the Recycle pick (popped): queue the held die's placement behind the choices that alter dice already
+    queued (Max's box, a bonus space's or the reward's effect, queued behind the pick) and in front of the others,
+    each group in its order."""
+    cdef uint8_t code[MAX_PEND]
+    cdef uint8_t arg[MAX_PEND]
+    cdef int i, k = 0
+    if P.npend >= MAX_PEND:
+        return
+    for i in range(P.npend):
+        if alters(P.pend[i]):
+            code[k] = P.pend[i]
+            arg[k] = P.parg[i]
+            k += 1
+    code[k] = PD_RECYCLE_PLACE
+    arg[k] = 0
+    k += 1
+    for i in range(P.npend):
+        if not alters(P.pend[i]):
+            code[k] = P.pend[i]
+            arg[k] = P.parg[i]
+            k += 1
+    for i in range(k):
+        P.pend[i] = code[i]
+        P.parg[i] = arg[i]
+    P.npend = <uint8_t>k
+
+
 cdef uint32_t advance_options(const SPConfig* cfg, const Player* P, int colour) noexcept nogil:
     cdef uint32_t open_ = 0
     cdef int c
@@ -462,9 +520,9 @@ cdef void apply_symbol(const SPConfig* cfg, SPState* s, int p, int kind, int n, 
         for i in range(n):
             gain_die(P, draw_colour(s, colour))
     elif kind == SY_REROLL:
-        push(P, PD_REROLL, 0)
+        push_alter(P, PD_REROLL, 0)
     elif kind == SY_ADJUST:
-        push(P, PD_ADJUST, n)
+        push_alter(P, PD_ADJUST, n)
     elif kind == SY_ADVANCE_ANY:
         for i in range(n):
             push(P, PD_ADVANCE, ANY)
@@ -602,9 +660,9 @@ cdef bint any_dice(const Player* P) noexcept nogil:
 
 
 cdef inline bint adjustable(const Player* P) noexcept nogil:
-    """Whether the seat has a die whose value a free adjustment may change: an available one or one in the
-    upgrade section (whose sum counts; RULES.md, the action table's `up_space` row)."""
-    return any_dice(P) or load_le32(&P.space[0]) != 0
+    """Whether the seat has a die whose value a free adjustment may change: an available one, one in the
+    upgrade section (whose sum counts; RULES.md, the action table's `up_space` row) or the held Recycle die."""
+    return any_dice(P) or load_le32(&P.space[0]) != 0 or P.held != 0
 
 
 cdef int dice_count(const Player* P) noexcept nogil:
@@ -673,7 +731,7 @@ cdef void settle(const SPConfig* cfg, SPState* s, int p) noexcept nogil:
                 return
             pop(P)
         elif head == PD_REROLL:
-            if P.nrr or any_dice(P):
+            if P.nrr or any_dice(P) or P.held:
                 return
             pop(P)
         elif head == PD_ADJUST:
@@ -842,6 +900,8 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
             for t in range(NTYPES):
                 if P.avail[t]:
                     setb(w, A_MARK + t)
+        if P.held and not P.hmark:
+            setb(w, A_MARK_HELD)
         setb(w, A_ROLL)
     elif head == PD_ADJUST or head == PD_SILAS:
         for t in range(NTYPES):
@@ -857,6 +917,11 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
                     setb(w, A_UP_SPACE + k)
                 if dval(b) > 1:
                     setb(w, A_DOWN_SPACE + k)
+        if P.held:                      # the held Recycle die (the choice is queued in front of its placement)
+            if dval(P.held) < 6:
+                setb(w, A_UP_HELD)
+            if dval(P.held) > 1:
+                setb(w, A_DOWN_HELD)
         setb(w, A_SKIP)
     elif head == PD_RECYCLE_PICK:
         for i in range(P.nrc):
@@ -874,6 +939,25 @@ cdef void pending_options(const SPConfig* cfg, const SPState* s, int p, uint64_t
                 setb(w, A_DOWN + t)
         if P.used_octavia < inst(cfg, P, AK_OCTAVIA):
             setb(w, A_FLIP + t)
+        if P.used_reroll1 < inst(cfg, P, AK_REROLL_ONE):
+            setb(w, A_REROLL1 + t)
+        # the effects whose choice is queued in front of the placement, with room in the queue: D6's free step,
+        # the t4 tile's reroll, Silas (discarding an available die, never the held one), a power box that alters
+        # dice (a spark, or Emma's cog)
+        if P.npend < MAX_PEND:
+            if P.used_adjust < inst(cfg, P, AK_ADJUST):
+                setb(w, A_ADJUST)
+            if P.reroll_tile:
+                setb(w, A_REROLL)
+            if inst(cfg, P, AK_SILAS):
+                for k in range(NTYPES):
+                    if P.avail[k]:
+                        setb(w, A_SILAS + k)
+            boxes = ((P.tableau & cfg.box_robots) | ((<uint64_t>1) << BOARD_BOX)) & cfg.alter_boxes & ~P.box_used
+            if P.sparks:
+                bits_to64(w, A_SPARK_BOX, boxes)
+            if P.cogs >= 1 and P.used_emma < inst(cfg, P, AK_EMMA):
+                bits_to64(w, A_COG_BOX, boxes)
         setb(w, A_SKIP)
     elif head == PD_MAX:
         setb(w, A_FREE_BOX + arg)
@@ -1144,6 +1228,12 @@ cdef void actor_legal(const SPConfig* cfg, const SPState* s, int seat, uint64_t*
 
 
 cdef inline void bits_to(uint64_t* w, int base, uint32_t bits) noexcept nogil:
+    while bits:
+        setb(w, base + lowest_bit(bits))
+        bits &= bits - 1
+
+
+cdef inline void bits_to64(uint64_t* w, int base, uint64_t bits) noexcept nogil:
     while bits:
         setb(w, base + lowest_bit(bits))
         bits &= bits - 1
@@ -1423,18 +1513,29 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
         P.avail[t] -= 1
         s.disc[t // 6] += 1
         P.silas = <uint8_t>(t % 6 + 1)
-        push(P, PD_SILAS, 0)
+        push_alter(P, PD_SILAS, 0)
     elif f == F_REROLL1:
         t = a - A_REROLL1
         P.used_reroll1 += 1
-        P.avail[t] -= 1
-        P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
+        if head == PD_RECYCLE_PLACE:        # D7 on the held die (t is its type): rerolled in hand
+            P.held = <uint8_t>((t // 6) * 6 + <int>rng_below(&s.rng, 6) + 1)
+        else:
+            P.avail[t] -= 1
+            P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
     elif f == F_REROLL:
         P.reroll_tile = 0
-        push(P, PD_REROLL, 0)
+        push_alter(P, PD_REROLL, 0)
     elif f == F_ADJUST:
         P.used_adjust += 1
-        push(P, PD_ADJUST, 1)
+        push_alter(P, PD_ADJUST, 1)
+    elif f == F_UP_HELD or f == F_DOWN_HELD:
+        if head == PD_ADJUST:
+            P.parg[0] -= 1
+        else:
+            P.silas -= 1
+        P.held = <uint8_t>(P.held + (1 if f == F_UP_HELD else -1))
+    elif f == F_MARK_HELD:
+        P.hmark = 1
     elif f == F_UP_SPACE or f == F_DOWN_SPACE:
         sp = (a - A_UP_SPACE) % NSPACE
         k = 1 if a < A_DOWN_SPACE else -1
@@ -1457,6 +1558,9 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
             P.avail[(t // 6) * 6 + <int>rng_below(&s.rng, 6)] += 1
             P.rr[j] = 0
         P.nrr = 0
+        if P.hmark:                         # the held die last, rerolled in hand
+            P.held = <uint8_t>mkdie(dcol(P.held), 1 + <int>rng_below(&s.rng, 6))
+            P.hmark = 0
         pop(P)
     elif f == F_REARRANGE:
         sp = (a - A_REARRANGE) // NSPACE
@@ -1529,7 +1633,8 @@ cdef void action_step(const SPConfig* cfg, SPState* s, int p, int a) noexcept no
                 discard_die(s, P.rc[j])
             P.rc[j] = 0
         P.nrc = 0
-        P.pend[0] = PD_RECYCLE_PLACE
+        pop(P)
+        queue_placement(P)
     elif f == F_SKIP:
         if head == PD_RECYCLE_PICK:
             discard_recycled(s, P)
@@ -1968,7 +2073,7 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     for p in range(MAX_P):
         P = &s.pl[p]
         if p >= n:
-            if P.tableau or P.hand or P.played or P.npend or P.nbuf or P.nrr or P.nrc:
+            if P.tableau or P.hand or P.played or P.npend or P.nbuf or P.nrr or P.nrc or P.held or P.hmark:
                 return 4
             for t in range(NTYPES):
                 if P.avail[t]:
@@ -2078,8 +2183,6 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
                 return 10
             if P.pend[i] == PD_OLYMPIA and (P.parg[i] >> 6) == 1 and not box_exists(cfg, P, P.parg[i] & 63):
                 return 10
-            if P.pend[i] == PD_RECYCLE_PLACE and (i != 0 or P.held == 0):
-                return 10
             if P.pend[i] == PD_RECYCLE_PICK and i == 0 and P.nrc == 0:
                 return 10
             # Conrad's copy is asked when a Conrad is played, and the copy needs it there (9 above)
@@ -2091,7 +2194,23 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         # done with a choice pending would carry it out of the action phase
         if P.npend and (s.done >> p) & 1:
             return 10
-        if P.held and not (P.npend and P.pend[0] == PD_RECYCLE_PLACE):
+        # Recycle's held die: its placement queued once, behind only choices that alter dice (queued in front of
+        # it so that they may alter the die: push_alter, queue_placement), with no such choice nor pick behind it
+        k = -1
+        for i in range(P.npend):
+            if P.pend[i] == PD_RECYCLE_PLACE:
+                if k >= 0:
+                    return 10
+                k = i
+        if (k >= 0) != (P.held != 0) or (k >= 0 and P.nrc):
+            return 10
+        for i in range(P.npend):
+            if k >= 0 and i < k and not alters(P.pend[i]):
+                return 10
+            if k >= 0 and i > k and (alters(P.pend[i]) or P.pend[i] == PD_RECYCLE_PICK):
+                return 10
+        # the held die marked for the reroll at the head
+        if P.hmark > 1 or (P.hmark and not (P.held and P.pend[0] == PD_REROLL)):
             return 10
         if P.nrr and not (P.npend and P.pend[0] == PD_REROLL):
             return 10
@@ -2104,7 +2223,7 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
                     cnt += 1
             if cnt != 1:
                 return 10
-        if not zero_from(P.spare, 0, 3):
+        if not zero_from(P.spare, 0, 2):
             return 10
     for i in range(NCOL):
         if dice[i] != cfg.dice_per_colour:
@@ -2257,6 +2376,8 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
             cfg.r_box[i][j] = box[j] if box is not None else (SY_NONE if j == 0 else 0)
         if box is not None:
             cfg.box_robots |= (<uint64_t>1) << i
+            if box[0] == SY_ADJUST or box[0] == SY_REROLL:
+                cfg.alter_boxes |= (<uint64_t>1) << i
     for i, (kind, param, points) in enumerate(assistants):
         cfg.a_kind[i] = kind
         cfg.a_param[i] = param
@@ -2272,6 +2393,8 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
             cfg.bonus_sym[i][j] = sym[j]
     for j in range(3):
         cfg.board_box[j] = t["board_box"][j]
+    if cfg.board_box[0] == SY_ADJUST or cfg.board_box[0] == SY_REROLL:
+        cfg.alter_boxes |= (<uint64_t>1) << BOARD_BOX
     for i in range(NTILES):
         cfg.tile_points[i] = t["tile_points"][i]
     cfg.ntrack = len(t["track_points"])
@@ -2330,7 +2453,7 @@ def make_core(dict t, int players, int goals, bint draft, bint clockwise=False) 
                 A_TAKE, A_PICK, A_PLACE, A_SELL, A_SELL_SPACE, A_UP, A_DOWN, A_FLIP, A_FRANK, A_SILAS, A_REROLL1,
                 A_REROLL, A_MARK, A_ROLL, A_REARRANGE, A_RECRUIT, A_SPARK_BOX, A_COG_BOX, A_FREE_BOX, A_TRACK, A_TILE,
                 A_COPY, A_COMPLETE, A_DIE_CHOICE, A_RECYCLE, A_SKIP, A_DONE, A_DISCARD_ROBOT, A_DRAW, A_ASSIGN,
-                A_DRAFT, A_ADJUST, A_UP_SPACE, A_DOWN_SPACE]:
+                A_DRAFT, A_ADJUST, A_UP_SPACE, A_DOWN_SPACE, A_UP_HELD, A_DOWN_HELD, A_MARK_HELD]:
         raise AssertionError("the action layout and the engine's family table disagree")
     if (A_UP_SPACE >> 6) != (A_ADJUST >> 6) or ((A_DOWN_SPACE + NCOL - 1) >> 6) != (A_ADJUST >> 6) \
             or A_DOWN_SPACE != A_UP_SPACE + NSPACE:
@@ -2478,7 +2601,7 @@ def evaluate(State state, int seat) -> float:
 _P_SCALARS = ("tableau", "box_used", "box_cog", "hand", "played", "tiles", "cogs", "sparks", "level",
               "prod_used", "npend", "nrr", "nbuf", "upg_bonus", "conrad", "used_frank", "used_octavia",
               "used_adjust", "used_reroll1", "used_ignval", "used_emma", "reroll_tile", "rearranged", "held",
-              "silas", "completed", "nrc")
+              "silas", "completed", "nrc", "hmark")
 _P_ARRAYS = (("avail", NTYPES), ("space", NSPACE), ("line", SLOTS), ("stile", SLOTS), ("track", NCOL),
              ("pend", MAX_PEND), ("parg", MAX_PEND), ("rr", MAX_RR), ("rc", SPACES), ("buf", 4), ("bufk", 4))
 _S_SCALARS = ("rng", "pool", "adeck", "goals", "stacks", "nbottom", "njunk", "phase", "turn", "first",
@@ -2584,6 +2707,7 @@ def pack_state(dict f) -> bytes:
         P.silas = q["silas"]
         P.completed = q["completed"]
         P.nrc = q["nrc"]
+        P.hmark = q["hmark"]
         for i in range(NTYPES):
             P.avail[i] = q["avail"][i]
         for i in range(NSPACE):

@@ -36,7 +36,7 @@ cdef enum:
     NGOALS = 6
     NPROD = 4
     EMPTY_ROW = 63            # MAX_ROBOTS: the row of the robot masks for an empty slot
-    SP_NUM_ACTIONS = 1382     # engine.action_layout()["num_actions"] (the ids are the same under every content)
+    SP_NUM_ACTIONS = 1385     # engine.action_layout()["num_actions"] (the ids are the same under every content)
 
 # effect symbols (data.SYMBOLS)
 cdef enum:
@@ -98,11 +98,13 @@ cdef enum:
 cdef enum:
     PD_ADVANCE = 1            # arg: colour (ANY: any track)
     PD_TILE = 2               # take an upgrade tile
-    PD_REROLL = 3             # mark dice, then roll
+    PD_REROLL = 3             # mark dice (the held Recycle die too: ``hmark``), then roll
     PD_ADJUST = 4             # arg: free +-1 adjustments left (skip ends it)
     PD_SILAS = 5              # Silas's pips left in ``silas``
-    PD_RECYCLE_PICK = 6       # choose one of the completed robot's dice (in ``rr``), or skip
-    PD_RECYCLE_PLACE = 7      # place ``held`` on another robot, altering it first if wished, or skip
+    PD_RECYCLE_PICK = 6       # choose one of the completed robot's dice (in ``rc``), or skip
+    # place ``held`` on another robot, altering it first if wished, or skip; the choices that alter dice (adjust,
+    # Silas, reroll) are queued in front of it, so that they may alter the held die (RULES.md, "Recycle")
+    PD_RECYCLE_PLACE = 7
     PD_MAX = 8                # arg: robot card; pay 1 cog to fire its box now, or skip
     PD_OLYMPIA = 9            # arg: (boxes left << 6) | box already chosen (when one is left)
     PD_CONRAD = 10            # choose the played assistant Conrad copies
@@ -161,12 +163,13 @@ ctypedef struct Player:
     uint8_t used_emma                 # this round
     uint8_t reroll_tile               # 1: the "4" production tile's reroll is still unused this turn
     uint8_t rearranged                # Rearrange moves this turn
-    uint8_t held                      # a die in hand for Recycle (die byte), or a box chosen by Olympia
+    uint8_t held                      # a die in hand for Recycle (die byte): PD_RECYCLE_PLACE is queued
     uint8_t silas                     # Silas's pips left
     uint8_t completed                 # robots completed this turn
     uint8_t nrc
     uint8_t bufk[4]                   # seats that know each card of ``buf`` (bit per seat; the drawer always)
-    uint8_t spare[3]                  # always 0 (explicit padding: 152 bytes)
+    uint8_t hmark                     # 1: ``held`` is marked for the reroll at the head of the queue
+    uint8_t spare[2]                  # always 0 (explicit padding: 152 bytes)
 
 
 ctypedef struct SPState:
@@ -203,6 +206,7 @@ ctypedef struct SPState:
 
 ctypedef struct SPConfig:
     uint64_t box_robots               # robots with a power box
+    uint64_t alter_boxes              # boxes (robot ids, BOARD_BOX) whose effect alters dice: ±1 steps, a reroll
     uint32_t kind_mask[NUM_AKINDS]    # assistants of each kind
     # kind_mask[k] | kind_mask[k] << 32: the seat's played assistants in the low half and the one Conrad copies in
     # the high half (engine.pyx's ``played_and_copy``) give ``inst`` as one popcount

@@ -53,7 +53,10 @@ cdef enum:
     BONUS_KINDS = SY_ADVANCE + 1
     BONUS_SPACE = BONUS_KINDS + 1 + NCOL
     PUBLIC_MORE = MAX_P * SEAT_MORE + NCOL * MAX_BONUS * BONUS_SPACE
-    OBS_SIZE = MAX_P * PER_SEAT + GLOBALS + OWN + RECALL + PUBLIC_MORE
+    # appended again: per seat in turn order from the observer, the die held for Recycle (its colour, its value / 6)
+    # and whether it is marked for the reroll under way (RULES.md, "Recycle")
+    HELD = NCOL + 2
+    OBS_SIZE = MAX_P * PER_SEAT + GLOBALS + OWN + RECALL + PUBLIC_MORE + MAX_P * HELD
 
 
 def observation_size() -> int:
@@ -130,6 +133,7 @@ cdef dict _player(game, const SPConfig* cfg, const SPState* s, int p):
         "marked": [die_str(P.rr[i]) for i in range(P.nrr)],
         "recycle": [die_str(P.rc[i]) for i in range(P.nrc)],
         "held": die_str(P.held) if P.held else None,
+        "held_marked": bool(P.hmark),
         "silas": P.silas,
         "upgrade_bonus": P.upg_bonus,
         "used": {"frank": P.used_frank, "octavia": P.used_octavia, "adjust": P.used_adjust,
@@ -359,6 +363,14 @@ def observation(State state, int seat) -> cnp.ndarray:
                 x[i + BONUS_KINDS] = cfg.bonus_sym[t][1] / 3.0
                 if b == SY_DIE_COLOUR or b == SY_ADVANCE:
                     x[i + BONUS_KINDS + 1 + cfg.bonus_sym[t][2]] = 1.0
+    pos += NCOL * MAX_BONUS * BONUS_SPACE
+    for rel in range(n):
+        P = &s.pl[(seat + rel) % n]
+        b = P.held
+        if b:
+            x[pos + rel * HELD + (b - 1) // 6] = 1.0
+            x[pos + rel * HELD + NCOL] = ((b - 1) % 6 + 1) / 6.0
+            x[pos + rel * HELD + NCOL + 1] = P.hmark
     return arr
 
 
