@@ -15,7 +15,9 @@ the player even when nothing has to go, who then says "done").
 
 Invariants between calls (checked by ``sp_validate`` for states from outside): every resource card is in one
 place (a deck, the market, a hand, a board, out of the game) and every malus card too (the pile, a hand, set
-aside); ``known`` never exceeds the hand; the phase's context is consistent; the acting seat has a legal action.
+aside); every seat's lower bound of each hand lies between the public one and the hand (``known`` <= ``known`` +
+``private_known[o]`` <= ``hand``, "what each seat knows of the hands" below); the phase's context is consistent;
+the acting seat has a legal action.
 """
 
 cimport cython
@@ -188,8 +190,58 @@ cdef int32_t seat_score(const SPConfig* cfg, const SPState* s, int p) noexcept n
     return pts
 
 
+# -- what each seat knows of the hands ----------------------------------------------------------------------
+# known[h] is the public lower bound of h's hand (what every seat, a spectator too, is sure it holds). Seat o's own
+# bound is K_o[h] = known[h] + private_known[o][h] (known <= K_o <= hand; private_known[h][h] is 0: a seat sees its
+# own hand). Only a steal makes them differ (the thief and the victim see the card, the others its back). Every
+# other change is public and applies to each K_o as to known: a card gained face up raises known and leaves
+# private_known as it is; a public loss lowers known and each K_o alike (saturating), and the private excess is
+# derived again; a card shown by an offer raises known and each K_o to what it shows. ``private_of`` (bit h: some
+# seat knows more of h than the public) keeps these to a test of one byte when nobody does, the usual case.
+
+cdef void refresh_private_of(SPState* s, int h) noexcept nogil:
+    """Bit h of ``private_of``: whether some seat knows more of h's hand than the public bound."""
+    cdef int o, k
+    for o in range(MAX_P):
+        for k in range(NK_LOSABLE):                             # only non-recycled cards are ever stolen
+            if s.private_known[o][h][k]:
+                s.private_of |= <uint8_t>(1 << h)
+                return
+    s.private_of &= <uint8_t>~(1 << h)
+
+
+cdef void private_lose(SPState* s, int h, int k, int n) noexcept nogil:
+    """Before n cards of kind k leave h's hand in public (``known`` not lowered yet): each seat's bound K_o[h][k]
+    drops by n (saturating) as the public one does, and the private excess becomes what is left above it. The
+    caller refreshes bit h of ``private_of`` (``refresh_private_of``) once its cards are gone."""
+    cdef int o, K, kn = s.known[h][k] - n
+    if kn < 0:
+        kn = 0
+    for o in range(MAX_P):
+        if s.private_known[o][h][k]:
+            K = s.known[h][k] + s.private_known[o][h][k] - n
+            s.private_known[o][h][k] = <uint8_t>(K - kn if K > kn else 0)
+
+
+cdef void private_show(SPState* s, int h, int k, int i) noexcept nogil:
+    """Before ``known[h][k]`` is raised to i (an offered card shows it): each seat's bound K_o[h][k] becomes at
+    least i, so its excess over the new public bound is what it knew beyond i."""
+    cdef int o, K
+    for o in range(MAX_P):
+        if s.private_known[o][h][k]:
+            K = s.known[h][k] + s.private_known[o][h][k]
+            s.private_known[o][h][k] = <uint8_t>(K - i if K > i else 0)
+    refresh_private_of(s, h)
+
+
 cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
-    """n cards of kind k leave p's hand in public: the known lower bound drops with them."""
+    """n cards of kind k leave p's hand in public: the known lower bound drops with them, and every seat's."""
+    if s.private_of & (1 << p):                                 # (after a steal only: well predicted)
+        private_lose(s, p, k, n)
+        s.hand[p][k] -= n
+        s.known[p][k] = <uint8_t>(s.known[p][k] - n if s.known[p][k] > n else 0)
+        refresh_private_of(s, p)
+        return
     s.hand[p][k] -= n
     if s.known[p][k] > n:
         s.known[p][k] -= n
@@ -198,6 +250,7 @@ cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
 
 
 cdef inline void gain_known(SPState* s, int p, int k) noexcept nogil:
+    """A card enters p's hand face up: the public bound rises, and so does every seat's (private_known as is)."""
     s.hand[p][k] += 1
     s.known[p][k] += 1
 
@@ -286,17 +339,45 @@ cdef void refill(const SPConfig* cfg, SPState* s) noexcept nogil:
 
 
 cdef void steal_random(SPState* s, int thief, int victim) noexcept nogil:
-    """A non-recycled card drawn at random from the victim's hand goes face up to the thief."""
+    """A non-recycled card drawn at random from the victim's hand goes to the thief (``steal_card``)."""
     cdef int k, r, total = losable(s, victim)
     if total == 0:
         return
     r = <int>rng_below(&s.rng, <uint32_t>total)
     for k in range(NK_LOSABLE):
         if r < s.hand[victim][k]:
-            remove_card(s, victim, k, 1)
-            gain_known(s, thief, k)
+            steal_card(s, thief, victim, k)
             return
         r -= s.hand[victim][k]
+
+
+cdef void steal_card(SPState* s, int t, int v, int k) noexcept nogil:
+    """A card of kind k goes from v's hand to t's, seen by the thief t and the victim v only; every seat sees its
+    back, its supplier. Each seat's bound of v's cards of that supplier, after: the thief's drops for k alone
+    (saturating); every other seat's drops by one for each kind of the supplier, as the public bound does (the
+    card could have been any of them). Of t's hand: the victim's bound rises for k; the others' stay (they learn
+    only that t holds one more card of the supplier, which t's count by supplier shows). The private excesses
+    of v's and t's hands are then derived again."""
+    cdef int o, j, K, sup0 = (k // NT) * NT
+    cdef int bound[MAX_P][NT]
+    for o in range(MAX_P):
+        for j in range(NT):
+            K = s.known[v][sup0 + j] + s.private_known[o][v][sup0 + j]
+            if (o == t and sup0 + j == k) or (o != t and o != v):
+                K = K - 1 if K > 0 else 0
+            bound[o][j] = K
+    for j in range(NT):
+        if s.known[v][sup0 + j]:
+            s.known[v][sup0 + j] -= 1
+    for o in range(MAX_P):
+        if o != v:
+            for j in range(NT):
+                s.private_known[o][v][sup0 + j] = <uint8_t>(bound[o][j] - s.known[v][sup0 + j])
+    s.hand[v][k] -= 1
+    s.hand[t][k] += 1
+    s.private_known[v][t][k] += 1
+    refresh_private_of(s, v)
+    s.private_of |= <uint8_t>(1 << t)
 
 
 cdef bint star_before(const SPConfig* cfg, const SPState* s, int a, int b) noexcept nogil:
@@ -1062,7 +1143,13 @@ cdef void step_main(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
     elif a < cfg.a_depollute:                                   # build
         o = a - cfg.a_build
         c = cfg.opt_comp[o]
+        if s.private_of & (1 << p):                             # (after a steal only: well predicted)
+            for k in range(NK_LOSABLE):
+                if cfg.opt[o][k]:
+                    private_lose(s, p, k, cfg.opt[o][k])
         sp_lay_cards(s.hand[p], s.known[p], s.laid[p], cfg.opt[o])     # remove_card and laid, every kind at once
+        if s.private_of & (1 << p):
+            refresh_private_of(s, p)
         s.built[p] |= <uint8_t>(1 << c)
         if s.built[p] == cfg.all_built:
             trigger_end(s, END_SMARTPHONE)
@@ -1135,6 +1222,8 @@ cdef void step_offer(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
         s.offer_give_n += 1
         i = item_count(s.offer_give, s.offer_give_n, k)
         if s.known[p][k] < i:
+            if s.private_of & (1 << p):
+                private_show(s, p, k, i)
             s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
     else:
         s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
@@ -1313,6 +1402,39 @@ cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
     return random_playout_loop(sp_actors, sp_legal_mask, sp_apply, mask_words, c, st, rng, max_len)
 
 
+cdef bint private_invalid(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    """Whether the seats' private knowledge is one no play makes: every seat's bound within the hand (known <=
+    known + private_known[o] <= hand, no byte overflowing), none of a seat's own hand nor between absent seats,
+    none of a recycled card (never stolen), none before a stealing event (7 or 10) was drawn, and ``private_of``
+    naming exactly the hands some seat knows privately."""
+    cdef int o, h, k, e, v
+    cdef uint32_t seen = 0
+    cdef uint64_t w, acc = 0
+    cdef const uint8_t* b = &s.private_known[0][0][0]
+    if s.private_of == 0:                                       # the usual case: all 375 bytes zero, by words
+        for k in range(0, MAX_P * MAX_P * NK - 7, 8):
+            memcpy(&w, b + k, 8)
+            acc |= w
+        for k in range(MAX_P * MAX_P * NK - 7, MAX_P * MAX_P * NK):
+            acc |= b[k]
+        return acc != 0
+    for o in range(MAX_P):
+        for h in range(MAX_P):
+            for k in range(NK):
+                v = s.private_known[o][h][k]
+                if v == 0:
+                    continue
+                if o >= cfg.n or h >= cfg.n or o == h or k >= NK_LOSABLE or s.known[h][k] + v > s.hand[h][k]:
+                    return True
+                seen |= (<uint32_t>1) << h
+    if seen != s.private_of:
+        return True
+    for e in range(s.ev_next):
+        if cfg.ev_kind[e] == EV_NEIGHBOUR_TAX or cfg.ev_kind[e] == EV_DUEL:
+            return False
+    return True
+
+
 cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     """0 when every invariant the engine relies on holds, else the number of the first broken one."""
     cdef const SPConfig* cfg = <const SPConfig*>c
@@ -1360,6 +1482,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             for k in range(NK):
                 if s.known[p][k] > s.hand[p][k]:
                     return 2
+    if private_invalid(cfg, s):
+        return 2
     # resources: each card in one place
     for k in range(NK):
         cnt[k] = s.deck[k] + s.out[k]
@@ -1793,7 +1917,7 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
 
 _SCALARS = ("phase", "cur", "first", "round", "turns", "ev_next", "ev_cur", "ev_pos", "ev_n", "ev_left", "pick_sup",
             "picks_left", "malus_left", "lose_type", "dep_n", "top_next", "offer_to", "offer_give_n", "offer_ask_n",
-            "offered", "flags", "penalty", "mult", "end_trig", "refreshed", "end_reason")
+            "offered", "flags", "penalty", "mult", "end_trig", "refreshed", "end_reason", "private_of")
 
 
 def unpack_state(const uint8_t[::1] raw) -> dict:
@@ -1807,6 +1931,7 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
         "rng": s.rng,
         "hand": [[s.hand[p][k] for k in range(NK)] for p in range(MAX_P)],
         "known": [[s.known[p][k] for k in range(NK)] for p in range(MAX_P)],
+        "private_known": [[[s.private_known[o][p][k] for k in range(NK)] for p in range(MAX_P)] for o in range(MAX_P)],
         "laid": [[s.laid[p][k] for k in range(NK)] for p in range(MAX_P)],
         "malus": [[s.malus[p][k] for k in range(MAX_MALUS)] for p in range(MAX_P)],
         "pile": [s.pile[k] for k in range(MAX_MALUS)],
@@ -1824,7 +1949,8 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
     for name, value in zip(_SCALARS, (s.phase, s.cur, s.first, s.round, s.turns, s.ev_next, s.ev_cur, s.ev_pos,
                                       s.ev_n, s.ev_left, s.pick_sup, s.picks_left, s.malus_left, s.lose_type,
                                       s.dep_n, s.top_next, s.offer_to, s.offer_give_n, s.offer_ask_n, s.offered,
-                                      s.flags, s.penalty, s.mult, s.end_trig, s.refreshed, s.end_reason)):
+                                      s.flags, s.penalty, s.mult, s.end_trig, s.refreshed, s.end_reason,
+                                      s.private_of)):
         d[name] = value
     return d
 
@@ -1832,13 +1958,15 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
 def pack_state(dict f) -> bytes:
     """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
     cdef SPState s
-    cdef int p, k, i
+    cdef int p, k, i, o
     memset(&s, 0, sizeof(SPState))
     s.rng = f["rng"]
     for p in range(MAX_P):
         for k in range(NK):
             s.hand[p][k] = f["hand"][p][k]
             s.known[p][k] = f["known"][p][k]
+            for o in range(MAX_P):
+                s.private_known[o][p][k] = f["private_known"][o][p][k]
             s.laid[p][k] = f["laid"][p][k]
         for k in range(MAX_MALUS):
             s.malus[p][k] = f["malus"][p][k]
@@ -1884,6 +2012,7 @@ def pack_state(dict f) -> bytes:
     s.end_trig = f["end_trig"]
     s.refreshed = f["refreshed"]
     s.end_reason = f["end_reason"]
+    s.private_of = f["private_of"]
     return (<char*>&s)[:sizeof(SPState)]
 
 

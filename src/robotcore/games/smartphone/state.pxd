@@ -89,7 +89,10 @@ cdef enum:
 ctypedef struct SPState:
     uint64_t rng                       # the PRNG counter (hidden from every seat)
     uint8_t hand[MAX_P][NK]            # resource cards in hand, per kind
-    uint8_t known[MAX_P][NK]           # of those, how many every seat knows are there (taken face up...)
+    uint8_t known[MAX_P][NK]           # of those, how many every seat knows are there (taken face up...): the
+                                       # public lower bound, what a spectator is sure of
+    uint8_t private_known[MAX_P][MAX_P][NK]    # [o][h][k]: how many more cards of kind k seat o is sure h holds
+                                       # beyond known[h][k] (a steal seen by thief and victim only); [h][h] is 0
     uint8_t laid[MAX_P][NK]            # cards laid on the player's built components
     uint8_t malus[MAX_P][MAX_MALUS]    # malus cards held (public: read aloud when drawn)
     uint8_t pile[MAX_MALUS]            # malus pile below the definition cards, per card
@@ -129,6 +132,8 @@ ctypedef struct SPState:
     uint8_t end_trig                   # the end is triggered: the round is finished, then the game ends
     uint8_t refreshed                  # the market refresh was used after this round
     uint8_t end_reason                 # 0 none, 1 smartphone, 2 end-of-game event, 3 malus pile, 4 events out
+    uint8_t private_of                 # bit h set iff some private_known[o][h][k] is not 0 (the usual case: none,
+                                       # and the hot paths test this byte only)
 
 
 ctypedef struct SPConfig:
