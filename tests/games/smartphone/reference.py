@@ -58,9 +58,10 @@ class Reference:
         self.bonus = c.recycling_bonus
         self.f = copy.deepcopy(fields)
         self.rng = Rng(self.f["rng"])
-        # bound[o][h][k]: the cards of kind k seat o is sure h holds (o != h)
-        self.bound = [[[self.f["known"][h][k] + self.f["private_known"][o][h][k] for k in range(15)]
-                       for h in range(5)] for o in range(5)]
+        # bound[o][h][k]: the cards of kind k seat o is sure h holds (o != h); the struct keeps the excess over the
+        # public bound for the 10 non-recycled kinds only (the only ones stolen)
+        self.bound = [[[self.f["known"][h][k] + (self.f["private_known"][o][h][k] if k < 10 else 0)
+                        for k in range(15)] for h in range(5)] for o in range(5)]
 
     # -- ids ------------------------------------------------------------------------------------------------
 
@@ -711,7 +712,9 @@ class Reference:
         out = copy.deepcopy(self.f)
         out["rng"] = self.rng.state
         known = self.f["known"]
-        out["private_known"] = [[[self.bound[o][h][k] - known[h][k] if o != h and o < self.n and h < self.n else 0
-                                  for k in range(15)] for h in range(5)] for o in range(5)]
+        excess = [[[self.bound[o][h][k] - known[h][k] if o != h and o < self.n and h < self.n else 0
+                    for k in range(15)] for h in range(5)] for o in range(5)]
+        assert not any(any(row[10:]) for rows in excess for row in rows), "private knowledge of a recycled card"
+        out["private_known"] = [[row[:10] for row in rows] for rows in excess]
         out["private_of"] = sum(1 << h for h in range(5) if any(any(out["private_known"][o][h]) for o in range(5)))
         return out

@@ -62,15 +62,12 @@ def test_re_deals_of_offers_stay_valid() -> None:
 
 # -- the seats' private knowledge of the hands (RULES.md, "What each seat knows of a hand") ------------------------
 
-RECYCLED_KIND = 10                                  # kinds 10..14: Recyclage cards, never stolen
-
-
 def with_private(f: dict[str, Any]) -> bool:
     return bool(f["private_of"])
 
 
 def private_cells(f: dict[str, Any]) -> list[tuple[int, int, int]]:
-    return [(o, h, k) for o in range(5) for h in range(5) for k in range(15) if f["private_known"][o][h][k]]
+    return [(o, h, k) for o in range(5) for h in range(5) for k in range(10) if f["private_known"][o][h][k]]
 
 
 def test_states_with_private_knowledge_load_and_re_deal_validly() -> None:
@@ -128,19 +125,6 @@ def test_private_knowledge_of_a_seats_own_hand_is_refused() -> None:
     refused(state, edit)
 
 
-def test_private_knowledge_of_a_recycled_card_is_refused() -> None:
-    """Only non-recycled cards are ever stolen: no seat knows privately of a recycled card."""
-    state = next(positions(lambda f: with_private(f) and any(
-        f["hand"][h][k] > f["known"][h][k] for h in range(5) for k in range(RECYCLED_KIND, 15))))
-    f0 = fields(state)
-    h, k = next((h, k) for h in range(5) for k in range(RECYCLED_KIND, 15) if f0["hand"][h][k] > f0["known"][h][k])
-
-    def edit(f: dict[str, Any]) -> None:
-        f["private_known"][(h + 1) % state.game.num_players][h][k] = 1
-        f["private_of"] |= 1 << h
-    refused(state, edit)
-
-
 @pytest.mark.parametrize("absent", ["observer", "holder"])
 def test_private_knowledge_of_or_by_an_absent_seat_is_refused(absent: str) -> None:
     state = next(positions(with_private))
@@ -189,9 +173,9 @@ def test_a_state_of_the_old_size_is_refused() -> None:
     data = state.to_bytes()
     start = struct_start(state)
     size = state.game.state_size
-    assert size == 872
+    assert size == 744
     old = bytearray(data[:start] + data[start:start + 496] + data[start + size:])
     magic, version, hlen, seed, _size, hist = PREFIX.unpack_from(old, 0)
     PREFIX.pack_into(old, 0, magic, version, hlen, seed, 496, hist)
-    with pytest.raises(CorruptStateError, match="struct must be 872 bytes"):
+    with pytest.raises(CorruptStateError, match="struct must be 744 bytes"):
         robotcore.from_bytes(_reframe(bytes(old)))

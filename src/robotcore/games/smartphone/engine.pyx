@@ -201,13 +201,13 @@ cdef int32_t seat_score(const SPConfig* cfg, const SPState* s, int p) noexcept n
 
 cdef void refresh_private_of(SPState* s, int h) noexcept nogil:
     """Bit h of ``private_of``: whether some seat knows more of h's hand than the public bound (each seat's row of
-    15 counts read as two overlapping words; the last one ends where the array does)."""
+    10 counts read as two overlapping words; the last one ends where the array does)."""
     cdef const uint8_t* row = &s.private_known[0][h][0]
     cdef uint64_t w = 0
     cdef int o
     for o in range(MAX_P):
-        w |= load_le64(row) | load_le64(row + 7)
-        row += MAX_P * NK
+        w |= load_le64(row) | load_le64(row + NK_LOSABLE - 8)
+        row += MAX_P * NK_LOSABLE
     s.private_of = <uint8_t>((s.private_of & ~(1 << h)) | ((w != 0) << h))
 
 
@@ -240,7 +240,7 @@ cdef void private_show(SPState* s, int h, int k, int i) noexcept nogil:
 
 cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
     """n cards of kind k leave p's hand in public: the known lower bound drops with them, and every seat's."""
-    if s.private_of & (1 << p):                                 # (after a steal only: well predicted)
+    if s.private_of & (1 << p) and k < NK_LOSABLE:             # (after a steal only: well predicted)
         if private_lose(s, p, k, n):
             refresh_private_of(s, p)
     s.hand[p][k] -= n
@@ -567,16 +567,16 @@ cdef extern from *:
 
 # The same build as seen by one seat that knows more of the hand than the public (a row of ``private_known``, before
 # ``sp_lay_cards`` lowers ``known``): its bound known + private drops with the cards as the public one does
-# (saturating), and its excess is what is left above the new public bound. 16 bytes are read and written: the 16th
-# byte (in the struct) is written back unchanged, its option byte being masked off (K - known, K = known + private
-# mod 256); the other 15 sums are at most the hand, never past 255.
+# (saturating), and its excess is what is left above the new public bound. A row holds the 10 non-recycled kinds;
+# 16 bytes are read and written: the 6 past the row (the next row, or the struct's next field) are written back
+# unchanged, their option bytes being masked off (K - known, K = known + private mod 256); the row's 10 sums are at
+# most the hand, never past 255.
 cdef extern from *:
     """
     #if defined(__SSE2__) || defined(_M_X64)
     #include <emmintrin.h>
     static inline void sp_lay_private(uint8_t* priv, const uint8_t* known, const uint8_t* opt) {
-        const __m128i o = _mm_and_si128(_mm_loadu_si128((const __m128i*)opt),
-                                        _mm_set_epi32(0x00FFFFFF, -1, -1, -1));
+        const __m128i o = _mm_and_si128(_mm_loadu_si128((const __m128i*)opt), _mm_set_epi32(0, 0xFFFF, -1, -1));
         const __m128i kn = _mm_loadu_si128((const __m128i*)known);
         const __m128i bound = _mm_add_epi8(kn, _mm_loadu_si128((const __m128i*)priv));
         _mm_storeu_si128((__m128i*)priv, _mm_sub_epi8(_mm_subs_epu8(bound, o), _mm_subs_epu8(kn, o)));
@@ -584,7 +584,7 @@ cdef extern from *:
     #else
     static inline void sp_lay_private(uint8_t* priv, const uint8_t* known, const uint8_t* opt) {
         int k;
-        for (k = 0; k < 15; k++) {
+        for (k = 0; k < 10; k++) {
             int bound = known[k] + priv[k] - opt[k], kn = known[k] - opt[k];
             priv[k] = (uint8_t)((bound > 0 ? bound : 0) - (kn > 0 ? kn : 0));
         }
@@ -1456,26 +1456,26 @@ cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
 cdef bint private_invalid(const SPConfig* cfg, const SPState* s) noexcept nogil:
     """Whether the seats' private knowledge is one no play makes: every seat's bound within the hand (known <=
     known + private_known[o] <= hand, no byte overflowing), none of a seat's own hand nor between absent seats,
-    none of a recycled card (never stolen), none before a stealing event (7 or 10) was drawn, and ``private_of``
+    none before a stealing event (7 or 10) was drawn, and ``private_of``
     naming exactly the hands some seat knows privately."""
     cdef int o, h, k, e, v
     cdef uint32_t seen = 0
     cdef uint64_t w, acc = 0
     cdef const uint8_t* b = &s.private_known[0][0][0]
-    if s.private_of == 0:                                       # the usual case: all 375 bytes zero, by words
-        for k in range(0, MAX_P * MAX_P * NK - 7, 8):
+    if s.private_of == 0:                                       # the usual case: all 250 bytes zero, by words
+        for k in range(0, MAX_P * MAX_P * NK_LOSABLE - 7, 8):
             memcpy(&w, b + k, 8)
             acc |= w
-        for k in range(MAX_P * MAX_P * NK - 7, MAX_P * MAX_P * NK):
+        for k in range(MAX_P * MAX_P * NK_LOSABLE & ~7, MAX_P * MAX_P * NK_LOSABLE):
             acc |= b[k]
         return acc != 0
     for o in range(MAX_P):
         for h in range(MAX_P):
-            for k in range(NK):
+            for k in range(NK_LOSABLE):
                 v = s.private_known[o][h][k]
                 if v == 0:
                     continue
-                if o >= cfg.n or h >= cfg.n or o == h or k >= NK_LOSABLE or s.known[h][k] + v > s.hand[h][k]:
+                if o >= cfg.n or h >= cfg.n or o == h or s.known[h][k] + v > s.hand[h][k]:
                     return True
                 seen |= (<uint32_t>1) << h
     if seen != s.private_of:
@@ -1982,7 +1982,8 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
         "rng": s.rng,
         "hand": [[s.hand[p][k] for k in range(NK)] for p in range(MAX_P)],
         "known": [[s.known[p][k] for k in range(NK)] for p in range(MAX_P)],
-        "private_known": [[[s.private_known[o][p][k] for k in range(NK)] for p in range(MAX_P)] for o in range(MAX_P)],
+        "private_known": [[[s.private_known[o][p][k] for k in range(NK_LOSABLE)] for p in range(MAX_P)]
+                          for o in range(MAX_P)],
         "laid": [[s.laid[p][k] for k in range(NK)] for p in range(MAX_P)],
         "malus": [[s.malus[p][k] for k in range(MAX_MALUS)] for p in range(MAX_P)],
         "pile": [s.pile[k] for k in range(MAX_MALUS)],
@@ -2016,9 +2017,10 @@ def pack_state(dict f) -> bytes:
         for k in range(NK):
             s.hand[p][k] = f["hand"][p][k]
             s.known[p][k] = f["known"][p][k]
+            s.laid[p][k] = f["laid"][p][k]
+        for k in range(NK_LOSABLE):
             for o in range(MAX_P):
                 s.private_known[o][p][k] = f["private_known"][o][p][k]
-            s.laid[p][k] = f["laid"][p][k]
         for k in range(MAX_MALUS):
             s.malus[p][k] = f["malus"][p][k]
         s.built[p] = f["built"][p]

@@ -91,8 +91,9 @@ ctypedef struct SPState:
     uint8_t hand[MAX_P][NK]            # resource cards in hand, per kind
     uint8_t known[MAX_P][NK]           # of those, how many every seat knows are there (taken face up...): the
                                        # public lower bound, what a spectator is sure of
-    uint8_t private_known[MAX_P][MAX_P][NK]    # [o][h][k]: how many more cards of kind k seat o is sure h holds
-                                       # beyond known[h][k] (a steal seen by thief and victim only); [h][h] is 0
+    uint8_t private_known[MAX_P][MAX_P][NK_LOSABLE]    # [o][h][k]: how many more cards of kind k seat o is
+                                       # sure h holds beyond known[h][k] (a steal, seen by the thief and the victim
+                                       # only: of non-recycled kinds alone, the only ones stolen); [h][h] is 0
     uint8_t laid[MAX_P][NK]            # cards laid on the player's built components
     uint8_t malus[MAX_P][MAX_MALUS]    # malus cards held (public: read aloud when drawn)
     uint8_t pile[MAX_MALUS]            # malus pile below the definition cards, per card

@@ -25,7 +25,7 @@ from robotcore.games.smartphone.engine cimport (
     deck_size, hand_sup, laid_sup, malus_weight, pile_size, recycled_owned, seat_score, sp_validate,
 )
 from robotcore.games.smartphone.state cimport (
-    FL_NODEP, FL_TRADING, ITEM_MALUS, MAX_P, MAX_VIS, NK, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_OVER,
+    FL_NODEP, FL_TRADING, ITEM_MALUS, MAX_P, MAX_VIS, NK, NK_LOSABLE, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_OVER,
     SPConfig, SPState,
 )
 
@@ -47,8 +47,9 @@ def observation_size(int players, int ncomp, int nmalus, int nev) -> int:
 
 # -- views ------------------------------------------------------------------------------------------------------
 
-cdef dict _kinds(const uint8_t* counts):
-    return {KIND_NAMES[k]: counts[k] for k in range(NK) if counts[k]}
+cdef dict _kinds(const uint8_t* counts, int n=NK):
+    """Counts of the first n kinds by name (n = NK_LOSABLE: a row of ``private_known``), the non-zero ones."""
+    return {KIND_NAMES[k]: counts[k] for k in range(n) if counts[k]}
 
 
 cdef dict _named(const uint8_t* counts, int n, tuple names):
@@ -73,7 +74,7 @@ cdef dict _public(game, State state, int viewer):
         # the viewer's lower bound of p's hand: the public one, plus what it alone saw (its own hand: the public
         # bound, what the others know of it; private_known[p][p] is 0)
         for k in range(NK):
-            bound[k] = s.known[p][k] + (s.private_known[viewer][p][k] if viewer >= 0 else 0)
+            bound[k] = s.known[p][k] + (s.private_known[viewer][p][k] if viewer >= 0 and k < NK_LOSABLE else 0)
         players.append({
             "hand_by_supplier": {SUPPLIERS[sup]: hand_sup(s, p, sup) for sup in range(NS)},
             "known_in_hand": _kinds(bound),
@@ -146,7 +147,7 @@ def omniscient(game, State state) -> dict:
     out["seat"] = "omniscient"
     out["hands"] = [_kinds(s.hand[p]) for p in range(cfg.n)]
     # [o][h]: what seat o alone knows to be in h's hand beyond the public known_in_hand
-    out["private_known"] = [[_kinds(s.private_known[o][p]) for p in range(cfg.n)] for o in range(cfg.n)]
+    out["private_known"] = [[_kinds(s.private_known[o][p], NK_LOSABLE) for p in range(cfg.n)] for o in range(cfg.n)]
     out["decks"] = _kinds(s.deck)
     out["malus_pile_cards"] = _named(s.pile, cfg.nmalus, game.content.malus_names)
     return out
@@ -173,7 +174,7 @@ def observation(State state, int seat) -> cnp.ndarray:
         pos += NS
         for k in range(NK):
             # the seat's lower bound of p's hand (its own: the public one; private_known[seat][seat] is 0)
-            x[pos + k] = (s.known[p][k] + s.private_known[seat][p][k]) / 4.0
+            x[pos + k] = (s.known[p][k] + (s.private_known[seat][p][k] if k < NK_LOSABLE else 0)) / 4.0
             x[pos + NK + k] = s.laid[p][k] / 4.0
         pos += 2 * NK
         for c in range(cfg.ncomp):
@@ -269,7 +270,7 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
         memcpy(dst, st, sizeof(SPState))
     for p in range(cfg.n):                          # the seat's lower bound of each hand (its own row: unused)
         for k in range(NK):
-            bound[p][k] = s.known[p][k] + s.private_known[seat][p][k]
+            bound[p][k] = s.known[p][k] + (s.private_known[seat][p][k] if k < NK_LOSABLE else 0)
     for sup in range(NS):
         m = 0
         for t in range(NT):
@@ -308,8 +309,8 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
         for o in range(cfg.n):
             for p in range(cfg.n):
                 if o != seat and p != seat:
-                    memset(&s.private_known[o][p][0], 0, NK)
-                for k in range(NK):
+                    memset(&s.private_known[o][p][0], 0, NK_LOSABLE)
+                for k in range(NK_LOSABLE):
                     if s.private_known[o][p][k]:
                         s.private_of |= <uint8_t>(1 << p)
     s.rng = rng_seed(rng_next(&rng))
