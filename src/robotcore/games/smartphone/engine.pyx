@@ -238,11 +238,25 @@ cdef void private_show(SPState* s, int h, int k, int i) noexcept nogil:
     refresh_private_of(s, h)
 
 
+cdef void lose_known(SPState* s, int p, int k, int n) noexcept nogil:
+    """``remove_card`` when some seat knows privately of p's hand, before the public bound drops."""
+    if k < NK_LOSABLE and private_lose(s, p, k, n):
+        refresh_private_of(s, p)
+
+
+# The paths taken only once some seat knows privately of a hand (after a steal) are called through pointers: never
+# inlined into their callers (remove_card's many, the offer step, the steal's), which keep the size and the
+# registers they had without them
+ctypedef void (*lose_fn)(SPState* s, int p, int k, int n) noexcept nogil
+cdef lose_fn LOSE_KNOWN = lose_known
+cdef lose_fn SHOW_KNOWN = private_show
+cdef lose_fn STEAL_CARD = steal_card                            # (thief, victim, kind)
+
+
 cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
     """n cards of kind k leave p's hand in public: the known lower bound drops with them, and every seat's."""
-    if s.private_of & (1 << p) and k < NK_LOSABLE:             # (after a steal only: well predicted)
-        if private_lose(s, p, k, n):
-            refresh_private_of(s, p)
+    if s.private_of & (1 << p):                                 # (after a steal only: well predicted)
+        LOSE_KNOWN(s, p, k, n)
     s.hand[p][k] -= n
     if s.known[p][k] > n:
         s.known[p][k] -= n
@@ -347,7 +361,7 @@ cdef void steal_random(SPState* s, int thief, int victim) noexcept nogil:
     r = <int>rng_below(&s.rng, <uint32_t>total)
     for k in range(NK_LOSABLE):
         if r < s.hand[victim][k]:
-            steal_card(s, thief, victim, k)
+            STEAL_CARD(s, thief, victim, k)
             return
         r -= s.hand[victim][k]
 
@@ -1274,7 +1288,7 @@ cdef void step_offer(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
         i = item_count(s.offer_give, s.offer_give_n, k)
         if s.known[p][k] < i:
             if s.private_of & (1 << p):
-                private_show(s, p, k, i)
+                SHOW_KNOWN(s, p, k, i)
             s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
     else:
         s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
