@@ -228,13 +228,14 @@ cdef bint private_lose(SPState* s, int h, int k, int n) noexcept nogil:
 
 
 cdef void private_show(SPState* s, int h, int k, int i) noexcept nogil:
-    """Before ``known[h][k]`` is raised to i (an offered card shows it): each seat's bound K_o[h][k] becomes at
-    least i, so its excess over the new public bound is what it knew beyond i."""
+    """``known[h][k]`` is raised to i (an offered card shows it; i above it): each seat's bound K_o[h][k] becomes
+    at least i, so its excess over the new public bound is what it knew beyond i."""
     cdef int o, K
     for o in range(MAX_P):
         if s.private_known[o][h][k]:
             K = s.known[h][k] + s.private_known[o][h][k]
             s.private_known[o][h][k] = <uint8_t>(K - i if K > i else 0)
+    s.known[h][k] = <uint8_t>i
     refresh_private_of(s, h)
 
 
@@ -1286,10 +1287,11 @@ cdef void step_offer(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
         s.offer_give[s.offer_give_n] = <uint8_t>k
         s.offer_give_n += 1
         i = item_count(s.offer_give, s.offer_give_n, k)
-        if s.known[p][k] < i:
+        if s.known[p][k] < i:                     # offering a card shows it is in the hand
             if s.private_of & (1 << p):
-                SHOW_KNOWN(s, p, k, i)
-            s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
+                SHOW_KNOWN(s, p, k, i)            # (the last call: no frame for step_offer's other actions)
+                return
+            s.known[p][k] = <uint8_t>i
     else:
         s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
         s.offer_give_n += 1
