@@ -4,6 +4,11 @@ check the engine field by field after every move.
 
 It shares only the content and the action numbering (``SmartphoneGame._layout`` / ``build_options``) with the
 engine; the rules are re-implemented here in plain Python over the ``unpack_state`` dictionary.
+
+What each seat knows of the hands (RULES.md, "What each seat knows of a hand") is kept here as every seat's own
+lower bound of every other hand (``self.bound[o][h]``), updated by the rules as stated there, next to the public
+bound (``known``); the struct's ``private_known`` (each seat's bound minus the public one) and ``private_of`` are
+derived from them when the fields are read.
 """
 
 from __future__ import annotations
@@ -53,6 +58,10 @@ class Reference:
         self.bonus = c.recycling_bonus
         self.f = copy.deepcopy(fields)
         self.rng = Rng(self.f["rng"])
+        # bound[o][h][k]: the cards of kind k seat o is sure h holds (o != h); the struct keeps the excess over the
+        # public bound for the 10 non-recycled kinds only (the only ones stolen)
+        self.bound = [[[self.f["known"][h][k] + (self.f["private_known"][o][h][k] if k < 10 else 0)
+                        for k in range(15)] for h in range(5)] for o in range(5)]
 
     # -- ids ------------------------------------------------------------------------------------------------
 
@@ -219,13 +228,28 @@ class Reference:
 
     # -- moving cards -----------------------------------------------------------------------------------------
 
+    def others(self, p: int) -> list[int]:
+        return [o for o in range(self.n) if o != p]
+
     def lose(self, p: int, k: int, n: int = 1) -> None:
+        """n cards of kind k leave p's hand in public: every bound of the hand drops by n (not below 0)."""
         self.f["hand"][p][k] -= n
         self.f["known"][p][k] = max(0, self.f["known"][p][k] - n)
+        for o in self.others(p):
+            self.bound[o][p][k] = max(0, self.bound[o][p][k] - n)
 
     def gain_seen(self, p: int, k: int) -> None:
+        """A card enters p's hand face up: every bound of the hand rises by one."""
         self.f["hand"][p][k] += 1
         self.f["known"][p][k] += 1
+        for o in self.others(p):
+            self.bound[o][p][k] += 1
+
+    def show(self, p: int, k: int, count: int) -> None:
+        """An offer shows ``count`` cards of kind k in p's hand: every bound of the hand is at least that."""
+        self.f["known"][p][k] = max(self.f["known"][p][k], count)
+        for o in self.others(p):
+            self.bound[o][p][k] = max(self.bound[o][p][k], count)
 
     def draw_from_deck(self, sup: int) -> int:
         r = self.rng.below(self.deck_size(sup))
@@ -262,10 +286,19 @@ class Reference:
         r = self.rng.below(total)
         for k in range(10):
             if r < self.f["hand"][victim][k]:
-                self.lose(victim, k)
-                self.gain_seen(thief, k)
-                return
+                break
             r -= self.f["hand"][victim][k]
+        # everyone sees the card's back (its supplier); the thief and the victim see the card
+        self.f["hand"][victim][k] -= 1
+        self.f["hand"][thief][k] += 1
+        kinds = range(k // 5 * 5, k // 5 * 5 + 5)
+        for j in kinds:
+            self.f["known"][victim][j] = max(0, self.f["known"][victim][j] - 1)
+        for o in self.others(victim):
+            for j in kinds:
+                if o != thief or j == k:
+                    self.bound[o][victim][j] = max(0, self.bound[o][victim][j] - 1)
+        self.bound[victim][thief][k] += 1
 
     def market_out(self, sup: int) -> None:
         for i in range(self.vis[sup]):
@@ -595,7 +628,7 @@ class Reference:
             elif family == "give":
                 f["offer_give"][f["offer_give_n"]] = k
                 f["offer_give_n"] += 1
-                f["known"][p][k] = max(f["known"][p][k], f["offer_give"][: f["offer_give_n"]].count(k))
+                self.show(p, k, f["offer_give"][: f["offer_give_n"]].count(k))
             else:
                 f["offer_give"][f["offer_give_n"]] = MALUS_ITEM + k
                 f["offer_give_n"] += 1
@@ -678,4 +711,10 @@ class Reference:
     def fields(self) -> dict[str, Any]:
         out = copy.deepcopy(self.f)
         out["rng"] = self.rng.state
+        known = self.f["known"]
+        excess = [[[self.bound[o][h][k] - known[h][k] if o != h and o < self.n and h < self.n else 0
+                    for k in range(15)] for h in range(5)] for o in range(5)]
+        assert not any(any(row[10:]) for rows in excess for row in rows), "private knowledge of a recycled card"
+        out["private_known"] = [[row[:10] for row in rows] for rows in excess]
+        out["private_of"] = sum(1 << h for h in range(5) if any(any(out["private_known"][o][h]) for o in range(5)))
         return out

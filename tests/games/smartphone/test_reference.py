@@ -54,9 +54,13 @@ def play_in_lockstep(game: robotcore.Game, seed: int, rng: random.Random, biased
         seat = state.actors[0]
         action = choose(game, state.legal_actions(seat), rng, biased)
         seen[game.action_to_dict(action)["type"]] += 1
+        before = fields(state)["private_known"]
         state.apply(action, seat)
         model.apply(seat, action)
-        assert fields(state) == model.fields(), (seed, game.action_to_str(action))
+        after = fields(state)
+        assert after == model.fields(), (seed, game.action_to_str(action))
+        if after["private_known"] != before:          # a seat's private knowledge made, or changed by this move
+            seen["private " + game.action_to_dict(action)["type"]] += 1
         assert state.scores() == model.scores()
     assert model.actors() == []
     seen["end " + str(state.view(None)["end_reason"])] += 1
@@ -71,7 +75,11 @@ def test_engine_matches_reference_move_by_move(params: dict[str, Any]) -> None:
     for seed in range(20):
         seen += play_in_lockstep(game, seed, rng, biased=seed % 2 == 1)
     assert {"supply", "take", "draw", "build", "depollute"} <= set(seen), seen
+    # the seats' private knowledge of a hand: made by steals (event 7, at the end of a round's last action; event
+    # 10's tax take), then changed by public losses (a build; discards, trades and offers in the 45' game)
+    assert "private build" in seen, seen
     if params.get("length") != "20":
+        assert {"private tax_take", "private discard", "private give"} <= set(seen), seen
         assert {"offer", "give", "ask", "send", "accept", "refuse", "cancel", "discard", "done", "tax_take",
                 "give_malus", "take_malus", "pass", "stop"} <= set(seen), seen
         assert "decline" not in seen        # event 5's pick is not optional, and a player with none is passed over

@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 
 import robotcore
 from robotcore.errors import IllegalActionError, InvalidParameterError
-from robotcore.games.smartphone import SmartphoneContent
+from robotcore.games.smartphone import SmartphoneContent, SmartphoneGame
 from robotcore.games.smartphone.data import DEFAULT_EVENTS, DEFAULT_MALUS, Event
 
 from ...conftest import random_play
@@ -19,6 +20,7 @@ from .scenario import (
     FL_NODEP,
     FL_TRADING,
     at_event,
+    before_event,
     empty_pile_but,
     fields,
     from_fields,
@@ -474,25 +476,170 @@ def test_event_7_takes_a_random_card_from_a_more_polluted_left_neighbour() -> No
     give(f, 0, "M-MC")                                # seat 2's left neighbour is seat 0 (fewer malus)
     s = at_event(g, f, 7)
     assert hand(s, 0) == {"M-MC": 1, "P-MR": 1} and hand(s, 1) == {"R-AM": 1}
-    assert s.view(2)["players"][0]["known_in_hand"] == {"P-MR": 1}
+    assert s.view(1)["players"][0]["known_in_hand"] == {"P-MR": 1}      # the victim saw the card go
+    assert s.view(2)["players"][0]["known_in_hand"] == {}               # seat 2 saw its back only
 
 
-@pytest.mark.xfail(strict=True, reason="RULES.md 'Known simplification': a stolen card is shown to every seat")
-def test_event_7_an_uninvolved_seat_does_not_see_the_stolen_card() -> None:
-    """At the table only the thief and the victim see the stolen card (the original: resource cards are kept in hand,
-    hidden from the other players); seat 2 should learn only that a PolluPlus card moved from seat 1 to seat 0. The
-    engine shows it to everyone (one public ``known`` per hand): this test states the rule the simplification
-    breaks, and passes (failing the strict xfail) once per-seat knowledge is built."""
+# -- event 7 and 10: a stolen card is seen by the thief and the victim only -----------------------------------------
+
+
+def steal(victim: dict[str, tuple[int, int]], stolen: str, thief: dict[str, int] | None = None,
+          ) -> tuple[SmartphoneGame, robotcore.State]:
+    """Event 7 at 3 players: seat 0 takes a random non-recycled card from seat 1 (its left neighbour, with more
+    malus); seat 2 takes part in nothing. ``victim``: kind -> (cards, of which known to everyone); ``thief``: its
+    hidden cards. The PRNG (hidden from every seat: any value is a state) is chosen so that the card taken is
+    ``stolen``."""
     g = game(players=3)
+    for rng in range(500):
+        f = fields(g)
+        f["rng"] = rng
+        skip_top(g, f)
+        give_malus(g, f, 1, "M04", 2)
+        for name, (n, known) in victim.items():
+            give(f, 1, name, n, known=known)
+        for name, n in (thief or {}).items():
+            give(f, 0, name, n)
+        s = at_event(g, f, 7)
+        before = sum(hand(s, 0).values()) - 1
+        if hand(s, 0).get(stolen, 0) == (thief or {}).get(stolen, 0) + 1:
+            assert sum((thief or {}).values()) == before
+            return g, s
+    raise AssertionError(f"no PRNG value steals {stolen}")
+
+
+def seat_sees(s: robotcore.State, seat: int | None, holder: int) -> dict[str, int]:
+    return dict(s.view(seat)["players"][holder]["known_in_hand"])
+
+
+def test_event_7_an_uninvolved_seat_does_not_see_the_stolen_card() -> None:
+    """At the table only the thief and the victim see the stolen card (the original: resource cards are kept in
+    hand, hidden from the other players); seat 2 learns only that a PolluPlus card moved from seat 1 to seat 0:
+    its view and its observation are the same whichever card it was."""
+    seen = []
+    for stolen in ("P-TR", "P-MR"):
+        g, s = steal({stolen: (1, 0)}, stolen)             # nobody saw it enter seat 1's hand
+        assert hand(s, 0) == {stolen: 1}
+        assert s.view(2)["players"][0]["hand_by_supplier"]["PolluPlus"] == 1
+        seen.append((json.dumps(s.view(2), sort_keys=True), s.observation(2).tobytes(),
+                     json.dumps(s.view(None), sort_keys=True)))
+    assert seen[0] == seen[1]
+
+
+def test_event_7_the_victim_sees_the_thief_hold_the_stolen_kind() -> None:
+    g, s = steal({"P-TR": (1, 0), "P-MR": (1, 0)}, "P-TR")
+    assert seat_sees(s, 1, 0) == {"P-TR": 1}
+    assert seat_sees(s, 0, 0) == {} and seat_sees(s, 2, 0) == {} and seat_sees(s, None, 0) == {}
+    # and in the victim's observation: the known-cards block of seat 0, two seats on from seat 1 (RULES.md,
+    # "Observation tensor": 15 own hand, then per player from the seat on 3 by supplier, 15 known, 15 laid, ...)
+    per_player = 3 + 30 + len(g.content.components) + len(g.content.malus) + 3  # type: ignore[union-attr]
+    block = 15 + 2 * per_player + 3
+    for seat, value in ((1, 0.25), (2, 0.0)):
+        obs = s.observation(seat)
+        rel = (0 - seat) % 3
+        block = 15 + rel * per_player + 3
+        assert obs[block + kind("P-TR")] == value and obs[block:block + 15].sum() == value
+
+
+def test_event_7_the_thief_sees_the_victim_lose_only_the_stolen_kind() -> None:
+    # every seat knew seat 1 held a P-MR and a P-TR; seat 0 takes the P-MR
+    g, s = steal({"P-MR": (1, 1), "P-TR": (1, 1), "P-MC": (1, 0)}, "P-MR")
+    assert seat_sees(s, 0, 1) == {"P-TR": 1}                          # the thief knows which one is gone
+    assert seat_sees(s, 2, 1) == {} and seat_sees(s, None, 1) == {}  # the others: it could have been either
+
+
+def test_event_7_an_uninvolved_seat_lowers_every_known_kind_of_the_supplier() -> None:
+    g, s = steal({"P-MR": (2, 2), "P-TR": (1, 1), "M-AM": (1, 1)}, "P-TR")
+    for seat in (2, None):                                            # an uninvolved seat, a spectator
+        assert seat_sees(s, seat, 1) == {"P-MR": 1, "M-AM": 1}        # one fewer of each PolluPlus kind
+        assert seat_sees(s, seat, 0) == {}
+    assert seat_sees(s, 0, 1) == {"P-MR": 2, "M-AM": 1}               # the thief took the P-TR
+    assert seat_sees(s, 1, 0) == {"P-TR": 1}
+
+
+def test_event_7_what_the_victim_knows_vanishes_when_the_card_is_laid() -> None:
+    g, s = steal({"P-MR": (1, 0), "P-TR": (1, 0)}, "P-MR", thief={"M-MC": 1, "P-AM": 3})
+    assert seat_sees(s, 1, 0) == {"P-MR": 1}
+    f = g.fields(s)
+    assert f["private_of"] == 1 and f["private_known"][1][0][kind("P-MR")] == 1
+    turn_of(f, 0, 3)
+    s = from_fields(g, f)
+    s.apply_str("build shell MR:P MC:M AM:PPP")
+    assert seat_sees(s, 1, 0) == {} and s.view(None)["players"][0]["laid"]["P-MR"] == 1
+    f = g.fields(s)
+    assert f["private_of"] == 0 and not any(map(any, f["private_known"][1]))
+
+
+def test_event_7_what_the_victim_knows_vanishes_when_the_card_is_discarded() -> None:
+    # event 9: seat 0 holds 3 P-MR (the stolen one and 2 nobody saw) and must discard one; the victim can no
+    # longer be sure it holds the stolen one
+    g, s = steal({"P-MR": (1, 0), "P-TR": (1, 0)}, "P-MR", thief={"P-MR": 2})
+    assert seat_sees(s, 1, 0) == {"P-MR": 1}
+    f = g.fields(s)
+    before_event(g, f, 9)
+    s = from_fields(g, f)
+    s.apply_str("pass")
+    while s.current_player != 0:                      # event 9 visits everyone from the round's first player
+        s.apply_str("done")
+    assert s.legal_action_strs() == ["discard P-MR"]
+    s.apply_str("discard P-MR")
+    assert hand(s, 0) == {"P-MR": 2} and seat_sees(s, 1, 0) == {}
+    assert g.fields(s)["private_of"] == 0
+
+
+def test_event_7_resampling_hides_the_kind_from_an_uninvolved_seat_and_keeps_it_for_the_victim() -> None:
+    g, s = steal({"P-MR": (1, 0), "P-TR": (1, 0), "P-AM": (1, 0)}, "P-TR")
+    thief_kinds = set()
+    for seed in range(40):
+        r = s.resample_hidden(2, seed)
+        (k,) = g.omniscient_view(r)["hands"][0]
+        thief_kinds.add(k)
+        assert seat_sees(r, 2, 0) == seat_sees(s, 2, 0) and seat_sees(r, 2, 1) == seat_sees(s, 2, 1)
+        assert g.fields(r)["private_of"] == 0             # what the thief and the victim know is hidden from seat 2
+        victim = s.resample_hidden(1, seed)
+        assert g.omniscient_view(victim)["hands"][0] == {"P-TR": 1}
+        assert seat_sees(victim, 1, 0) == {"P-TR": 1}
+        thief = s.resample_hidden(0, seed)
+        assert hand(thief, 0) == {"P-TR": 1}
+    assert len(thief_kinds) >= 3                          # any PolluPlus kind the deck holds
+
+
+def test_event_7_resampling_for_an_uninvolved_seat_is_the_same_whichever_card_was_stolen() -> None:
+    """Every seat knew seat 1 held a P-MR, and it also held a P-TR nobody saw. Whether the thief took the P-MR or
+    the P-TR, seat 2 sees the same; the thief then still knows (when it took the P-TR) or no longer knows (the
+    P-MR) that seat 1 holds a P-MR: so even how much the thief knows privately is hidden from seat 2, and a
+    re-deal for seat 2 (a determinisation for its search) must not carry it."""
+    worlds = []
+    for stolen in ("P-MR", "P-TR"):
+        g, s = steal({"P-MR": (1, 1), "P-TR": (1, 0)}, stolen)
+        worlds.append((g, s))
+    (g, a), (_, b) = worlds
+    # how much the thief knows beyond the public bound: nothing (it took the P-MR), or the P-MR (it took the P-TR)
+    assert sum(g.fields(a)["private_known"][0][1]) == 0 and sum(g.fields(b)["private_known"][0][1]) == 1
+    assert a.view(2) == b.view(2) and np.array_equal(a.observation(2), b.observation(2))
+    for seed in range(10):
+        assert a.resample_hidden(2, seed).state_bytes() == b.resample_hidden(2, seed).state_bytes()
+
+
+def test_event_10_take_is_seen_by_the_champion_and_the_target_only() -> None:
+    """Event 10's ``tax take`` as event 7: the champion (seat 2) and the target (seat 1) see the card; seats 0 and
+    3, and a spectator, see a PolluPlus card move, the same whichever card it was."""
+    g = game()
     seen = []
     for stolen in ("P-TR", "P-MR"):
         f = fields(g)
         skip_top(g, f)
-        give_malus(g, f, 1, "M04", 2)                 # seat 0 takes from its left neighbour, seat 1
-        give(f, 1, stolen)                            # nobody saw it enter seat 1's hand
-        s = at_event(g, f, 7)
-        assert hand(s, 0) == {stolen: 1}
-        seen.append((json.dumps(s.view(2), sort_keys=True), s.observation(2).tobytes()))
+        give(f, 2, "R-AM", 2)                         # the recycling champion
+        give_malus(g, f, 2, "M04")
+        give(f, 1, stolen)                            # the most PolluPlus cards; nobody saw it
+        s = at_event(g, f, 10)
+        assert s.current_player == 2
+        s.apply_str("tax take")
+        assert hand(s, 2) == {"R-AM": 2, stolen: 1} and hand(s, 1) == {}
+        assert seat_sees(s, 1, 2) == {stolen: 1}
+        for seat in (0, 3, None):
+            assert seat_sees(s, seat, 2) == {}
+        seen.append(tuple((json.dumps(s.view(seat), sort_keys=True),
+                           s.observation(seat).tobytes() if seat is not None else b"") for seat in (0, 3, None)))
     assert seen[0] == seen[1]
 
 

@@ -4,6 +4,7 @@ corrupt or hostile file would, and ``from_bytes`` must refuse it (the unedited b
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -13,11 +14,14 @@ import robotcore
 from robotcore.bots import _search
 from robotcore.errors import CorruptStateError
 
-from ...conformance.struct_edit import fields, with_fields
+from ...conformance.struct_edit import fields, refused, with_fields
 from ...conformance.struct_edit import positions as _positions  # (each game's wrapper below)
+from ...conformance.test_fuzz import _reframe, struct_start
 
 PH_OFFER, PH_ANSWER = 4, 5                          # state.pxd
 ITEM_MALUS = 32
+PREFIX = struct.Struct("<4sHHQII")                  # core/state.pyx: magic, version, header length, seed, state size,
+                                                    # history length
 
 
 def positions(test: Callable[[dict[str, Any]], bool]) -> Iterator[robotcore.State]:
@@ -54,3 +58,124 @@ def test_re_deals_of_offers_stay_valid() -> None:
         if found == 20:
             break
     assert found == 20
+
+
+# -- the seats' private knowledge of the hands (RULES.md, "What each seat knows of a hand") ------------------------
+
+def with_private(f: dict[str, Any]) -> bool:
+    return bool(f["private_of"])
+
+
+def private_cells(f: dict[str, Any]) -> list[tuple[int, int, int]]:
+    return [(o, h, k) for o in range(5) for h in range(5) for k in range(10) if f["private_known"][o][h][k]]
+
+
+def test_states_with_private_knowledge_load_and_re_deal_validly() -> None:
+    """Real positions after a steal load (the unedited bytes), and every re-deal of them, for every seat, passes
+    the check: the native resampler's and resample_hidden's."""
+    found = 0
+    for state in positions(with_private):
+        assert robotcore.from_bytes(state.to_bytes()) == state
+        for seat in range(state.game.num_players):
+            assert _search.native_draws(state, seat, 20, 1, True) == 0
+            world = state.resample_hidden(seat, 7)
+            f, w = fields(state), fields(world)
+            assert w["private_known"][seat] == f["private_known"][seat]          # its own knowledge stays
+            assert all(w["private_known"][o][seat] == f["private_known"][o][seat] for o in range(5))
+        found += 1
+        if found == 10:
+            break
+    assert found == 10
+
+
+def first_private(state: robotcore.State) -> tuple[int, int, int]:
+    return private_cells(fields(state))[0]
+
+
+def test_a_seat_bound_beyond_the_hand_is_refused() -> None:
+    state = next(positions(with_private))
+    o, h, k = first_private(state)
+
+    def edit(f: dict[str, Any]) -> None:
+        f["private_known"][o][h][k] = f["hand"][h][k] - f["known"][h][k] + 1
+    refused(state, edit)
+
+
+def test_a_private_count_overflowing_its_byte_is_refused() -> None:
+    """known + private_known is summed without wrapping: 255 private cards over a known card is no bound."""
+    state = next(positions(lambda f: with_private(f) and any(
+        f["known"][h][k] and f["private_known"][o][h][k] for o, h, k in private_cells(f))))
+    f0 = fields(state)
+    o, h, k = next((o, h, k) for o, h, k in private_cells(f0) if f0["known"][h][k])
+
+    def edit(f: dict[str, Any]) -> None:
+        f["private_known"][o][h][k] = 255
+    refused(state, edit)
+
+
+def test_private_knowledge_of_a_seats_own_hand_is_refused() -> None:
+    state = next(positions(lambda f: with_private(f) and any(
+        f["hand"][h][k] > f["known"][h][k] for h, k in ((h, k) for h in range(5) for k in range(10)))))
+    f0 = fields(state)
+    h, k = next((h, k) for h in range(5) for k in range(10) if f0["hand"][h][k] > f0["known"][h][k])
+
+    def edit(f: dict[str, Any]) -> None:
+        f["private_known"][h][h][k] = 1
+        f["private_of"] |= 1 << h
+    refused(state, edit)
+
+
+@pytest.mark.parametrize("absent", ["observer", "holder"])
+def test_private_knowledge_of_or_by_an_absent_seat_is_refused(absent: str) -> None:
+    state = next(positions(with_private))
+    o, h, k = first_private(state)
+    n = state.game.num_players
+    assert n < 5
+
+    def edit(f: dict[str, Any]) -> None:
+        if absent == "observer":
+            f["private_known"][n][h][k] = 1
+        else:
+            f["private_known"][o][n][0] = 1
+            f["private_of"] |= 1 << n
+    refused(state, edit)
+
+
+@pytest.mark.parametrize("bit", ["missing", "extra"])
+def test_private_of_names_exactly_the_hands_known_privately(bit: str) -> None:
+    state = next(positions(with_private))
+    f0 = fields(state)
+
+    def edit(f: dict[str, Any]) -> None:
+        if bit == "missing":
+            f["private_of"] &= ~(f0["private_of"] & -f0["private_of"])       # its lowest bit cleared
+        else:
+            f["private_of"] |= ~f0["private_of"] & 0x1F & -(~f0["private_of"] & 0x1F)
+    refused(state, edit)
+
+
+def test_private_knowledge_before_any_steal_is_refused() -> None:
+    """Private knowledge is made by a steal (event 7, event 10's tax take) only: none before either is drawn."""
+    state = next(positions(lambda f: f["ev_next"] <= 2 and any(
+        f["hand"][h][k] > f["known"][h][k] for h in range(5) for k in range(10))))
+    f0 = fields(state)
+    h, k = next((h, k) for h in range(5) for k in range(10) if f0["hand"][h][k] > f0["known"][h][k])
+
+    def edit(f: dict[str, Any]) -> None:
+        f["private_known"][(h + 1) % state.game.num_players][h][k] = 1
+        f["private_of"] |= 1 << h
+    refused(state, edit)
+
+
+def test_a_state_of_the_old_size_is_refused() -> None:
+    """The 496-byte states serialized before the private knowledge (same header) are refused by from_bytes."""
+    state = next(positions(lambda f: True))
+    data = state.to_bytes()
+    start = struct_start(state)
+    size = state.game.state_size
+    assert size == 744
+    old = bytearray(data[:start] + data[start:start + 496] + data[start + size:])
+    magic, version, hlen, seed, _size, hist = PREFIX.unpack_from(old, 0)
+    PREFIX.pack_into(old, 0, magic, version, hlen, seed, 496, hist)
+    with pytest.raises(CorruptStateError, match="struct must be 744 bytes"):
+        robotcore.from_bytes(_reframe(bytes(old)))

@@ -15,7 +15,9 @@ the player even when nothing has to go, who then says "done").
 
 Invariants between calls (checked by ``sp_validate`` for states from outside): every resource card is in one
 place (a deck, the market, a hand, a board, out of the game) and every malus card too (the pile, a hand, set
-aside); ``known`` never exceeds the hand; the phase's context is consistent; the acting seat has a legal action.
+aside); every seat's lower bound of each hand lies between the public one and the hand (``known`` <= ``known`` +
+``private_known[o]`` <= ``hand``, "what each seat knows of the hands" below); the phase's context is consistent;
+the acting seat has a legal action.
 """
 
 cimport cython
@@ -188,8 +190,74 @@ cdef int32_t seat_score(const SPConfig* cfg, const SPState* s, int p) noexcept n
     return pts
 
 
+# -- what each seat knows of the hands ----------------------------------------------------------------------
+# known[h] is the public lower bound of h's hand (what every seat, a spectator too, is sure it holds). Seat o's own
+# bound is K_o[h] = known[h] + private_known[o][h] (known <= K_o <= hand; private_known[h][h] is 0: a seat sees its
+# own hand). Only a steal makes them differ (the thief and the victim see the card, the others its back). Every
+# other change is public and applies to each K_o as to known: a card gained face up raises known and leaves
+# private_known as it is; a public loss lowers known and each K_o alike (saturating), and the private excess is
+# derived again; a card shown by an offer raises known and each K_o to what it shows. ``private_of`` (bit h: some
+# seat knows more of h than the public) keeps these to a test of one byte when nobody does, the usual case.
+
+cdef void refresh_private_of(SPState* s, int h) noexcept nogil:
+    """Bit h of ``private_of``: whether some seat knows more of h's hand than the public bound (each seat's row of
+    10 counts read as two overlapping words; the last one ends where the array does)."""
+    cdef const uint8_t* row = &s.private_known[0][h][0]
+    cdef uint64_t w = 0
+    cdef int o
+    for o in range(MAX_P):
+        w |= load_le64(row) | load_le64(row + NK_LOSABLE - 8)
+        row += MAX_P * NK_LOSABLE
+    s.private_of = <uint8_t>((s.private_of & ~(1 << h)) | ((w != 0) << h))
+
+
+cdef bint private_lose(SPState* s, int h, int k, int n) noexcept nogil:
+    """Before n cards of kind k leave h's hand in public (``known`` not lowered yet): each seat's bound K_o[h][k]
+    drops by n (saturating) as the public one does, and the private excess becomes what is left above it. True
+    when some seat's excess fell to 0: the caller then refreshes bit h of ``private_of`` once its cards are gone."""
+    cdef int o, K, kn = s.known[h][k] - n
+    cdef bint gone = False
+    if kn < 0:
+        kn = 0
+    for o in range(MAX_P):
+        if s.private_known[o][h][k]:
+            K = s.known[h][k] + s.private_known[o][h][k] - n
+            s.private_known[o][h][k] = <uint8_t>(K - kn if K > kn else 0)
+            gone |= K <= kn
+    return gone
+
+
+cdef void private_show(SPState* s, int h, int k, int i) noexcept nogil:
+    """``known[h][k]`` is raised to i (an offered card shows it; i above it): each seat's bound K_o[h][k] becomes
+    at least i, so its excess over the new public bound is what it knew beyond i."""
+    cdef int o, K
+    for o in range(MAX_P):
+        if s.private_known[o][h][k]:
+            K = s.known[h][k] + s.private_known[o][h][k]
+            s.private_known[o][h][k] = <uint8_t>(K - i if K > i else 0)
+    s.known[h][k] = <uint8_t>i
+    refresh_private_of(s, h)
+
+
+cdef void lose_known(SPState* s, int p, int k, int n) noexcept nogil:
+    """``remove_card`` when some seat knows privately of p's hand, before the public bound drops."""
+    if k < NK_LOSABLE and private_lose(s, p, k, n):
+        refresh_private_of(s, p)
+
+
+# The paths taken only once some seat knows privately of a hand (after a steal) are called through pointers: never
+# inlined into their callers (remove_card's many, the offer step, the steal's), which keep the size and the
+# registers they had without them
+ctypedef void (*lose_fn)(SPState* s, int p, int k, int n) noexcept nogil
+cdef lose_fn LOSE_KNOWN = lose_known
+cdef lose_fn SHOW_KNOWN = private_show
+cdef lose_fn STEAL_CARD = steal_card                            # (thief, victim, kind)
+
+
 cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
-    """n cards of kind k leave p's hand in public: the known lower bound drops with them."""
+    """n cards of kind k leave p's hand in public: the known lower bound drops with them, and every seat's."""
+    if s.private_of & (1 << p):                                 # (after a steal only: well predicted)
+        LOSE_KNOWN(s, p, k, n)
     s.hand[p][k] -= n
     if s.known[p][k] > n:
         s.known[p][k] -= n
@@ -198,6 +266,7 @@ cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
 
 
 cdef inline void gain_known(SPState* s, int p, int k) noexcept nogil:
+    """A card enters p's hand face up: the public bound rises, and so does every seat's (private_known as is)."""
     s.hand[p][k] += 1
     s.known[p][k] += 1
 
@@ -286,17 +355,48 @@ cdef void refill(const SPConfig* cfg, SPState* s) noexcept nogil:
 
 
 cdef void steal_random(SPState* s, int thief, int victim) noexcept nogil:
-    """A non-recycled card drawn at random from the victim's hand goes face up to the thief."""
+    """A non-recycled card drawn at random from the victim's hand goes to the thief (``steal_card``)."""
     cdef int k, r, total = losable(s, victim)
     if total == 0:
         return
     r = <int>rng_below(&s.rng, <uint32_t>total)
     for k in range(NK_LOSABLE):
         if r < s.hand[victim][k]:
-            remove_card(s, victim, k, 1)
-            gain_known(s, thief, k)
+            STEAL_CARD(s, thief, victim, k)
             return
         r -= s.hand[victim][k]
+
+
+cdef void steal_card(SPState* s, int t, int v, int k) noexcept nogil:
+    """A card of kind k goes from v's hand to t's, seen by the thief t and the victim v only; every seat sees its
+    back, its supplier. Each seat's bound of v's cards of that supplier, after: the thief's drops for k alone
+    (saturating); every other seat's drops by one for each kind of the supplier, as the public bound does (the
+    card could have been any of them). Of t's hand: the victim's bound rises for k; the others' stay (they learn
+    only that t holds one more card of the supplier, which t's count by supplier shows).
+
+    In excesses over the public bound (``private_known``), for a kind j of the supplier: where the public bound
+    was above 0 it drops by one, as every bound but the thief's for j != k does, so those excesses stay and the
+    thief's grows by one; where it was 0 it stays, and every excess that drops (all but the thief's for j != k)
+    drops by one, saturating."""
+    cdef int o, j, kj, sup0 = (k // NT) * NT
+    if s.private_of & (1 << v):                                 # some seat already knew more of v's hand
+        for o in range(MAX_P):
+            if o != v:
+                for j in range(NT):
+                    kj = sup0 + j
+                    if s.known[v][kj] == 0 and s.private_known[o][v][kj] and (o != t or kj == k):
+                        s.private_known[o][v][kj] -= 1
+    for j in range(NT):
+        kj = sup0 + j
+        if s.known[v][kj]:
+            s.known[v][kj] -= 1
+            if kj != k:
+                s.private_known[t][v][kj] += 1                  # the thief knows this kind is still there
+    s.hand[v][k] -= 1
+    s.hand[t][k] += 1
+    s.private_known[v][t][k] += 1
+    refresh_private_of(s, v)
+    s.private_of |= <uint8_t>(1 << t)
 
 
 cdef bint star_before(const SPConfig* cfg, const SPState* s, int a, int b) noexcept nogil:
@@ -478,6 +578,35 @@ cdef extern from *:
     #endif
     """
     void sp_lay_cards(uint8_t* hand, uint8_t* known, uint8_t* laid, const uint8_t* opt) noexcept nogil
+
+
+# The same build as seen by one seat that knows more of the hand than the public (a row of ``private_known``, before
+# ``sp_lay_cards`` lowers ``known``): its bound known + private drops with the cards as the public one does
+# (saturating), and its excess is what is left above the new public bound. A row holds the 10 non-recycled kinds;
+# 16 bytes are read and written: the 6 past the row (the next row, or the struct's next field) are written back
+# unchanged, their option bytes being masked off (K - known, K = known + private mod 256); the row's 10 sums are at
+# most the hand, never past 255.
+cdef extern from *:
+    """
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    static inline void sp_lay_private(uint8_t* priv, const uint8_t* known, const uint8_t* opt) {
+        const __m128i o = _mm_and_si128(_mm_loadu_si128((const __m128i*)opt), _mm_set_epi32(0, 0xFFFF, -1, -1));
+        const __m128i kn = _mm_loadu_si128((const __m128i*)known);
+        const __m128i bound = _mm_add_epi8(kn, _mm_loadu_si128((const __m128i*)priv));
+        _mm_storeu_si128((__m128i*)priv, _mm_sub_epi8(_mm_subs_epu8(bound, o), _mm_subs_epu8(kn, o)));
+    }
+    #else
+    static inline void sp_lay_private(uint8_t* priv, const uint8_t* known, const uint8_t* opt) {
+        int k;
+        for (k = 0; k < 10; k++) {
+            int bound = known[k] + priv[k] - opt[k], kn = known[k] - opt[k];
+            priv[k] = (uint8_t)((bound > 0 ? bound : 0) - (kn > 0 ? kn : 0));
+        }
+    }
+    #endif
+    """
+    void sp_lay_private(uint8_t* priv, const uint8_t* known, const uint8_t* opt) noexcept nogil
 
 
 cdef bint build_opts(const SPConfig* cfg, const SPState* s, int p, uint64_t* words, uint64_t* written) noexcept nogil:
@@ -1053,20 +1182,44 @@ cdef void clear_offer(SPState* s) noexcept nogil:
 ctypedef void (*step_fn)(const SPConfig* cfg, SPState* s, int a) noexcept nogil
 
 
+cdef inline void build(const SPConfig* cfg, SPState* s, int p, int o) noexcept nogil:
+    """p builds option o: its cards leave the hand for the board (``remove_card``'s rule and laid, every kind at
+    once), then the turn ends."""
+    sp_lay_cards(s.hand[p], s.known[p], s.laid[p], cfg.opt[o])
+    s.built[p] |= <uint8_t>(1 << cfg.opt_comp[o])
+    if s.built[p] == cfg.all_built:
+        trigger_end(s, END_SMARTPHONE)
+    end_turn(cfg, s)
+
+
+cdef void build_known(const SPConfig* cfg, SPState* s, int p, int o) noexcept nogil:
+    """``build`` when some seat knows privately of p's hand (after a steal): each seat's bound drops with the
+    cards laid, as the public one does (each seat's row at once; p's own row is 0 and stays so)."""
+    cdef int q
+    for q in range(MAX_P):
+        sp_lay_private(s.private_known[q][p], s.known[p], cfg.opt[o])
+    refresh_private_of(s, p)
+    build(cfg, s, p, o)
+
+
+# step_main calls build_known through this pointer, as its last call: never inlined there, so that its loop does
+# not make step_main save registers for every other action (a frame measured at 6 instructions a call of step_main)
+ctypedef void (*build_fn)(const SPConfig* cfg, SPState* s, int p, int o) noexcept nogil
+cdef build_fn BUILD_KNOWN = build_known
+
+
 cdef void step_main(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
-    cdef int p = s.cur, t, k, o, c
+    cdef int p = s.cur, t, o
     if a < cfg.a_build:                                         # supply
         s.pick_sup = <uint8_t>(a - cfg.a_supply)
         s.picks_left = cfg.take[s.pick_sup]
         s.phase = PH_PICK
     elif a < cfg.a_depollute:                                   # build
         o = a - cfg.a_build
-        c = cfg.opt_comp[o]
-        sp_lay_cards(s.hand[p], s.known[p], s.laid[p], cfg.opt[o])     # remove_card and laid, every kind at once
-        s.built[p] |= <uint8_t>(1 << c)
-        if s.built[p] == cfg.all_built:
-            trigger_end(s, END_SMARTPHONE)
-        end_turn(cfg, s)
+        if s.private_of & (1 << p):                             # (after a steal only: well predicted)
+            BUILD_KNOWN(cfg, s, p, o)
+            return
+        build(cfg, s, p, o)
     elif a < cfg.a_stop:                                        # depollute
         t = a - cfg.a_depollute
         s.malus[p][t] -= 1
@@ -1134,8 +1287,11 @@ cdef void step_offer(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
         s.offer_give[s.offer_give_n] = <uint8_t>k
         s.offer_give_n += 1
         i = item_count(s.offer_give, s.offer_give_n, k)
-        if s.known[p][k] < i:
-            s.known[p][k] = <uint8_t>i            # offering a card shows it is in the hand
+        if s.known[p][k] < i:                     # offering a card shows it is in the hand
+            if s.private_of & (1 << p):
+                SHOW_KNOWN(s, p, k, i)            # (the last call: no frame for step_offer's other actions)
+                return
+            s.known[p][k] = <uint8_t>i
     else:
         s.offer_give[s.offer_give_n] = <uint8_t>(ITEM_MALUS + a - cfg.a_give_malus)
         s.offer_give_n += 1
@@ -1313,6 +1469,39 @@ cdef int64_t sp_playout(const void* c, void* st, uint64_t* rng, int64_t max_len)
     return random_playout_loop(sp_actors, sp_legal_mask, sp_apply, mask_words, c, st, rng, max_len)
 
 
+cdef bint private_invalid(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    """Whether the seats' private knowledge is one no play makes: every seat's bound within the hand (known <=
+    known + private_known[o] <= hand, no byte overflowing), none of a seat's own hand nor between absent seats,
+    none before a stealing event (7 or 10) was drawn, and ``private_of``
+    naming exactly the hands some seat knows privately."""
+    cdef int o, h, k, e, v
+    cdef uint32_t seen = 0
+    cdef uint64_t w, acc = 0
+    cdef const uint8_t* b = &s.private_known[0][0][0]
+    if s.private_of == 0:                                       # the usual case: all 250 bytes zero, by words
+        for k in range(0, MAX_P * MAX_P * NK_LOSABLE - 7, 8):
+            memcpy(&w, b + k, 8)
+            acc |= w
+        for k in range(MAX_P * MAX_P * NK_LOSABLE & ~7, MAX_P * MAX_P * NK_LOSABLE):
+            acc |= b[k]
+        return acc != 0
+    for o in range(MAX_P):
+        for h in range(MAX_P):
+            for k in range(NK_LOSABLE):
+                v = s.private_known[o][h][k]
+                if v == 0:
+                    continue
+                if o >= cfg.n or h >= cfg.n or o == h or s.known[h][k] + v > s.hand[h][k]:
+                    return True
+                seen |= (<uint32_t>1) << h
+    if seen != s.private_of:
+        return True
+    for e in range(s.ev_next):
+        if cfg.ev_kind[e] == EV_NEIGHBOUR_TAX or cfg.ev_kind[e] == EV_DUEL:
+            return False
+    return True
+
+
 cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     """0 when every invariant the engine relies on holds, else the number of the first broken one."""
     cdef const SPConfig* cfg = <const SPConfig*>c
@@ -1360,6 +1549,8 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             for k in range(NK):
                 if s.known[p][k] > s.hand[p][k]:
                     return 2
+    if private_invalid(cfg, s):
+        return 2
     # resources: each card in one place
     for k in range(NK):
         cnt[k] = s.deck[k] + s.out[k]
@@ -1793,7 +1984,7 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
 
 _SCALARS = ("phase", "cur", "first", "round", "turns", "ev_next", "ev_cur", "ev_pos", "ev_n", "ev_left", "pick_sup",
             "picks_left", "malus_left", "lose_type", "dep_n", "top_next", "offer_to", "offer_give_n", "offer_ask_n",
-            "offered", "flags", "penalty", "mult", "end_trig", "refreshed", "end_reason")
+            "offered", "flags", "penalty", "mult", "end_trig", "refreshed", "end_reason", "private_of")
 
 
 def unpack_state(const uint8_t[::1] raw) -> dict:
@@ -1807,6 +1998,8 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
         "rng": s.rng,
         "hand": [[s.hand[p][k] for k in range(NK)] for p in range(MAX_P)],
         "known": [[s.known[p][k] for k in range(NK)] for p in range(MAX_P)],
+        "private_known": [[[s.private_known[o][p][k] for k in range(NK_LOSABLE)] for p in range(MAX_P)]
+                          for o in range(MAX_P)],
         "laid": [[s.laid[p][k] for k in range(NK)] for p in range(MAX_P)],
         "malus": [[s.malus[p][k] for k in range(MAX_MALUS)] for p in range(MAX_P)],
         "pile": [s.pile[k] for k in range(MAX_MALUS)],
@@ -1824,7 +2017,8 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
     for name, value in zip(_SCALARS, (s.phase, s.cur, s.first, s.round, s.turns, s.ev_next, s.ev_cur, s.ev_pos,
                                       s.ev_n, s.ev_left, s.pick_sup, s.picks_left, s.malus_left, s.lose_type,
                                       s.dep_n, s.top_next, s.offer_to, s.offer_give_n, s.offer_ask_n, s.offered,
-                                      s.flags, s.penalty, s.mult, s.end_trig, s.refreshed, s.end_reason)):
+                                      s.flags, s.penalty, s.mult, s.end_trig, s.refreshed, s.end_reason,
+                                      s.private_of)):
         d[name] = value
     return d
 
@@ -1832,7 +2026,7 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
 def pack_state(dict f) -> bytes:
     """Inverse of ``unpack_state`` (no validation here: build a State with ``Game.state_from_row``)."""
     cdef SPState s
-    cdef int p, k, i
+    cdef int p, k, i, o
     memset(&s, 0, sizeof(SPState))
     s.rng = f["rng"]
     for p in range(MAX_P):
@@ -1840,6 +2034,9 @@ def pack_state(dict f) -> bytes:
             s.hand[p][k] = f["hand"][p][k]
             s.known[p][k] = f["known"][p][k]
             s.laid[p][k] = f["laid"][p][k]
+        for k in range(NK_LOSABLE):
+            for o in range(MAX_P):
+                s.private_known[o][p][k] = f["private_known"][o][p][k]
         for k in range(MAX_MALUS):
             s.malus[p][k] = f["malus"][p][k]
         s.built[p] = f["built"][p]
@@ -1884,6 +2081,7 @@ def pack_state(dict f) -> bytes:
     s.end_trig = f["end_trig"]
     s.refreshed = f["refreshed"]
     s.end_reason = f["end_reason"]
+    s.private_of = f["private_of"]
     return (<char*>&s)[:sizeof(SPState)]
 
 

@@ -89,7 +89,8 @@ cdef enum:
 ctypedef struct SPState:
     uint64_t rng                       # the PRNG counter (hidden from every seat)
     uint8_t hand[MAX_P][NK]            # resource cards in hand, per kind
-    uint8_t known[MAX_P][NK]           # of those, how many every seat knows are there (taken face up...)
+    uint8_t known[MAX_P][NK]           # of those, how many every seat knows are there (taken face up...): the
+                                       # public lower bound, what a spectator is sure of
     uint8_t laid[MAX_P][NK]            # cards laid on the player's built components
     uint8_t malus[MAX_P][MAX_MALUS]    # malus cards held (public: read aloud when drawn)
     uint8_t pile[MAX_MALUS]            # malus pile below the definition cards, per card
@@ -103,6 +104,11 @@ ctypedef struct SPState:
     uint8_t order[MAX_P]               # the players in the order the current event (or vote) visits them
     uint8_t offer_give[2]              # offer items (kind, or ITEM_MALUS + malus card)
     uint8_t offer_ask[2]               # kinds asked
+    # (placed after every array the hot paths read by words, which keep the offsets they had without it; the one-byte
+    # fields below keep the 16-byte row accesses of the last rows inside the struct)
+    uint8_t private_known[MAX_P][MAX_P][NK_LOSABLE]    # [o][h][k]: how many more cards of kind k seat o is
+                                       # sure h holds beyond known[h][k] (a steal, seen by the thief and the victim
+                                       # only: of non-recycled kinds alone, the only ones stolen); [h][h] is 0
     uint8_t phase
     uint8_t cur                        # the seat that acts now
     uint8_t first                      # the round's first player
@@ -129,6 +135,8 @@ ctypedef struct SPState:
     uint8_t end_trig                   # the end is triggered: the round is finished, then the game ends
     uint8_t refreshed                  # the market refresh was used after this round
     uint8_t end_reason                 # 0 none, 1 smartphone, 2 end-of-game event, 3 malus pile, 4 events out
+    uint8_t private_of                 # bit h set iff some private_known[o][h][k] is not 0 (the usual case: none,
+                                       # and the hot paths test this byte only)
 
 
 ctypedef struct SPConfig:

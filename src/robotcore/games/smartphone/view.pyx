@@ -3,9 +3,11 @@
 (``resample``, the determinisation hook for ISMCTS/PIMC search).
 
 Hidden from a seat: the resource cards in the other players' hands, except how many each holds from each
-supplier (the suppliers' cards have different backs) and the cards every seat saw go there (taken face up from
-the market, stolen or traded face up: ``known``); the content of the supplier decks (their sizes are public,
-their content is the rest of the cards each seat has not seen); the PRNG. Everything else is public: the market,
+supplier (the suppliers' cards have different backs), the cards every seat saw go there (taken face up from
+the market, traded or offered: ``known``, the public lower bound) and what the seat alone saw of them (the card it
+stole from a hand, or the card stolen from it: ``private_known[seat]``, its own bound being ``known`` +
+``private_known[seat]``); what the other seats know privately; the content of the supplier decks (their sizes are
+public, their content is the rest of the cards each seat has not seen); the PRNG. Everything else is public: the market,
 the boards (laid cards and built components), the malus cards each player holds (they are read aloud when
 drawn), the malus pile's size and the malus cards set aside, the cards out of the game, the event sequence (it
 is stacked in a fixed order), the quiz draw, every turn's context.
@@ -23,7 +25,7 @@ from robotcore.games.smartphone.engine cimport (
     deck_size, hand_sup, laid_sup, malus_weight, pile_size, recycled_owned, seat_score, sp_validate,
 )
 from robotcore.games.smartphone.state cimport (
-    FL_NODEP, FL_TRADING, ITEM_MALUS, MAX_P, MAX_VIS, NK, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_OVER,
+    FL_NODEP, FL_TRADING, ITEM_MALUS, MAX_P, MAX_VIS, NK, NK_LOSABLE, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_OVER,
     SPConfig, SPState,
 )
 
@@ -45,8 +47,9 @@ def observation_size(int players, int ncomp, int nmalus, int nev) -> int:
 
 # -- views ------------------------------------------------------------------------------------------------------
 
-cdef dict _kinds(const uint8_t* counts):
-    return {KIND_NAMES[k]: counts[k] for k in range(NK) if counts[k]}
+cdef dict _kinds(const uint8_t* counts, int n=NK):
+    """Counts of the first n kinds by name (n = NK_LOSABLE: a row of ``private_known``), the non-zero ones."""
+    return {KIND_NAMES[k]: counts[k] for k in range(n) if counts[k]}
 
 
 cdef dict _named(const uint8_t* counts, int n, tuple names):
@@ -57,18 +60,24 @@ cdef str _item(int code, tuple mnames):
     return mnames[code - ITEM_MALUS] if code >= ITEM_MALUS else KIND_NAMES[code]
 
 
-cdef dict _public(game, State state):
+cdef dict _public(game, State state, int viewer):
+    """What every seat sees, with ``known_in_hand`` as ``viewer`` knows it (-1: a spectator, the public bound)."""
     cdef const SPState* s = <const SPState*>state.data
     cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
-    cdef int p, sup, i, c
+    cdef int p, sup, i, c, k
+    cdef uint8_t bound[NK]
     cnames = game.content.component_names
     mnames = game.content.malus_names
     seq = game.event_numbers
     players = []
     for p in range(cfg.n):
+        # the viewer's lower bound of p's hand: the public one, plus what it alone saw (its own hand: the public
+        # bound, what the others know of it; private_known[p][p] is 0)
+        for k in range(NK):
+            bound[k] = s.known[p][k] + (s.private_known[viewer][p][k] if viewer >= 0 and k < NK_LOSABLE else 0)
         players.append({
             "hand_by_supplier": {SUPPLIERS[sup]: hand_sup(s, p, sup) for sup in range(NS)},
-            "known_in_hand": _kinds(s.known[p]),
+            "known_in_hand": _kinds(bound),
             "laid": _kinds(s.laid[p]),
             "built": [cnames[c] for c in range(cfg.ncomp) if (s.built[p] >> c) & 1],
             "malus": _named(s.malus[p], cfg.nmalus, mnames),
@@ -123,7 +132,7 @@ cdef dict _public(game, State state):
 
 def view(game, State state, seat) -> dict:
     cdef const SPState* s = <const SPState*>state.data
-    out = _public(game, state)
+    out = _public(game, state, -1 if seat is None else <int>seat)
     out["seat"] = seat
     if seat is not None:
         out["hand"] = _kinds(s.hand[<int>seat])
@@ -133,10 +142,12 @@ def view(game, State state, seat) -> dict:
 def omniscient(game, State state) -> dict:
     cdef const SPState* s = <const SPState*>state.data
     cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
-    cdef int p
-    out = _public(game, state)
+    cdef int p, o
+    out = _public(game, state, -1)
     out["seat"] = "omniscient"
     out["hands"] = [_kinds(s.hand[p]) for p in range(cfg.n)]
+    # [o][h]: what seat o alone knows to be in h's hand beyond the public known_in_hand
+    out["private_known"] = [[_kinds(s.private_known[o][p], NK_LOSABLE) for p in range(cfg.n)] for o in range(cfg.n)]
     out["decks"] = _kinds(s.deck)
     out["malus_pile_cards"] = _named(s.pile, cfg.nmalus, game.content.malus_names)
     return out
@@ -162,7 +173,8 @@ def observation(State state, int seat) -> cnp.ndarray:
             x[pos + sup] = hand_sup(s, p, sup) / 8.0
         pos += NS
         for k in range(NK):
-            x[pos + k] = s.known[p][k] / 4.0
+            # the seat's lower bound of p's hand (its own: the public one; private_known[seat][seat] is 0)
+            x[pos + k] = (s.known[p][k] + (s.private_known[seat][p][k] if k < NK_LOSABLE else 0)) / 4.0
             x[pos + NK + k] = s.laid[p][k] / 4.0
         pos += 2 * NK
         for c in range(cfg.ncomp):
@@ -238,17 +250,27 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
                           uint64_t* rngp) noexcept nogil:
     """The native resampler (``EngineSpec.resample_draw``, no prepare step; ``st`` valid): ``dst``
     becomes a copy of ``st`` where everything ``seat`` cannot see is drawn again, consistently with what it
-    knows: for each supplier, the cards of the other players' hands that nobody saw (all but ``known``) and that
-    supplier's deck are pooled, in type order, shuffled and dealt again, each hand keeping its number of cards of
-    that supplier and its known cards. The PRNG is re-seeded."""
+    knows. For each supplier, the cards of the other players' hands that ``seat`` cannot be sure of (all but its
+    lower bound ``known`` + ``private_known[seat]``) and that supplier's deck are pooled, in type order, shuffled
+    and dealt again, each hand keeping its number of cards of that supplier and the seat's bound of it. What the
+    other seats know privately of a third hand is hidden from ``seat`` (even how much: after a steal, whether the
+    thief still knows more of the victim than the public depends on the kind stolen), so the new world gives it
+    the one value ``seat``'s information decides: nothing beyond the public bound (``private_known[o][h]`` = 0 for
+    o, h other than ``seat``), consistent with any re-deal. What the others know of ``seat``'s hand (each learnt
+    it through a steal between the two of them) and the seat's own rows stay as they are. The PRNG is
+    re-seeded."""
     cdef SPState* s = <SPState*>dst
     cdef const SPConfig* cfg = <const SPConfig*>cfgp
     cdef uint64_t rng = rngp[0]
     cdef uint8_t pool[256]
+    cdef uint8_t bound[MAX_P][NK]
     cdef int unknown[MAX_P]
-    cdef int sup, t, p, k, m, pos, i
+    cdef int sup, t, p, k, m, pos, i, o
     if dst != st:
         memcpy(dst, st, sizeof(SPState))
+    for p in range(cfg.n):                          # the seat's lower bound of each hand (its own row: unused)
+        for k in range(NK):
+            bound[p][k] = s.known[p][k] + (s.private_known[seat][p][k] if k < NK_LOSABLE else 0)
     for sup in range(NS):
         m = 0
         for t in range(NT):
@@ -258,7 +280,7 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
                 m += 1
             for p in range(cfg.n):
                 if p != seat:
-                    for i in range(s.hand[p][k] - s.known[p][k]):
+                    for i in range(s.hand[p][k] - bound[p][k]):
                         pool[m] = <uint8_t>t
                         m += 1
         for p in range(cfg.n):
@@ -266,14 +288,14 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
             if p != seat:
                 for t in range(NT):
                     k = sup * NT + t
-                    unknown[p] += s.hand[p][k] - s.known[p][k]
+                    unknown[p] += s.hand[p][k] - bound[p][k]
         rng_shuffle_u8(&rng, pool, m)
         pos = 0
         for p in range(cfg.n):
             if p == seat:
                 continue
             for t in range(NT):
-                s.hand[p][sup * NT + t] = s.known[p][sup * NT + t]
+                s.hand[p][sup * NT + t] = bound[p][sup * NT + t]
             for i in range(unknown[p]):
                 s.hand[p][sup * NT + pool[pos]] += 1
                 pos += 1
@@ -282,6 +304,15 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
         while pos < m:
             s.deck[sup * NT + pool[pos]] += 1
             pos += 1
+    if s.private_of:                                # (only after a steal)
+        s.private_of = 0
+        for o in range(cfg.n):
+            for p in range(cfg.n):
+                if o != seat and p != seat:
+                    memset(&s.private_known[o][p][0], 0, NK_LOSABLE)
+                for k in range(NK_LOSABLE):
+                    if s.private_known[o][p][k]:
+                        s.private_of |= <uint8_t>(1 << p)
     s.rng = rng_seed(rng_next(&rng))
     rngp[0] = rng
     return 0
