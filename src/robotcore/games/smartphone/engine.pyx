@@ -248,10 +248,10 @@ cdef void lose_known(SPState* s, int p, int k, int n) noexcept nogil:
 # The paths taken only once some seat knows privately of a hand (after a steal) are called through pointers: never
 # inlined into their callers (remove_card's many, the offer step, the steal's), which keep the size and the
 # registers they had without them
-ctypedef void (*lose_fn)(SPState* s, int p, int k, int n) noexcept nogil
-cdef lose_fn LOSE_KNOWN = lose_known
-cdef lose_fn SHOW_KNOWN = private_show
-cdef lose_fn STEAL_CARD = steal_card                            # (thief, victim, kind)
+ctypedef void (*cold_path)(SPState* s, int p, int k, int n) noexcept nogil
+cdef cold_path LOSE_KNOWN = lose_known
+cdef cold_path SHOW_KNOWN = private_show
+cdef cold_path STEAL_CARD = steal_card                            # (thief, victim, kind)
 
 
 cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
