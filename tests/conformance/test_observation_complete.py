@@ -18,6 +18,7 @@ import hashlib
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -43,17 +44,24 @@ IGNORED: dict[str, dict[str, str]] = {
                 "it is the public history's count of turns",
     },
     "scrapyard": {
-        # only while my_position is shown (the workshop): see WHEN
+        # these only in the states WHEN says
         "players.{seat}": "during the workshop the seat's own position is my_position, in the tensor; this entry "
                           "repeats it (open workshop) or is what the others last saw of it (closed workshop: the "
                           "position at the reveal, which the seat's own actions since have turned into my_position)",
+        "scores.{seat}": "likewise its score as the others see it; its live score is my_score, in the tensor",
+        "pending": "the seat's own commitment (a keep, a purchase, an overflow discard), only while it is not among "
+                   "the actors: it has no decision to make until the phase resolves and shows its effect",
     },
     "sparks": {},
     "smartphone": {},
 }
 
-#: Ignored keys that apply only when the view shows another key (not None).
-WHEN: dict[tuple[str, str], str] = {("scrapyard", "players.{seat}"): "my_position"}
+#: Ignored keys that apply only in some states (a test of the view and the seat).
+WHEN: dict[tuple[str, str], Callable[[dict[str, Any], int], bool]] = {
+    ("scrapyard", "players.{seat}"): lambda view, seat: view["my_position"] is not None,
+    ("scrapyard", "scores.{seat}"): lambda view, seat: view["my_position"] is not None,
+    ("scrapyard", "pending"): lambda view, seat: seat not in view["actors"],
+}
 
 #: Lists whose order is not in the tensor, compared as multisets: what they hold is, and no rule or action reads
 #: the order.
@@ -135,7 +143,7 @@ def canonical(name: str, view: dict[str, Any], seat: int) -> dict[str, Any]:
     out: dict[str, Any] = json.loads(json.dumps(view))
     for key in IGNORED[name]:
         when = WHEN.get((name, key))
-        if when is None or view.get(when) is not None:
+        if when is None or when(view, seat):
             _strip(out, key.replace("{seat}", str(seat)).split("."))
     for key in UNORDERED[name]:
         _sort(out, key.split("."))
@@ -287,7 +295,8 @@ def test_the_canonical_view_drops_and_sorts_what_it_says() -> None:
     assert canonical("sparks", {**view, "players": [{"marked": ["R1", "B2"]}]}, 0)["players"][0]["marked"] == [
         "B2", "R1"]
     assert canonical("sparks", view, 0)["drawn"] == ["B1", "R9"]
-    yard = {"players": [{"a": 1}, {"a": 2}], "my_position": None}
+    yard = {"players": [{"a": 1}, {"a": 2}], "my_position": None, "actors": [1], "pending": None}
     assert canonical("scrapyard", yard, 1) == yard
     assert canonical("scrapyard", {**yard, "my_position": {"a": 3}}, 1)["players"] == [{"a": 1}, None]
+    assert "pending" in canonical("scrapyard", yard, 1) and "pending" not in canonical("scrapyard", yard, 0)
     assert differences({"a": [1, {"b": 2}]}, {"a": [1, {"b": 3}]}) == ["a[].b"]
