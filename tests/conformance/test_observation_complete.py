@@ -93,60 +93,56 @@ def _params() -> list[Any]:
     return out
 
 
-def _strip(doc: Any, path: list[str]) -> None:
-    """Remove the key at ``path`` (``*``: every list item or dict key; a list item becomes None) from ``doc``, in
-    place."""
-    if not path or doc is None:
-        return
-    head, rest = path[0], path[1:]
-    if isinstance(doc, list):
-        items = range(len(doc)) if head == "*" else ([int(head)] if head.isdigit() and int(head) < len(doc) else [])
-        for i in items:
-            if rest:
-                _strip(doc[i], rest)
-            else:
-                doc[i] = None               # (the other items keep their places)
-        return
-    if not isinstance(doc, dict):
-        return
-    keys = list(doc) if head == "*" else [head] if head in doc else []
-    for k in keys:
-        if rest:
-            _strip(doc[k], rest)
-        else:
-            del doc[k]
-
-
-def _sort(doc: Any, path: list[str]) -> None:
-    """Sort the list at ``path`` (by each item's JSON), in place."""
-    if doc is None:
-        return
+def _edit(doc: Any, path: list[str], leaf: Callable[[Any, Any], Any]) -> Any:
+    """``doc`` with ``leaf(container, key)`` in place of each value at ``path`` (``*``: every list item or dict key;
+    the ``_DROP`` answer removes a dict key, a list item becomes None so that the others keep their places). The
+    containers on the way are copied, the rest shared: ``doc`` is left as it was."""
     if not path:
-        return
+        return doc
     head, rest = path[0], path[1:]
-    items: list[Any]
     if isinstance(doc, list):
-        items = list(range(len(doc))) if head == "*" else []
+        keys: list[Any] = list(range(len(doc))) if head == "*" else (
+            [int(head)] if head.isdigit() and int(head) < len(doc) else [])
     elif isinstance(doc, dict):
-        items = list(doc) if head == "*" else [head] if head in doc else []
+        keys = list(doc) if head == "*" else [head] if head in doc else []
     else:
-        return
-    for k in items:
-        if rest:
-            _sort(doc[k], rest)
-        elif isinstance(doc[k], list):
-            doc[k] = sorted(doc[k], key=lambda v: json.dumps(v, sort_keys=True))
+        return doc
+    if not keys:
+        return doc
+    out = list(doc) if isinstance(doc, list) else dict(doc)
+    for k in keys:
+        value = _edit(doc[k], rest, leaf) if rest else leaf(doc, k)
+        if value is not _DROP:
+            out[k] = value
+        elif isinstance(out, list):
+            out[k] = None
+        else:
+            del out[k]
+    return out
+
+
+_DROP = object()
+
+
+def _drop(doc: Any, key: Any) -> Any:
+    return _DROP
+
+
+def _sorted(doc: Any, key: Any) -> Any:
+    value = doc[key]
+    return sorted(value, key=lambda v: json.dumps(v, sort_keys=True)) if isinstance(value, list) else value
 
 
 def canonical(name: str, view: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The view as the tensor must determine it: the ignored keys dropped, the unordered lists sorted."""
-    out: dict[str, Any] = json.loads(json.dumps(view))
+    """The view as the tensor must determine it: the ignored keys dropped, the unordered lists sorted (a new
+    document; ``view`` is left as it was)."""
+    out = view
     for key in IGNORED[name]:
         when = WHEN.get((name, key))
         if when is None or when(view, seat):
-            _strip(out, key.replace("{seat}", str(seat)).split("."))
+            out = _edit(out, key.replace("{seat}", str(seat)).split("."), _drop)
     for key in UNORDERED[name]:
-        _sort(out, key.split("."))
+        out = _edit(out, key.split("."), _sorted)
     return out
 
 
@@ -201,25 +197,30 @@ def neighbours(state: robotcore.State, rng: random.Random, tries: int) -> list[t
         group = groups[rng.choice(order)]
         live = [leaf for leaf in group if leaf[1]]
         path, value = rng.choice(live if live and rng.random() < 0.6 else group)
-        edited = json.loads(json.dumps(f))
+        changes: list[tuple[tuple[Any, ...], Any]]
         if isinstance(path[-1], int) and rng.random() < 0.3:
-            siblings = _get(f, path[:-1])
-            j = rng.randrange(len(siblings))
-            if siblings[j] == value:
+            j = rng.randrange(len(_get(f, path[:-1])))
+            other = _get(f, path[:-1] + (j,))
+            if other == value:
                 continue
-            _set(edited, path, siblings[j])
-            _set(edited, path[:-1] + (j,), value)
+            changes = [(path, other), (path[:-1] + (j,), value)]
             how = f"swap {'.'.join(map(str, path))} with [{j}]"
         else:
             new = rng.choice([value + 1, value - 1, 0, 1, 255, value ^ (1 << rng.randrange(8))])
             if new == value:
                 continue
-            _set(edited, path, new)
+            changes = [(path, new)]
             how = f"{'.'.join(map(str, path))}: {value} -> {new}"
+        before = [(at, _get(f, at)) for at, _ in changes]
+        for at, v in changes:               # edit the fields in place, pack them, put them back
+            _set(f, at, v)
         try:
-            data = with_fields(state, edited)
+            data = with_fields(state, f)
         except (OverflowError, ValueError, TypeError):     # out of the field's range: no such struct
             continue
+        finally:
+            for at, v in before:
+                _set(f, at, v)
         try:
             out.append((state.game.from_bytes(data), how))
         except CorruptStateError:
@@ -252,7 +253,7 @@ def check(game: robotcore.Game, decisions: int, edits: int) -> tuple[int, dict[s
             seen, where = first[key]
             if seen == text:
                 continue
-            for path in sorted(set(differences(json.loads(seen), view))):
+            for path in sorted(set(differences(json.loads(seen), json.loads(text)))):
                 counts[path] += 1
                 if len(found.setdefault(path, [])) < 3:
                     found[path].append(f"seat {seat}: {where} | {label}")
