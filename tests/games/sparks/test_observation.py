@@ -4,7 +4,9 @@ refill and in its own draw; only the seat's own knowledge sets them."""
 
 from __future__ import annotations
 
+import copy
 import random
+from collections import Counter
 
 import numpy as np
 
@@ -12,8 +14,10 @@ import robotcore
 from robotcore.games.sparks import SparksContent
 from robotcore.games.sparks import view as sparks_view
 from robotcore.games.sparks.data import COLOURS, SYMBOLS
+from robotcore.games.sparks.engine import PENDING_NAMES
 
-from .scenario import hold_recycled
+from .scenario import act, at_action, build, clear_dice, give, hold_recycled, pend, set_line, set_tiles
+from .scenario import fields as scenario_fields
 from .test_reference import stress_content
 
 BASE = 4 * 240 + 96 + 112          # the recall block follows the seat blocks, the globals and the own block
@@ -56,8 +60,8 @@ def _check_against_view(state: robotcore.State, seat: int) -> None:
 def test_the_observation_has_a_fixed_shape_with_the_recall_block() -> None:
     for params in ({"players": 1}, {"players": 2, "draft": True}, {"players": 4, "goals": 2}):
         game = robotcore.load_game("sparks", **params)
-        size = BASE + 256 + 4 * SEAT_MORE + 16 * BONUS_SPACE + 4 * 6
-        assert size == HELD + 4 * 6 == 1872
+        size = BASE + 256 + 4 * SEAT_MORE + 16 * BONUS_SPACE + 4 * 6 + 4 * DECIDE_SEAT + 65
+        assert size == HELD + 4 * 6 + 4 * 180 + 65 == 2657
         assert game.observation_shape == (sparks_view.observation_size(),) == (size,)
         assert game.new_initial_state(0).observation(0).shape == (size,)
 
@@ -230,3 +234,122 @@ def test_the_held_recycle_die_and_its_reroll_mark_are_in_every_seats_tensor() ->
             others = [HELD + r * 6 for r in range(4) if r != (0 - seat) % 4]
             assert not any(obs[o:o + 6].any() for o in others)
     assert not np.array_equal(plain.observation(1), marked.observation(1))
+
+
+DECIDE = HELD + 4 * 6               # per seat the decisions it is asked: the pending queue, Silas, Rearrange, ...
+DECIDE_SEAT = 4 * 15 + 13 + 2 + 24 + 3 * 5 + 2 + 64
+DECIDE_GLOBAL = DECIDE + 4 * DECIDE_SEAT          # the game started, where known cards lie under the deck
+DIE_NAMES = [f"{'RBGY'[t // 6]}{t % 6 + 1}" for t in range(24)]
+
+
+def _check_decide_against_view(state: robotcore.State, seat: int) -> None:
+    """The decision block says what the view says: every seat's pending queue (kinds and arguments), Silas's pips,
+    Rearrange moves, marked dice, the Recycle pick's dice, draft commitment and hand size, tableau and power boxes;
+    the game's start and the known cards' places under the deck."""
+    game = state.game
+    obs = state.observation(seat)
+    v = state.view(seat)
+    n = game.num_players
+    rnames = _content(game).robot_names
+    for rel in range(4):
+        at = DECIDE + rel * DECIDE_SEAT
+        block = obs[at:at + DECIDE_SEAT]
+        if rel >= n:
+            assert not block.any()
+            continue
+        p = v["players"][(seat + rel) % n]
+        queue = []
+        for i in range(min(4, len(p["pending"]))):
+            kinds = [k for k in range(13) if block[i * 15 + k]]
+            assert len(kinds) == 1
+            arg = round(float(block[i * 15 + 13]) * 3) << 6 | round(float(block[i * 15 + 14]) * 63)
+            queue.append({"type": PENDING_NAMES[kinds[0] + 1], "arg": arg})
+        assert queue == p["pending"][:4]
+        assert not block[len(queue) * 15:60].any()
+        rest = Counter(e["type"] for e in p["pending"][4:])
+        assert {PENDING_NAMES[k + 1]: round(float(block[60 + k]) * 8) for k in range(13) if block[60 + k]} == rest
+        assert round(float(block[73]) * 6) == p["silas"] and round(float(block[74]) * 12) == p["rearranged"]
+        marked = {DIE_NAMES[t]: round(float(block[75 + t]) * 3) for t in range(24) if block[75 + t]}
+        assert marked == Counter(p["marked"])
+        recycle = [f"{'RBGY'[[c for c in range(4) if block[99 + i * 5 + c]][0]]}{round(float(block[103 + i * 5]) * 6)}"
+                   for i in range(3) if block[99 + i * 5:104 + i * 5].any()]
+        assert recycle == p["recycle"]
+        assert bool(block[114]) == p["draft_committed"]
+        hand_size = _content(game).hand_size
+        assert round(float(block[115]) * hand_size) == p["draft_hand_size"]
+        levels = [round(float(block[116 + i]) * 3) for i in range(64)]
+        names = [rnames[i] if i < len(rnames) else "" for i in range(63)] + ["board"]
+        assert {names[i] for i in range(63) if levels[i]} == set(p["tableau"])
+        assert levels[63] >= 1
+        assert {names[i] for i in range(64) if levels[i] >= 2} == set(p["boxes_used"])
+        assert {names[i] for i in range(64) if levels[i] == 3} == set(p["boxes_cog"])
+    assert bool(obs[DECIDE_GLOBAL]) == v["started"]
+    places = {rnames[c]: round(float(obs[DECIDE_GLOBAL + 1 + c]) * 64) - 1 for c in range(64)
+              if obs[DECIDE_GLOBAL + 1 + c]}
+    assert places == {name: i for i, name in enumerate(v["robot_deck"]["bottom"]) if name is not None}
+    assert obs.shape == (DECIDE_GLOBAL + 65,)
+
+
+def test_the_decision_block_says_what_the_view_says() -> None:
+    rng = random.Random(11)
+    met: Counter[str] = Counter()
+    for params in ({"players": 1}, {"players": 2, "draft": True}, {"players": 4, "goals": 2}):
+        game = robotcore.load_game("sparks", **params)
+        for seed in range(6):
+            state = game.new_initial_state(seed)
+            while not state.is_terminal:
+                if rng.random() < 0.2:
+                    for seat in range(game.num_players):
+                        _check_decide_against_view(state, seat)
+                    for p in state.view(None)["players"]:
+                        met.update(k for k in ("pending", "silas", "rearranged", "tableau", "boxes_used") if p[k])
+                seat = rng.choice(state.actors)
+                state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert all(met[k] for k in ("pending", "tableau", "boxes_used")), met
+
+
+def _old(obs: np.ndarray) -> np.ndarray:
+    return obs[:DECIDE]             # the tensor before the decision block (1,872 floats)
+
+
+def test_what_the_decision_block_tells_apart() -> None:
+    """Pairs of states that differ only in a decision the seat is asked: the tensor without the block gave both
+    the same floats (the review's finding), with it they differ, and the block reads as the view."""
+    g, s = at_action(players=4, seed=0)
+    f = scenario_fields(g, s)
+    pairs = []
+    a, b = copy.deepcopy(f), copy.deepcopy(f)
+    pend(a, 0, "advance", 4)                    # the kind of the head: a track to advance, or a tile to take
+    pend(b, 0, "tile")
+    pairs.append(("pending kind", build(g, a), build(g, b)))
+    # Silas's pips left
+    g2, s2 = hold_recycled("silas G2", played=("Silas",), extra=("B1", "G2"))
+    f2 = scenario_fields(g2, s2)
+    assert f2["players"][0]["silas"] >= 2
+    c = copy.deepcopy(f2)
+    c["players"][0]["silas"] -= 1
+    pairs.append(("silas", s2, build(g2, c)))
+    # the dice marked for the t4 reroll (they leave the available dice: an R3 is left in both)
+    g3, marked_a = hold_recycled("reroll", "mark R4", reroll_tile=1, extra=("R4", "R3"))
+    marked_b = hold_recycled("reroll", "mark R3", reroll_tile=1, extra=("R3", "R3"))[1]
+    pairs.append(("marked", marked_a, marked_b))
+    # the completed robot's dice a Recycle pick chooses from
+    picks = []
+    for second in ("R4", "R3"):
+        g4, s4 = at_action(players=4, seed=0)
+        f4 = scenario_fields(g4, s4)
+        clear_dice(f4, 0)
+        set_line(g4, f4, 0, ["R5", "R10", "R8"])
+        give(f4, 0, "R5", second)
+        set_tiles(f4, 0, "recycle", slots={"recycle": 0})
+        s4 = build(g4, f4)
+        act(g4, s4, 0, "place R5 s1.1", f"place {second} s1.2")
+        assert s4.view(None)["players"][0]["recycle"] == ["R5", second]
+        picks.append(s4)
+    pairs.append(("recycle", *picks))
+    for what, x, y in pairs:
+        for seat in range(4):
+            assert np.array_equal(_old(x.observation(seat)), _old(y.observation(seat))), (what, seat)
+            assert not np.array_equal(x.observation(seat), y.observation(seat)), (what, seat)
+            _check_decide_against_view(x, seat)
+            _check_decide_against_view(y, seat)

@@ -56,7 +56,10 @@ cdef enum:
     F_PASS_CHOSEN = F_HAND_SIZES + 3   # 3
     F_LEADER = F_PASS_CHOSEN + 3       # 4 (me, left, right, Droco)
     F_TRUMP_COLOUR = F_LEADER + 4      # 4
-    OBS_SIZE = F_TRUMP_COLOUR + 4
+    # appended (the places above stay): the AI cards revealed so far, this round's included (the next rounds draw
+    # from the others: the view's ``ai_cards_revealed``)
+    F_AI_REVEALED = F_TRUMP_COLOUR + 4  # 16
+    OBS_SIZE = F_AI_REVEALED + MAX_AI_CARDS
 
 OBSERVATION_SIZE = OBS_SIZE
 
@@ -237,6 +240,8 @@ def observation(State state, int seat) -> cnp.ndarray:
         p = s.leader
         o[F_LEADER + (3 if p == DROCO else (p - seat + NUM_SEATS) % NUM_SEATS)] = 1.0
     o[F_TRUMP_COLOUR + colour_of(s.trump)] = 1.0
+    for i in range(cfg.num_ai):
+        o[F_AI_REVEALED + i] = (s.ai_used >> i) & 1
     return arr
 
 

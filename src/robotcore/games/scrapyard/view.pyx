@@ -63,7 +63,15 @@ cdef enum:
     F_DECK = F_DICE + 4             # 2: size, structures
     F_DISCARD = F_DECK + 2          # 2
     F_PENDING = F_DISCARD + 2       # 1: I have committed
-    OBS_SIZE = F_PENDING + 1
+    # appended (the places above stay): what the view shows and the blocks above left out
+    # (offsets in floats; the 128-card planes here are written at an offset, not a plane number)
+    AT_BENCH = F_PENDING + 1        # 4 planes (relative seats): (b + 1) / 4 at the card on workbench b
+    AT_PUBLIC_DISCARD = AT_BENCH + MAX_P * MAX_CARDS            # the discard pile's public part
+    AT_SEEN_LAST = AT_PUBLIC_DISCARD + MAX_CARDS                # (x + 1) / 8: the last pass x I saw it today
+    AT_KEPT = AT_SEEN_LAST + MAX_CARDS                          # (x + 1) / 8: I kept it at pass x today
+    F_BROKE_AT = AT_KEPT + MAX_CARDS                            # 4 (relative seats): (pass + 1) / 8 of the break
+    F_KEPT_BACKS = F_BROKE_AT + MAX_P                           # 4 x 8 passes: kept a Structure 1, an Upgrade .5
+    OBS_SIZE = F_KEPT_BACKS + MAX_P * 8
 
 
 def observation_size(int players=4) -> int:
@@ -305,6 +313,8 @@ def observation(State state, int seat) -> cnp.ndarray:
                     f = s.day_fate[t * HAND_SIZE + k]
                     if f == 0 or fate_step(f) >= x:
                         o[PLANE_SEEN * MAX_CARDS + s.day_card[t * HAND_SIZE + k]] = 1.0
+                        # (appended below: the last pass at which it saw the card)
+                        o[AT_SEEN_LAST + s.day_card[t * HAND_SIZE + k]] = (x + 1) / 8.0
     cards[0] = s.disc_pub[0] | s.priv_disc[seat][0]
     cards[1] = s.disc_pub[1] | s.priv_disc[seat][1]
     _put(o, PLANE_KNOWN_DISCARD, cards)
@@ -318,6 +328,7 @@ def observation(State state, int seat) -> cnp.ndarray:
             c = P.bench[b]
             if c != NO_CARD:
                 o[(PLANE_BENCH + rel) * MAX_CARDS + c] = 1.0
+                o[AT_BENCH + rel * MAX_CARDS + c] = (b + 1) / <float>MAX_WB      # (appended: on which bench)
                 for r in range(NUM_RES):
                     if cfg.rep[c][r]:
                         o[base + 24 + b * 4 + r] = P.bench_rep[b][r] / <float>cfg.rep[c][r]
@@ -345,6 +356,8 @@ def observation(State state, int seat) -> cnp.ndarray:
         o[base + 23] = (popcount(s.reserve[p][0] & cfg.structures[0])
                         + popcount(s.reserve[p][1] & cfg.structures[1])) / 7.0
         o[base + 40] = 0.0 if s.broke_at[p] == NOT_BROKEN else 1.0
+        if s.broke_at[p] != NOT_BROKEN:
+            o[F_BROKE_AT + rel] = (s.broke_at[p] + 1) / 8.0                # (appended: at which pass)
         o[base + 41] = (s.pending[p] != NO_PENDING) or ((s.done >> p) & 1 and s.phase == PH_WORKSHOP)
         o[base + 42] = player_score(cfg, P) / 60.0
         o[base + 43] = robot_complete(P)
@@ -361,6 +374,24 @@ def observation(State state, int seat) -> cnp.ndarray:
     o[F_DISCARD] = cs_count(cards) / 128.0
     o[F_DISCARD + 1] = (popcount(cards[0] & cfg.structures[0]) + popcount(cards[1] & cfg.structures[1])) / 16.0
     o[F_PENDING] = s.pending[seat] != NO_PENDING
+    _put(o + AT_PUBLIC_DISCARD, 0, s.disc_pub)
+    if s.phase != PH_DELIVERY and s.phase != PH_OVER:
+        # today's draft as the seat's view tells it (``seen``, ``reserve_backs``; the last pass at which it saw
+        # each card is written with the seen plane above: with the public routing, it gives every hand the seat
+        # held, pass by pass): what it kept when, and the back of what each seat kept at each pass
+        for t in range(n):
+            for k in range(s.dealt[t]):
+                f = s.day_fate[t * HAND_SIZE + k]
+                if not f & FATE_KEPT or fate_step(f) >= 8:
+                    continue
+                p = track_holder(s, n, t, fate_step(f))
+                if p < 0:
+                    continue
+                c = s.day_card[t * HAND_SIZE + k]
+                if p == seat:
+                    o[AT_KEPT + c] = (fate_step(f) + 1) / 8.0
+                o[F_KEPT_BACKS + ((p - seat + n) % n) * 8 + fate_step(f)] = (
+                    1.0 if cfg.kind[c] == KIND_STRUCTURE else 0.5)
     return arr
 
 

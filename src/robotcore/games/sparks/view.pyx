@@ -56,7 +56,20 @@ cdef enum:
     # appended again: per seat in turn order from the observer, the die held for Recycle (its colour, its value / 6)
     # and whether it is marked for the reroll under way (RULES.md, "Recycle")
     HELD = NCOL + 2
-    OBS_SIZE = MAX_P * PER_SEAT + GLOBALS + OWN + RECALL + PUBLIC_MORE + MAX_P * HELD
+    # appended again, what the view shows and the blocks above left out (RULES.md, "Observation"): per seat in turn
+    # order from the observer, the decisions it is being asked and their state (the pending queue: its first
+    # PEND_SHOWN choices one by one, kind one-hot and argument, then the kinds of the rest counted; Silas's pips
+    # left, the Rearrange moves this turn, the dice marked for a reroll by type, the completed robot's dice a
+    # Recycle pick chooses from, the draft commitment and hand size), and its tableau with its power boxes
+    # (one float per robot card and the board's box); then the global facts: the game started, and where each
+    # robot card the observer knows under the deck lies in that queue
+    PEND_SHOWN = 4
+    PEND_KINDS = NUM_PD - 1
+    PEND_ENTRY = PEND_KINDS + 2
+    DECIDE = PEND_SHOWN * PEND_ENTRY + PEND_KINDS + 1 + 1 + NTYPES + SPACES * (NCOL + 1) + 1 + 1 + 64
+    DECIDE_GLOBAL = 1 + 64
+    OBS_SIZE = (MAX_P * PER_SEAT + GLOBALS + OWN + RECALL + PUBLIC_MORE + MAX_P * HELD + MAX_P * DECIDE
+                + DECIDE_GLOBAL)
 
 
 def observation_size() -> int:
@@ -371,7 +384,56 @@ def observation(State state, int seat) -> cnp.ndarray:
             x[pos + rel * HELD + (b - 1) // 6] = 1.0
             x[pos + rel * HELD + NCOL] = ((b - 1) % 6 + 1) / 6.0
             x[pos + rel * HELD + NCOL + 1] = P.hmark
+    pos += MAX_P * HELD
+    for rel in range(n):
+        p = (seat + rel) % n
+        decide_floats(cfg, s, p, x + pos + rel * DECIDE)
+    pos += MAX_P * DECIDE
+    x[pos] = s.started
+    for i in range(s.nbottom):
+        if (bottom_knowers(s, i) >> seat) & 1:
+            x[pos + 1 + (s.bottom[i] & 63)] = (i + 1) / 64.0
     return arr
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef void decide_floats(const SPConfig* cfg, const SPState* s, int p, float* x) noexcept nogil:
+    """Seat p's block of the decisions it is asked (``observation``: DECIDE floats, all public)."""
+    cdef const Player* P = &s.pl[p]
+    cdef int i, k, b, pos
+    cdef uint64_t owned = P.tableau | ((<uint64_t>1) << BOARD_BOX)
+    for i in range(P.npend):
+        k = P.pend[i]
+        if not 1 <= k <= PEND_KINDS:
+            continue
+        if i < PEND_SHOWN:
+            x[i * PEND_ENTRY + k - 1] = 1.0
+            x[i * PEND_ENTRY + PEND_KINDS] = (P.parg[i] >> 6) / 3.0
+            x[i * PEND_ENTRY + PEND_KINDS + 1] = (P.parg[i] & 63) / 63.0
+        else:
+            x[PEND_SHOWN * PEND_ENTRY + k - 1] += 1.0 / 8.0
+    pos = PEND_SHOWN * PEND_ENTRY + PEND_KINDS
+    x[pos] = P.silas / 6.0
+    x[pos + 1] = P.rearranged / 12.0
+    pos += 2
+    for i in range(P.nrr):
+        if P.rr[i]:
+            x[pos + P.rr[i] - 1] += 1.0 / 3.0
+    pos += NTYPES
+    for i in range(P.nrc):
+        b = P.rc[i]
+        if b and i < SPACES:
+            x[pos + i * (NCOL + 1) + (b - 1) // 6] = 1.0
+            x[pos + i * (NCOL + 1) + NCOL] = ((b - 1) % 6 + 1) / 6.0
+    pos += SPACES * (NCOL + 1)
+    x[pos] = s.phase == PH_DRAFT and s.dpick[p] != NO_CARD
+    x[pos + 1] = popcount(draft_hand(cfg, s, p)) / <float>cfg.hand_size if cfg.hand_size else 0.0
+    pos += 2
+    while owned:                        # (the boxes used are boxes of completed robots or the board's)
+        i = lowest_bit(owned)
+        x[pos + i] = (1 + ((P.box_used >> i) & 1) + ((P.box_cog >> i) & 1)) / 3.0
+        owned &= owned - 1
 
 
 @cython.boundscheck(False)
