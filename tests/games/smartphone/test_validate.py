@@ -4,6 +4,7 @@ corrupt or hostile file would, and ``from_bytes`` must refuse it (the unedited b
 
 from __future__ import annotations
 
+import random
 import struct
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -179,3 +180,31 @@ def test_a_state_of_the_old_size_is_refused() -> None:
     PREFIX.pack_into(old, 0, magic, version, hlen, seed, 496, hist)
     with pytest.raises(CorruptStateError, match="struct must be 744 bytes"):
         robotcore.from_bytes(_reframe(bytes(old)))
+
+
+# -- the end's reason (engine.pyx: trigger_end, game_over) ------------------------------------------------------
+
+PH_OVER = 10                                        # state.pxd
+
+
+def test_an_end_reason_without_an_end_is_refused() -> None:
+    """The reason is set with the end's trigger (or when the game ends at once): a running game with a reason and
+    no trigger, or a finished one without a reason, is no state play reaches (the observation's conformance test met one
+    by a one-field edit: the view showed a reason the tensor had no place for)."""
+    running = next(positions(lambda f: f["phase"] != PH_OVER and not f["end_trig"]))
+
+    def reason_only(f: dict[str, Any]) -> None:
+        f["end_reason"] = 1
+
+    refused(running, reason_only)
+    game = robotcore.load_game("smartphone")
+    over, rng = game.new_initial_state(3), random.Random(3)
+    while not over.is_terminal:
+        seat = rng.choice(over.actors)
+        over.apply(rng.choice(over.legal_actions(seat)), seat)
+    assert fields(over)["end_reason"] != 0
+
+    def no_reason(f: dict[str, Any]) -> None:
+        f["end_reason"] = 0
+
+    refused(over, no_reason)

@@ -1527,6 +1527,9 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
         return 1
     if s.end_trig > 1 or s.end_reason > END_EVENTS_OUT or s.refreshed > 1 or s.offered > 1:
         return 1
+    # an end's reason is set when it is triggered, or when the game ends at once (then it is over)
+    if (s.end_reason == END_NONE) != (s.end_trig == 0) if s.phase != PH_OVER else s.end_reason == END_NONE:
+        return 1
     if (s.flags & ~(FL_TRADING | FL_NODEP)) or s.mult < 1 or s.mult > 9 or s.penalty > 9 or s.top_next > cfg.ntop:
         return 1
     if s.pick_sup >= NS or s.picks_left > 4 or s.malus_left > 36 or s.lose_type >= NT or s.dep_n > 2:

@@ -36,13 +36,17 @@ from robotcore.games.smartphone.engine import END_REASONS, PHASE_NAMES
 
 cnp.import_array()
 
+cdef enum:
+    NUM_END_REASONS = 5                     # END_REASONS: none, smartphone, end event, malus pile, events out
+
 KIND_NAMES = tuple(f"{SUPPLIER_CODES[k // 5]}-{TYPES[k % 5]}" for k in range(15))
 
 
 def observation_size(int players, int ncomp, int nmalus, int nev) -> int:
     """Length of the observation vector (RULES.md, "Observation")."""
     return NK + players * (NS + 2 * NK + ncomp + nmalus + 3) + NS * MAX_VIS * NT + NS + 2 + nev \
-        + NUM_PHASES + 6 + 3 * players + NS + 2 + NT + (NK + nmalus) + NK + 2
+        + NUM_PHASES + 6 + 3 * players + NS + 2 + NT + (NK + nmalus) + NK + 2 \
+        + 2 + NUM_END_REASONS + players * NS + players * players
 
 
 # -- views ------------------------------------------------------------------------------------------------------
@@ -240,6 +244,21 @@ def observation(State state, int seat) -> cnp.ndarray:
     x[pos] = s.ev_left / 2.0
     x[pos + 1] = ((s.offer_to - seat + n) % n) / <float>n
     pos += 2
+    # appended (the view's facts the places above lacked): a trade offered this turn, the market refresh used,
+    # the end's reason, each player's blocked suppliers, and the order the current event visits the players in
+    x[pos] = s.offered
+    x[pos + 1] = s.refreshed
+    pos += 2
+    x[pos + s.end_reason] = 1.0
+    pos += NUM_END_REASONS
+    for rel in range(n):
+        p = (seat + rel) % n
+        for sup in range(NS):
+            x[pos + sup] = (s.block[p] >> sup) & 1
+        pos += NS
+    for i in range(s.ev_n):                     # row i: the i-th player visited (relative seat, one-hot)
+        x[pos + i * n + (s.order[i] - seat + n) % n] = 1.0
+    pos += n * n
     assert pos == size
     return arr
 
