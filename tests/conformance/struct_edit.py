@@ -34,17 +34,24 @@ def with_fields(state: robotcore.State, f: dict[str, Any]) -> bytes:
     return _reframe(bytes(data))
 
 
-def positions(name: str, test: Callable[[dict[str, Any]], bool], games: int = 200, **params: Any,
-              ) -> Iterator[robotcore.State]:
-    """Positions of random games (a random acting seat at each step) whose fields pass ``test``."""
+def random_states(name: str, games: int, **params: Any) -> Iterator[robotcore.State]:
+    """Every position with a decision of ``games`` random games (seeds 0.., a random acting seat and action at
+    each step, drawn from the game's seed): the live state, which the caller reads and must not change."""
     game = robotcore.load_game(name, **params)
     for seed in range(games):
         state, rng = game.new_initial_state(seed), random.Random(seed)
         while not state.is_terminal:
-            if test(fields(state)):
-                yield state.clone()
+            yield state
             seat = rng.choice(state.actors)
             state.apply(rng.choice(state.legal_actions(seat)), seat)
+
+
+def positions(name: str, test: Callable[[dict[str, Any]], bool], games: int = 200, **params: Any,
+              ) -> Iterator[robotcore.State]:
+    """Positions of random games (``random_states``) whose fields pass ``test``, as copies."""
+    for state in random_states(name, games, **params):
+        if test(fields(state)):
+            yield state.clone()
 
 
 def refused(state: robotcore.State, edit: Callable[[dict[str, Any]], None]) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 
 import robotcore
 
-from ...conformance.struct_edit import fields, with_fields
+from ...conformance.struct_edit import fields, random_states, with_fields
 
 BENCH, PUBLIC, SEEN_LAST, KEPT, BROKE, BACKS = 1738, 2250, 2378, 2506, 2634, 2638
 
@@ -55,21 +55,16 @@ def test_the_appended_floats_say_what_the_view_says() -> None:
     rng = random.Random(3)
     met = {"bench": 0, "seen": 0, "broke": 0, "public": 0}
     for params in ({}, {"players": 3, "open_workshop": False}, {"players": 2, "provisional_two_player": True}):
-        game = robotcore.load_game("scrapyard", **params)
-        assert game.observation_shape == (2670,)
-        for seed in range(3):
-            state = game.new_initial_state(seed)
-            while not state.is_terminal:
-                if rng.random() < 0.15:
-                    for seat in range(game.num_players):
-                        _check(state, seat)
-                    v = state.view(0)
-                    met["bench"] += any(b["card"] for p in v["players"] for b in p["benches"])
-                    met["seen"] += bool(v["seen"])
-                    met["broke"] += any(p["broke_at_pass"] is not None for p in v["players"])
-                    met["public"] += bool(v["discard"]["public"])
-                seat = rng.choice(state.actors)
-                state.apply(rng.choice(state.legal_actions(seat)), seat)
+        assert robotcore.load_game("scrapyard", **params).observation_shape == (2670,)
+        for state in random_states("scrapyard", 3, **params):
+            if rng.random() < 0.15:
+                for seat in range(state.game.num_players):
+                    _check(state, seat)
+                v = state.view(0)
+                met["bench"] += any(b["card"] for p in v["players"] for b in p["benches"])
+                met["seen"] += bool(v["seen"])
+                met["broke"] += any(p["broke_at_pass"] is not None for p in v["players"])
+                met["public"] += bool(v["discard"]["public"])
     assert all(met.values()), met
 
 

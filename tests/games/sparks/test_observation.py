@@ -16,6 +16,7 @@ from robotcore.games.sparks import view as sparks_view
 from robotcore.games.sparks.data import COLOURS, SYMBOLS
 from robotcore.games.sparks.engine import PENDING_NAMES
 
+from ...conformance.struct_edit import random_states
 from .scenario import act, at_action, build, clear_dice, give, hold_recycled, pend, set_line, set_tiles
 from .scenario import fields as scenario_fields
 from .test_reference import stress_content
@@ -101,17 +102,13 @@ def test_the_public_facts_the_other_blocks_leave_out() -> None:
     rng = random.Random(4)
     seen_conrad = seen_use = 0
     for params in ({"players": 1}, {"players": 3}, {"players": 4, "goals": 2}):
-        game = robotcore.load_game("sparks", **params)
-        for seed in range(15):
-            state = game.new_initial_state(seed)
-            while not state.is_terminal:
-                if rng.random() < 0.1:
-                    for seat in range(game.num_players):
-                        _check_public_more(state, seat)
-                    players = state.view(None)["players"]
-                    seen_conrad += any(p["conrad"] for p in players)
-                    seen_use += any(any(p["used"].values()) for p in players)
-                state.apply(rng.choice(state.legal_actions()))
+        for state in random_states("sparks", 15, **params):
+            if rng.random() < 0.1:
+                for seat in range(state.game.num_players):
+                    _check_public_more(state, seat)
+                players = state.view(None)["players"]
+                seen_conrad += any(p["conrad"] for p in players)
+                seen_use += any(any(p["used"].values()) for p in players)
     assert seen_conrad and seen_use                  # the checks met both facts set
 
 
@@ -294,17 +291,12 @@ def test_the_decision_block_says_what_the_view_says() -> None:
     rng = random.Random(11)
     met: Counter[str] = Counter()
     for params in ({"players": 1}, {"players": 2, "draft": True}, {"players": 4, "goals": 2}):
-        game = robotcore.load_game("sparks", **params)
-        for seed in range(6):
-            state = game.new_initial_state(seed)
-            while not state.is_terminal:
-                if rng.random() < 0.2:
-                    for seat in range(game.num_players):
-                        _check_decide_against_view(state, seat)
-                    for p in state.view(None)["players"]:
-                        met.update(k for k in ("pending", "silas", "rearranged", "tableau", "boxes_used") if p[k])
-                seat = rng.choice(state.actors)
-                state.apply(rng.choice(state.legal_actions(seat)), seat)
+        for state in random_states("sparks", 6, **params):
+            if rng.random() < 0.2:
+                for seat in range(state.game.num_players):
+                    _check_decide_against_view(state, seat)
+                for p in state.view(None)["players"]:
+                    met.update(k for k in ("pending", "silas", "rearranged", "tableau", "boxes_used") if p[k])
     assert all(met[k] for k in ("pending", "tableau", "boxes_used")), met
 
 

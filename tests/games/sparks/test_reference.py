@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -80,6 +81,24 @@ def stress_content() -> Any:
                          upgrade_cap=2, rearrange_limit=3)
 
 
+def lockstep(game: robotcore.Game, state: robotcore.State, rng: random.Random,
+             seed: int) -> Iterator[tuple[int, int, robotcore.State]]:
+    """Play ``state`` to its end at random with the referee in step, checking the actors and every seat's legal
+    actions before each move and every field after it; yields each move played (seat, action, the state before)."""
+    model = ref.Reference(game.content, dict(game.params), fields(state))
+    while not state.is_terminal:
+        assert state.actors == model.actors()
+        for seat in range(game.num_players):
+            assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
+        seat = rng.choice(state.actors)
+        action = choose(game, state.legal_actions(seat), rng, True)
+        previous = state.clone()
+        state.apply(action, seat)
+        model.apply(seat, action)
+        assert fields(state) == model.f, (seed, game.action_to_str(action))
+        yield seat, action, previous
+
+
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_engine_matches_reference_on_a_stress_content(players: int) -> None:
     content = stress_content()
@@ -88,18 +107,8 @@ def test_engine_matches_reference_on_a_stress_content(players: int) -> None:
     bottom_draws = full_tracks = 0
     for seed in range(25):
         state = game.new_initial_state(seed=seed)
-        model = ref.Reference(game.content, dict(game.params), fields(state))
-        while not state.is_terminal:
-            assert state.actors == model.actors()
-            for seat in range(game.num_players):
-                assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
-            seat = rng.choice(state.actors)
-            action = choose(game, state.legal_actions(seat), rng, True)
-            before = fields(state)
-            state.apply(action, seat)
-            model.apply(seat, action)
-            after = fields(state)
-            assert after == model.f, (seed, game.action_to_str(action))
+        for _, _, previous in lockstep(game, state, rng, seed):
+            before, after = fields(previous), fields(state)
             bottom_draws += after["pool"] == 0 and after["nbottom"] < before["nbottom"]
             full_tracks += any(t == 3 for P in after["players"] for t in P["track"])
             again = game.from_bytes(state.to_bytes())
@@ -141,19 +150,10 @@ def test_engine_matches_reference_around_the_held_recycle_die() -> None:
     seen: Counter[str] = Counter()
     for seed in range(60):
         game, state = _recycle_position(seed)
-        model = ref.Reference(game.content, dict(game.params), fields(state))
-        while not state.is_terminal:
-            assert state.actors == model.actors()
-            for seat in range(game.num_players):
-                assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
-            seat = rng.choice(state.actors)
-            heads = [p["type"] for p in state.view(None)["players"][seat]["pending"]]
-            action = choose(game, state.legal_actions(seat), rng, True)
+        for seat, action, previous in lockstep(game, state, rng, seed):
+            heads = [p["type"] for p in previous.view(None)["players"][seat]["pending"]]
             if "recycle_place" in heads:
                 seen[f"{heads[0]}:{game.action_to_dict(action)['type']}"] += 1
-            state.apply(action, seat)
-            model.apply(seat, action)
-            assert fields(state) == model.f, (seed, game.action_to_str(action))
     for path in ("recycle_place:adjust", "recycle_place:silas", "recycle_place:reroll", "recycle_place:reroll_one",
                  "recycle_place:flip", "recycle_place:spark_box", "recycle_place:place", "adjust:up_held",
                  "silas:up_held", "reroll:mark_held", "reroll:roll"):
