@@ -40,6 +40,27 @@ CONFIGS = [{"players": 4}, {"players": 3, "goals": 2}, {"players": 2}, {"players
            {"players": 3, "draft": True}, {"players": 1, "goals": 3, "draft": True}, {"players": 3, "clockwise": True}]
 
 
+def lockstep(game: robotcore.Game, state: robotcore.State, rng: random.Random, seed: int,
+             biased: bool = True) -> Iterator[tuple[int, int, robotcore.State]]:
+    """Play ``state`` to its end at random (``choose``, ``biased`` or not) with the referee in step, checking the
+    actors and every seat's legal actions before each move, every field after it and the end; yields each move played
+    (seat, action, the state before)."""
+    model = ref.Reference(game.content, dict(game.params), fields(state))
+    assert model.num_actions == game.num_actions
+    while not state.is_terminal:
+        assert state.actors == model.actors()
+        for seat in range(game.num_players):
+            assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
+        seat = rng.choice(state.actors)
+        action = choose(game, state.legal_actions(seat), rng, biased)
+        previous = state.clone()
+        state.apply(action, seat)
+        model.apply(seat, action)
+        assert fields(state) == model.f, (seed, game.action_to_str(action))
+        yield seat, action, previous
+    assert model.actors() == []                     # the referee ends the game too
+
+
 @pytest.mark.parametrize("params", CONFIGS, ids=[str(c) for c in CONFIGS])
 def test_engine_matches_reference_move_by_move(params: dict[str, Any]) -> None:
     game = robotcore.load_game("sparks", **params)
@@ -47,20 +68,8 @@ def test_engine_matches_reference_move_by_move(params: dict[str, Any]) -> None:
     seen: Counter[str] = Counter()
     for seed in range(30):
         state = game.new_initial_state(seed=seed)
-        model = ref.Reference(game.content, dict(game.params), fields(state))
-        assert model.num_actions == game.num_actions
-        biased = seed % 4 != 0
-        while not state.is_terminal:
-            assert state.actors == model.actors()
-            for seat in range(game.num_players):
-                assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
-            seat = rng.choice(state.actors)
-            action = choose(game, state.legal_actions(seat), rng, biased)
+        for _, action, _ in lockstep(game, state, rng, seed, biased=seed % 4 != 0):
             seen[game.action_to_dict(action)["type"]] += 1
-            state.apply(action, seat)
-            model.apply(seat, action)
-            assert fields(state) == model.f, (seed, game.action_to_str(action))
-        assert model.actors() == []
     if params["players"] == 4:
         for family in ("take", "pick", "place", "sell", "recruit", "spark_box", "track", "tile", "assign", "draw",
                        "done"):
@@ -79,24 +88,6 @@ def stress_content() -> Any:
                          bonus_tiles=(Symbol("tile"), Symbol("advance_any"), Symbol("die"), Symbol("sparks")),
                          thresholds=(2, 3, 4), level_rewards=("tile", "tile", "spark"), dice_per_colour=6,
                          upgrade_cap=2, rearrange_limit=3)
-
-
-def lockstep(game: robotcore.Game, state: robotcore.State, rng: random.Random,
-             seed: int) -> Iterator[tuple[int, int, robotcore.State]]:
-    """Play ``state`` to its end at random with the referee in step, checking the actors and every seat's legal
-    actions before each move and every field after it; yields each move played (seat, action, the state before)."""
-    model = ref.Reference(game.content, dict(game.params), fields(state))
-    while not state.is_terminal:
-        assert state.actors == model.actors()
-        for seat in range(game.num_players):
-            assert state.legal_actions(seat) == model.legal(seat), (seed, seat)
-        seat = rng.choice(state.actors)
-        action = choose(game, state.legal_actions(seat), rng, True)
-        previous = state.clone()
-        state.apply(action, seat)
-        model.apply(seat, action)
-        assert fields(state) == model.f, (seed, game.action_to_str(action))
-        yield seat, action, previous
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
