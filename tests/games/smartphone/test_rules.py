@@ -1084,6 +1084,37 @@ def test_harsh_wipe_and_block() -> None:
     assert s.view(None)["players"][0]["blocked"] == []
 
 
+def test_a_block_drawn_during_the_turn_shows_before_the_turn_ends() -> None:
+    """A harsh 'block' drawn with a supply closes the supplier on the drawer's next turn; while its turn goes on
+    (here a 'lose' drawn with it asks a discard) the view says so (``blocked_next``) and so does every seat's
+    observation: they were the same as without the block (found by reading the view's source after the observation
+    conformance test, which compares facts the view shows)."""
+    g = game(harsh_malus=True)
+    f = fields(g)
+    empty_pile_but(g, f, 0)
+    for name in ("M13", "M14"):                       # lose MR, block PolluPlus
+        t = malus_index(g, name)
+        f["mout"][t] -= 1
+        f["pile"][t] += 1
+    give(f, 0, "P-MR")
+    s = from_fields(g, f)
+    s.apply_str("supply PolluPlus")
+    for _ in range(3):
+        s.apply_str("draw P")
+    v = s.view(None)
+    assert v["phase"] == "lose" and v["turn_state"]["turn_player"] == 0
+    assert v["players"][0]["blocked"] == [] and v["players"][0]["blocked_next"] == ["PolluPlus"]
+    unblocked = g.fields(s)
+    unblocked["block"][0] = 0
+    other = from_fields(g, unblocked)
+    for seat in range(g.num_players):
+        assert not np.array_equal(s.observation(seat), other.observation(seat))
+    (lose,) = s.legal_action_strs()                   # its one MR card, P-MR
+    s.apply_str(lose)
+    v = s.view(None)                                  # the turn is over: the block waits for seat 0's next turn
+    assert v["players"][0]["blocked"] == ["PolluPlus"] and v["players"][0]["blocked_next"] == []
+
+
 # -- hidden information and notation ------------------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ const DRAWN = ["game", "phase", "actors", "round", "first_player", "terminal", "
   "scores", "market", "deck_sizes", "malus_pile", "malus_set_aside", "out_of_game", "events", "rules", "players",
   "turn_state", "seat", "hand"];
 const SEAT_DRAWN = ["hand_by_supplier", "known_in_hand", "laid", "built", "malus", "malus_count", "malus_weight",
-  "recycled_owned", "recycled_laid", "blocked", "score"];
+  "recycled_owned", "recycled_laid", "blocked", "blocked_next", "score"];
 const TURN_DRAWN = ["turn_player", "supplier", "picks_left", "malus_left", "lose_type", "offer", "offered", "event",
   "event_order", "event_position", "event_left", "event_target", "quiz_ranks"];
 const RULES_DRAWN = ["trading", "malus_penalty", "malus_multiplier", "no_depollution", "refreshed"];
@@ -402,7 +402,8 @@ function seatPanel(p0, i, view, ctx) {
     field("malus", malus.length ? h("span", { class: "cards" }, malus.map((m) => malusCard(m, null)),
       num(p.malus_weight) !== num(p.malus_count) ? h("small", { class: "note" }, ` weight ${p.malus_weight}`) : null) : none(), ctx),
     field("recycled", `${num(p.recycled_owned)} owned · ${num(p.recycled_laid)} laid`, ctx),
-    arr(p.blocked).length ? field("blocked", arr(p.blocked).join(", ") + " (next turn)", ctx) : null,
+    arr(p.blocked).length ? field("blocked", arr(p.blocked).join(", ") + (i === ts.turn_player ? " (this turn)" : " (next turn)"), ctx) : null,
+    arr(p.blocked_next).length ? field("blocked", arr(p.blocked_next).join(", ") + " (next turn)", ctx) : null,
     rest(p, SEAT_DRAWN, ctx));
 }
 

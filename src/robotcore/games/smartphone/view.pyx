@@ -46,7 +46,7 @@ def observation_size(int players, int ncomp, int nmalus, int nev) -> int:
     """Length of the observation vector (RULES.md, "Observation")."""
     return NK + players * (NS + 2 * NK + ncomp + nmalus + 3) + NS * MAX_VIS * NT + NS + 2 + nev \
         + NUM_PHASES + 6 + 3 * players + NS + 2 + NT + (NK + nmalus) + NK + 2 \
-        + 2 + NUM_END_REASONS + players * NS + players * players
+        + 2 + NUM_END_REASONS + players * NS + players * players + players * NS
 
 
 # -- views ------------------------------------------------------------------------------------------------------
@@ -90,6 +90,8 @@ cdef dict _public(game, State state, int viewer):
             "recycled_owned": recycled_owned(s, p),
             "recycled_laid": laid_sup(s, p, 2),
             "blocked": [SUPPLIERS[sup] for sup in range(NS) if (s.block[p] >> sup) & 1],
+            # a harsh 'block' drawn during p's own turn: closed on its next turn (moved to ``blocked`` at its end)
+            "blocked_next": [SUPPLIERS[sup] for sup in range(NS) if (s.block[p] >> (4 + sup)) & 1],
             "score": seat_score(cfg, s, p),
         })
     market = {SUPPLIERS[sup]: [None if s.market[sup][i] == NO_CARD else TYPES[s.market[sup][i]]
@@ -259,6 +261,11 @@ def observation(State state, int seat) -> cnp.ndarray:
     for i in range(s.ev_n):                     # row i: the i-th player visited (relative seat, one-hot)
         x[pos + i * n + (s.order[i] - seat + n) % n] = 1.0
     pos += n * n
+    for rel in range(n):                        # the view's blocked_next (a block drawn during the player's turn)
+        p = (seat + rel) % n
+        for sup in range(NS):
+            x[pos + sup] = (s.block[p] >> (4 + sup)) & 1
+        pos += NS
     assert pos == size
     return arr
 
