@@ -97,6 +97,15 @@ def empty_pile_but(g: SmartphoneGame, f: dict[str, Any], keep: int) -> None:
         left -= stay
 
 
+def pile_of(g: SmartphoneGame, f: dict[str, Any], *names: str) -> None:
+    """Make the malus pile exactly the named cards (from the set-aside ones; every other card set aside)."""
+    empty_pile_but(g, f, 0)
+    for name in names:
+        t = malus_index(g, name)
+        f["mout"][t] -= 1
+        f["pile"][t] += 1
+
+
 def turn_of(f: dict[str, Any], seat: int, players: int) -> None:
     """Make it ``seat``'s turn in the current round (main phase)."""
     f["turns"] = (seat - f["first"]) % players

@@ -31,6 +31,7 @@ from .scenario import (
     kind,
     malus_index,
     phase,
+    pile_of,
     set_market,
     skip_top,
     turn_of,
@@ -988,10 +989,7 @@ def test_screen_precious_metal_variant() -> None:
 def _harsh_draw(name: str, **params: object) -> tuple[robotcore.Game, robotcore.State]:
     g = game(harsh_malus=True, **params)
     f = fields(g)
-    empty_pile_but(g, f, 0)
-    t = malus_index(g, name)
-    f["mout"][t] -= 1
-    f["pile"][t] += 1
+    pile_of(g, f, name)
     give(f, 0, "P-MC")
     give(f, 0, "M-MC")
     return g, from_fields(g, f)
@@ -1041,10 +1039,7 @@ def test_harsh_lose_asks_the_owner_which_card() -> None:
 def test_harsh_lose_with_nothing_to_lose_still_asks() -> None:
     g = game(harsh_malus=True)
     f = fields(g)
-    empty_pile_but(g, f, 0)
-    t = malus_index(g, "M16")                         # lose a rare earth
-    f["mout"][t] -= 1
-    f["pile"][t] += 1
+    pile_of(g, f, "M16")                              # lose a rare earth
     set_market(f, "PolluMoins", ["AM", "AM"])
     s = from_fields(g, f)
     s.apply_str("supply PolluMoins")
@@ -1056,11 +1051,7 @@ def test_harsh_lose_with_nothing_to_lose_still_asks() -> None:
 def test_harsh_wipe_and_block() -> None:
     g = game(harsh_malus=True)
     f = fields(g)
-    empty_pile_but(g, f, 0)
-    for name in ("M07", "M14"):                       # wipe PolluPlus, block PolluPlus
-        t = malus_index(g, name)
-        f["mout"][t] -= 1
-        f["pile"][t] += 1
+    pile_of(g, f, "M07", "M14")                       # wipe PolluPlus, block PolluPlus
     s = from_fields(g, f)
     market = s.view(None)["market"]["PolluPlus"]
     s.apply_str("supply PolluPlus")
@@ -1091,11 +1082,7 @@ def test_a_block_drawn_during_the_turn_shows_before_the_turn_ends() -> None:
     conformance test, which compares facts the view shows)."""
     g = game(harsh_malus=True)
     f = fields(g)
-    empty_pile_but(g, f, 0)
-    for name in ("M13", "M14"):                       # lose MR, block PolluPlus
-        t = malus_index(g, name)
-        f["mout"][t] -= 1
-        f["pile"][t] += 1
+    pile_of(g, f, "M13", "M14")                       # lose MR, block PolluPlus
     give(f, 0, "P-MR")
     s = from_fields(g, f)
     s.apply_str("supply PolluPlus")
