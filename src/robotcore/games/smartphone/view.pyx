@@ -51,6 +51,13 @@ def observation_size(int players, int ncomp, int nmalus, int nev) -> int:
 
 # -- views ------------------------------------------------------------------------------------------------------
 
+cdef inline int seat_bound(const SPState* s, int viewer, int h, int k) noexcept nogil:
+    """How many cards of kind k ``viewer`` is sure h holds: the public bound, plus what it alone saw (-1, a
+    spectator: the public bound; its own hand: the public bound too, what the others know of it, since
+    private_known[h][h] is 0)."""
+    return s.known[h][k] + (s.private_known[viewer][h][k] if viewer >= 0 and k < NK_LOSABLE else 0)
+
+
 cdef dict _kinds(const uint8_t* counts, int n=NK):
     """Counts of the first n kinds by name (n = NK_LOSABLE: a row of ``private_known``), the non-zero ones."""
     return {KIND_NAMES[k]: counts[k] for k in range(n) if counts[k]}
@@ -75,10 +82,8 @@ cdef dict _public(game, State state, int viewer):
     seq = game.event_numbers
     players = []
     for p in range(cfg.n):
-        # the viewer's lower bound of p's hand: the public one, plus what it alone saw (its own hand: the public
-        # bound, what the others know of it; private_known[p][p] is 0)
         for k in range(NK):
-            bound[k] = s.known[p][k] + (s.private_known[viewer][p][k] if viewer >= 0 and k < NK_LOSABLE else 0)
+            bound[k] = <uint8_t>seat_bound(s, viewer, p, k)
         players.append({
             "hand_by_supplier": {SUPPLIERS[sup]: hand_sup(s, p, sup) for sup in range(NS)},
             "known_in_hand": _kinds(bound),
@@ -179,8 +184,7 @@ def observation(State state, int seat) -> cnp.ndarray:
             x[pos + sup] = hand_sup(s, p, sup) / 8.0
         pos += NS
         for k in range(NK):
-            # the seat's lower bound of p's hand (its own: the public one; private_known[seat][seat] is 0)
-            x[pos + k] = (s.known[p][k] + (s.private_known[seat][p][k] if k < NK_LOSABLE else 0)) / 4.0
+            x[pos + k] = seat_bound(s, seat, p, k) / 4.0
             x[pos + NK + k] = s.laid[p][k] / 4.0
         pos += 2 * NK
         for c in range(cfg.ncomp):
@@ -296,7 +300,7 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
         memcpy(dst, st, sizeof(SPState))
     for p in range(cfg.n):                          # the seat's lower bound of each hand (its own row: unused)
         for k in range(NK):
-            bound[p][k] = s.known[p][k] + (s.private_known[seat][p][k] if k < NK_LOSABLE else 0)
+            bound[p][k] = <uint8_t>seat_bound(s, seat, p, k)
     for sup in range(NS):
         m = 0
         for t in range(NT):
