@@ -45,7 +45,7 @@ from .live import (
 )
 from .problems import Problem, field_errors
 from .schemas import QUERY_FLOAT, QUERY_INT
-from .store import MatchRecord, NewActions, SeatSpec, Store
+from .store import ActionRow, MatchRecord, NewActions, SeatSpec, Store
 
 #: How often a waiting watcher checks that its client is still connected (and, when the change feed is not
 #: listening yet, reads the match's version itself).
@@ -501,15 +501,21 @@ class MatchService:
                 key: str | None = None, fingerprint: str | None = None) -> bool:
         """Compare-and-set ``entries`` onto ``rec`` (updated in place when it wins)."""
         new = NewActions(entries=entries, state=after.to_bytes(), finished=after.is_terminal,
-                         bots_due=_bots_due(rec.seats, after))
+                         bots_due=_bots_due(rec.seats, after), created_at=time.time())
         if not self.store.commit(rec.id, rec.version, new, key, fingerprint):
             return False
+        first = rec.version + 1
         rec.version += len(entries)
         rec.state = new.state
         rec.finished = new.finished
         rec.bots_due = new.bots_due
+        rec.updated_at = new.created_at
         self._remember(rec, after)
         if self.feed.watching(rec.id):
+            # the rows committed, held for this process's watchers as a notification's are: the seat's stream,
+            # woken at once by ``publish``, finds them here instead of reading them back from the database
+            self._hold_rows(rec.id, [ActionRow(first + i, seat, action, by_bot, new.created_at)
+                                     for i, (seat, action, by_bot) in enumerate(entries)])
             self._keep_snapshot(rec, after)
         self.feed.publish(rec.id, rec.version)
         return True
@@ -594,6 +600,19 @@ class MatchService:
         new.updated_at = rows[-1].created_at
         return new, after
 
+    def _hold_rows(self, match_id: str, rows: list[ActionRow]) -> None:
+        """New action rows of a match (consecutive versions) joined to those held for its watchers here, when
+        they follow them (``_rows_between`` reads the database for anything else)."""
+        held_rows = self._action_rows.get(match_id)
+        if held_rows is None:
+            if len(self._action_rows) < KNOWN_MATCHES:
+                self._action_rows[match_id] = (rows[0].version - 1, rows)
+        else:
+            base, have = held_rows
+            upto = have[-1].version if have else base
+            if rows[0].version == upto + 1:
+                self._action_rows[match_id] = (base, have + rows)
+
     def _on_change(self, match_id: str, change: Change) -> None:
         """A commit of another process, as its notification tells it (``live.Change``): the snapshot held for
         this match's watchers is brought to it from the state bytes it carries (else by applying its rows, when
@@ -601,15 +620,7 @@ class MatchService:
         watchers of that version. Anything that does not follow what is held is left to the watchers' reads."""
         rows = change.rows
         if rows:
-            held_rows = self._action_rows.get(match_id)
-            if held_rows is None:
-                if len(self._action_rows) < KNOWN_MATCHES:
-                    self._action_rows[match_id] = (rows[0].version - 1, rows)
-            else:
-                base, have = held_rows
-                upto = have[-1].version if have else base
-                if rows[0].version == upto + 1:
-                    self._action_rows[match_id] = (base, have + rows)
+            self._hold_rows(match_id, rows)
         held = self._snapshots.get(match_id)
         if held is None or held[0].version >= change.version:
             return

@@ -270,6 +270,8 @@ class NewActions(NamedTuple):
     state: bytes                            # the state after the last one
     finished: bool
     bots_due: bool
+    #: the rows' commit time (``time.time()``); 0: the store's clock at the commit
+    created_at: float = 0.0
 
 
 class _Use:
@@ -615,7 +617,7 @@ class Store:
         compare-and-set on the version, in one transaction (one statement on PostgreSQL: ``_commit_in_one``).
         False (and nothing written) if the version moved on, or if one of the rows already exists (an action
         version, an Idempotency-Key)."""
-        now = time.time()
+        now = new.created_at or time.time()
         end = expected_version + len(new.entries)
         dbapi = self.engine.dialect.loaded_dbapi
         if self._postgres:

@@ -584,3 +584,35 @@ def test_a_watchers_snapshot_advanced_by_the_new_rows_is_the_stored_match(
         svc.feed.unsubscribe(sub)
         for api in (player, watcher):
             api.app.extensions["robotcore"].store.dispose()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_watched_match_s_own_commits_need_no_read_of_their_rows(
+        game: str, api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that commits a move of a match it watches holds the rows it wrote for its watchers (as it
+    holds a notification's): the seat's stream, woken at once, builds its event without reading the rows
+    back, and that event is the one a fresh read of the match and its log gives."""
+    svc = api.app.extensions["robotcore"]
+    entry = api.get(f"/v1/games/{game}").get_json()
+    doc, tokens = api.create(game, seats=[{"type": "human"}] * entry["num_players"])
+    match_id = doc["match_id"]
+    sub = svc.feed.subscribe(match_id, doc["version"])        # a watcher here
+    real_actions, reads = svc.store.actions, []
+    monkeypatch.setattr(svc.store, "actions", lambda *a: reads.append(a) or real_actions(*a))
+    try:
+        rng = __import__("random").Random(3)
+        for _ in range(12):
+            if api.view(match_id)["status"] == "finished":
+                break
+            seat, view = acting(api, match_id, tokens)
+            choice = rng.choice(view["legal_actions"])
+            assert api.move(match_id, tokens[seat], {"id": choice["id"]}, view["version"]).status_code == 200
+            rec, state = svc._latest(match_id, view["version"] + 1)
+            event = svc._stream_event(rec, state, seat, view["version"])
+            assert reads == []
+            fresh_rec, fresh_state = svc.load(match_id)
+            rows = [r for r in real_actions(match_id) if r.version > view["version"]]
+            assert event == b"id: %d\nevent: match\ndata: %s\n\n" % (fresh_rec.version, service_module.payloads.encode(
+                service_module.payloads.events(fresh_rec, fresh_state, rows, seat)))
+    finally:
+        svc.feed.unsubscribe(sub)
