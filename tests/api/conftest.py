@@ -186,3 +186,22 @@ def typical_stride(game: robotcore.Game, seed: int, rng: random.Random, checks: 
         s = rng.choice(typical.actors)
         typical.apply(rng.choice(typical.legal_actions(s)), s)
     return max(1, len(typical.history) // checks)
+
+
+def acting(api: ApiClient, match_id: str, tokens: dict[int, str]) -> tuple[int, dict[str, Any]]:
+    """A human seat that must act now, and its view."""
+    spectator = api.view(match_id)
+    seat = next(s for s in spectator["actors"] if s in tokens)
+    return seat, api.view(match_id, tokens[seat])
+
+
+def random_move(api: ApiClient, match_id: str, tokens: dict[int, str],
+                rng: random.Random) -> tuple[int, dict[str, Any]] | None:
+    """One random legal move of a human seat that must act (checked to be accepted): that seat and its view
+    before the move; None once the match is finished."""
+    if api.view(match_id)["status"] == "finished":
+        return None
+    seat, view = acting(api, match_id, tokens)
+    choice = rng.choice(view["legal_actions"])
+    assert api.move(match_id, tokens[seat], {"id": choice["id"]}, view["version"]).status_code == 200
+    return seat, view

@@ -20,18 +20,11 @@ from robotcore.bots import BOTS
 from robotcore_api import payloads
 from robotcore_api.schemas import MAX_BUDGET_MS, CreateMatchSchema, MoveSchema, plain_create, plain_move
 
-from .conftest import GAMES, ApiClient, new_key
+from .conftest import GAMES, ApiClient, acting, new_key
 
 
 def code(resp: Any) -> str:
     return str(resp.get_json()["code"])
-
-
-def acting(api: ApiClient, match_id: str, tokens: dict[int, str]) -> tuple[int, dict[str, Any]]:
-    """A human seat that must act now, and its view."""
-    spectator = api.view(match_id)
-    seat = next(s for s in spectator["actors"] if s in tokens)
-    return seat, api.view(match_id, tokens[seat])
 
 
 def waiting_seat(view: dict[str, Any], tokens: dict[int, str]) -> int | None:

@@ -23,8 +23,8 @@ import pytest
 from robotcore_api.live import Change, ChangeFeed
 from robotcore_api.store import NOTIFY_LIMIT, NewActions, Store
 
-from .conftest import GAMES, POSTGRES_URL, database_url, make_api
-from .test_watch import acting, events_of, two_apps
+from .conftest import GAMES, POSTGRES_URL, acting, database_url, make_api, random_move
+from .test_watch import events_of, two_apps
 
 needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="set ROBOTCORE_TEST_DATABASE_URL to a PostgreSQL URL "
                                                               "(CI does)")
@@ -62,11 +62,8 @@ def test_another_process_follows_the_moves_from_the_notifications_alone(
         monkeypatch.setattr(svc.store, "actions", lambda *a, **k: reads.append(("rows", a)) or real_actions(*a, **k))
         rng = random.Random(11)
         for _ in range(40):
-            if player.view(match_id)["status"] == "finished":
+            if random_move(player, match_id, tokens, rng) is None:
                 break
-            seat, view = acting(player, match_id, tokens)
-            choice = rng.choice(view["legal_actions"])
-            assert player.move(match_id, tokens[seat], {"id": choice["id"]}, view["version"]).status_code == 200
             stored = player.app.extensions["robotcore"].store.get_match(match_id)
             assert stored is not None
             version = stored.version

@@ -25,18 +25,13 @@ import pytest
 import robotcore
 from robotcore_api import service as service_module
 
-from .conftest import DATABASES, GAMES, ApiClient, database_url, make_api
+from .conftest import DATABASES, GAMES, ApiClient, acting, database_url, make_api, random_move
 
 
 def two_apps(kind: str, tmp_path: Path, schema: Any) -> tuple[ApiClient, ApiClient]:
     """Two services on one database, sharing nothing else: two gunicorn workers, or two hosts."""
     url = database_url(kind, tmp_path)
     return make_api(url, schema), make_api(url, schema)
-
-
-def acting(api: ApiClient, match_id: str, tokens: dict[int, str]) -> tuple[int, dict[str, Any]]:
-    seat = next(s for s in api.view(match_id)["actors"] if s in tokens)
-    return seat, api.view(match_id, tokens[seat])
 
 
 def events_of(chunks: Iterator[bytes], count: int, timeout: float = 20) -> list[tuple[str, dict[str, Any]]]:
@@ -563,11 +558,8 @@ def test_a_watchers_snapshot_advanced_by_the_new_rows_is_the_stored_match(
         rng = __import__("random").Random(7)
         advanced = 0
         for _ in range(60):
-            if player.view(match_id)["status"] == "finished":      # (a random deal may end before 60 moves)
+            if random_move(player, match_id, tokens, rng) is None:   # (a random deal may end before 60 moves)
                 break
-            seat, view = acting(player, match_id, tokens)
-            choice = rng.choice(view["legal_actions"])
-            assert player.move(match_id, tokens[seat], {"id": choice["id"]}, view["version"]).status_code == 200
             stored = svc.store.get_match(match_id)
             held = svc._snapshots[match_id]
             rec, state = svc._latest(match_id, stored.version)
@@ -602,11 +594,10 @@ def test_a_watched_match_s_own_commits_need_no_read_of_their_rows(
     try:
         rng = __import__("random").Random(3)
         for _ in range(12):
-            if api.view(match_id)["status"] == "finished":
+            moved = random_move(api, match_id, tokens, rng)
+            if moved is None:
                 break
-            seat, view = acting(api, match_id, tokens)
-            choice = rng.choice(view["legal_actions"])
-            assert api.move(match_id, tokens[seat], {"id": choice["id"]}, view["version"]).status_code == 200
+            seat, view = moved
             rec, state = svc._latest(match_id, view["version"] + 1)
             event = svc._stream_event(rec, state, seat, view["version"])
             assert reads == []
