@@ -1123,6 +1123,26 @@ def test_what_others_see_of_a_hand() -> None:
             h.get("R-MP", 0) == 1
 
 
+def test_the_observation_tells_who_offers_the_trade_being_answered() -> None:
+    """While a trade offer is answered its target acts; the offerer is the turn's player, which the view shows: the
+    observation must tell two such positions apart (the conformance test test_observation_complete met a pair)."""
+    g = game()
+    seen = []
+    for offerer in (0, 1):
+        f = fields(g)
+        skip_top(g, f)
+        give_malus(g, f, 0, "M04")
+        give_malus(g, f, 1, "M04")
+        f["flags"] |= FL_TRADING
+        f["turns"], f["phase"], f["cur"], f["offer_to"], f["offered"] = offerer, 5, 2, 2, 1
+        f["offer_give"][0], f["offer_give_n"] = 32 + malus_index(g, "M04"), 1
+        f["offer_ask"][0], f["offer_ask_n"] = kind("P-MR"), 1
+        s = from_fields(g, f)
+        assert s.view(3)["turn_state"]["turn_player"] == offerer
+        seen.append(s.observation(3).tobytes())
+    assert seen[0] != seen[1]
+
+
 def test_illegal_actions_are_refused() -> None:
     g = game()
     s = g.new_initial_state(0)

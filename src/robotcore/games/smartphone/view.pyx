@@ -46,7 +46,7 @@ def observation_size(int players, int ncomp, int nmalus, int nev) -> int:
     """Length of the observation vector (RULES.md, "Observation")."""
     return NK + players * (NS + 2 * NK + ncomp + nmalus + 3) + NS * MAX_VIS * NT + NS + 2 + nev \
         + NUM_PHASES + 6 + 3 * players + NS + 2 + NT + (NK + nmalus) + NK + 2 \
-        + 2 + NUM_END_REASONS + players * NS + players * players + players * NS
+        + 2 + NUM_END_REASONS + players * NS + players * players + players * NS + players
 
 
 # -- views ------------------------------------------------------------------------------------------------------
@@ -270,6 +270,11 @@ def observation(State state, int seat) -> cnp.ndarray:
         for sup in range(NS):
             x[pos + sup] = (s.block[p] >> (4 + sup)) & 1
         pos += NS
+    # the turn's player (relative seat, one-hot; none once over): the acting seat but while a trade offer is
+    # answered, when the offer's target acts and the offerer is the turn's player
+    if s.phase != PH_OVER:
+        x[pos + ((s.first + s.turns) % n - seat + n) % n] = 1.0
+    pos += n
     assert pos == size
     return arr
 
