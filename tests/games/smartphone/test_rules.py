@@ -1276,6 +1276,24 @@ def test_a_steal_raises_the_thiefs_bounds_and_tightens_the_thief_and_the_victims
         assert upper(g, s, 1, seat) == [2] * 5 and upper(g, s, 2, seat) == [4, 1, 4, 4, 4]
 
 
+def test_the_view_shows_what_a_hand_holds_at_most_as_the_seat_knows_it() -> None:
+    """``at_most_in_hand``: the types of which the viewer is sure a hand holds fewer non-recycled cards than its
+    count and its known cards allow, with that bound (after ``event_10_steal``: seat 1 holds 2 PolluPlus cards,
+    seat 2 four non-recycled cards)."""
+    g, s = event_10_steal()
+
+    def at_most(seat: int | None, holder: int) -> dict[str, int]:
+        return dict(s.view(seat)["players"][holder]["at_most_in_hand"])
+
+    assert at_most(2, 1) == {"MC": 1}                 # the thief took one of its common metals
+    # the victim knows what the thief got: one P-MC (known_in_hand), so 3 others at most of each type, and still
+    # no rare metal
+    assert at_most(1, 2) == {"MR": 0} and s.view(1)["players"][2]["known_in_hand"] == {"P-MC": 1}
+    for seat in (0, 3, None):
+        assert at_most(seat, 1) == {} and at_most(seat, 2) == {"MR": 1}
+    assert at_most(1, 1) == {} and at_most(2, 2) == {"MR": 1}        # its own: what the others know
+
+
 def test_resampled_worlds_keep_event_9s_bound_of_two_per_type() -> None:
     """After event 9, seat 1 holds 10 PolluPlus cards nobody saw, so exactly 2 of each type, and seat 2 holds 4 of
     at most 2 each: every re-deal for seat 0, resample_hidden's and search's native one, keeps them so (a re-deal

@@ -48,7 +48,7 @@ def observation_size(int players, int ncomp, int nmalus, int nev) -> int:
     """Length of the observation vector (RULES.md, "Observation")."""
     return NK + players * (NS + 2 * NK + ncomp + nmalus + 3) + NS * MAX_VIS * NT + NS + 2 + nev \
         + NUM_PHASES + 6 + 3 * players + NS + 2 + NT + (NK + nmalus) + NK + 2 \
-        + 2 + NUM_END_REASONS + players * NS + players * players + players * NS + players
+        + 2 + NUM_END_REASONS + players * NS + players * players + players * NS + players + players * NT
 
 
 # -- views ------------------------------------------------------------------------------------------------------
@@ -58,6 +58,15 @@ cdef inline int seat_bound(const SPState* s, int viewer, int h, int k) noexcept 
     spectator: the public bound; its own hand: the public bound too, what the others know of it, since
     private_known[h][h] is 0)."""
     return s.known[h][k] + (s.private_known[viewer][h][k] if viewer >= 0 and k < NK_LOSABLE else 0)
+
+
+cdef inline int seat_upper(const SPState* s, int viewer, int h, int t) noexcept nogil:
+    """At most how many non-recycled cards of type t (P and M together) ``viewer`` is sure h holds, no more than
+    h's non-recycled cards: the public upper bound less what the viewer alone saw (-1, a spectator, and its own
+    hand: the public bound)."""
+    cdef int u = s.upper[h][t] - (s.private_upper[viewer][h][t] if viewer >= 0 else 0)
+    cdef int held = hand_sup(s, h, 0) + hand_sup(s, h, 1)
+    return u if u < held else held
 
 
 cdef dict _kinds(const uint8_t* counts, int n=NK):
@@ -77,8 +86,9 @@ cdef dict _public(game, State state, int viewer):
     """What every seat sees, with ``known_in_hand`` as ``viewer`` knows it (-1: a spectator, the public bound)."""
     cdef const SPState* s = <const SPState*>state.data
     cdef const SPConfig* cfg = <const SPConfig*>state.core.cfg
-    cdef int p, sup, i, c, k
+    cdef int p, sup, i, c, k, t
     cdef uint8_t bound[NK]
+    cdef int held, lower
     cnames = game.content.component_names
     mnames = game.content.malus_names
     seq = game.event_numbers
@@ -86,9 +96,17 @@ cdef dict _public(game, State state, int viewer):
     for p in range(cfg.n):
         for k in range(NK):
             bound[k] = <uint8_t>seat_bound(s, viewer, p, k)
+        held = hand_sup(s, p, 0) + hand_sup(s, p, 1)
+        lower = 0                                   # the non-recycled cards the viewer is sure of
+        for k in range(NK_LOSABLE):
+            lower += bound[k]
         players.append({
             "hand_by_supplier": {SUPPLIERS[sup]: hand_sup(s, p, sup) for sup in range(NS)},
             "known_in_hand": _kinds(bound),
+            # the types of which the viewer is sure the hand holds fewer non-recycled cards than its count and
+            # its known cards of the other types allow: at most that many
+            "at_most_in_hand": {TYPES[t]: seat_upper(s, viewer, p, t) for t in range(NT)
+                                if seat_upper(s, viewer, p, t) < held - lower + bound[t] + bound[NT + t]},
             "laid": _kinds(s.laid[p]),
             "built": [cnames[c] for c in range(cfg.ncomp) if (s.built[p] >> c) & 1],
             "malus": _named(s.malus[p], cfg.nmalus, mnames),
@@ -277,6 +295,11 @@ def observation(State state, int seat) -> cnp.ndarray:
     if s.phase != PH_OVER:
         x[pos + ((s.first + s.turns) % n - seat + n) % n] = 1.0
     pos += n
+    for rel in range(n):                        # the view's at_most_in_hand: the seat's upper bound of each type
+        p = (seat + rel) % n
+        for t in range(NT):
+            x[pos + t] = seat_upper(s, seat, p, t) / 4.0
+        pos += NT
     assert pos == size
     return arr
 
