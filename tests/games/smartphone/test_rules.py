@@ -1349,6 +1349,35 @@ def test_a_re_deal_found_by_the_search_is_mixed_to_the_law_of_the_tries() -> Non
     assert max(abs(a - b) for a, b in zip(mean, expected)) < 0.05, (mean, expected)
 
 
+def test_a_re_deal_whose_search_runs_out_of_budget_still_keeps_every_bound() -> None:
+    """The search's budget bounds its worst case (a crafted state could make it exponential). Where it runs out,
+    the mix starts from the true deal: the world is still valid and within every bound. Forced here with a budget
+    of one call in the event-9 position above, where the shuffles nearly never meet the bounds."""
+    from robotcore.games.smartphone import view as sp_view
+
+    g = game()
+    f = fields(g)
+    for name in ("P-MP", "P-MR", "P-MC", "P-TR", "P-AM"):
+        give(f, 1, name, 2)
+    give(f, 2, "P-MC", 2)
+    give(f, 2, "P-AM", 2)
+    s = at_event(g, f, 9)
+    for _ in range(4):
+        s.apply_str("done")
+    before = sp_view._search_budget(1)
+    try:
+        seen = set()
+        for seed in range(40):
+            for w in (_search.native_resample(s, 0, seed), s.resample_hidden(0, seed)):
+                assert g.from_bytes(w.to_bytes()).to_bytes() == w.to_bytes()    # valid
+                assert per_type(w, 1) == [2] * 5 and max(per_type(w, 2)) <= 2 and within(g, w, s, 0)
+                assert w.view(0) == s.view(0)
+                seen.add(json.dumps(w.game.omniscient_view(w)["hands"][2], sort_keys=True))
+        assert len(seen) > 5                          # the mix still draws seat 2's hand
+    finally:
+        sp_view._search_budget(before)
+
+
 def test_resampled_worlds_keep_a_harsh_lose_done() -> None:
     """Seat 1 answered a harsh 'lose a rare earth' with ``done``: it holds none, and no re-deal for another seat
     gives it one (a re-deal that kept only the lower bounds did in about half of the worlds)."""

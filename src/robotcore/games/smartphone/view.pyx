@@ -320,15 +320,35 @@ ctypedef struct Redeal:
     int pool[2][NT]                             # [sup][t]: cards of that kind to deal (the deck and the hands')
     int x[MAX_P][2][NT]                         # the search's deal: cards of [sup][t] to hand i
     int rot                                     # the search's first type (drawn)
+    long budget                                 # the search's calls left (redeal_search)
+
+
+#: The most calls ``redeal_search`` makes before it gives up (a few milliseconds). A deal within the bounds always
+#: exists (the true hands), and the search finds one in at most 30 calls in the forced event-9 position of the tests; the
+#: budget bounds its exponential worst case, which a crafted state could reach: the resampler then starts its mix
+#: from the true hands (see sm_resample_draw). A variable so that the tests can run that path (``_search_budget``).
+cdef long SEARCH_BUDGET = 200000
+
+
+def _search_budget(long calls) -> int:
+    """Set the re-deal search's budget (tests only); returns the previous one."""
+    global SEARCH_BUDGET
+    old = SEARCH_BUDGET
+    SEARCH_BUDGET = calls
+    return old
 
 
 cdef bint redeal_search(Redeal* d, int cell) noexcept nogil:
     """A deal within every bound, by an exhaustive depth-first search over the cells (hand, supplier, type): each
     cell takes the most it can first, and a (hand, supplier) whose remaining need exceeds what its remaining types
-    could give is cut. It always finds one when one exists, and one does: the true hands."""
+    could give is cut. It finds one when one exists (one does: the true hands) unless its budget of calls
+    (``d.budget``) runs out first: False then, and ``d.budget`` is 0."""
     cdef int i, sup, j, t, hi, v, room, c
     if cell == d.nh * 2 * NT:
         return True
+    if d.budget <= 0:
+        return False
+    d.budget -= 1
     i = cell // (2 * NT)
     sup = (cell // NT) & 1
     j = cell % NT
@@ -473,7 +493,7 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
     cdef int unknown[MAX_P][NS]
     cdef int sup, t, p, k, i, o, tries
     cdef bint binding = False, ok = True
-    cdef Redeal d
+    cdef Redeal d, truth
     cdef int cap0[MAX_P][NT]
     if dst != st:
         memcpy(dst, st, sizeof(SPState))
@@ -505,6 +525,17 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
             for t in range(NT):
                 if bound[p][t] + bound[p][NT + t] + unknown[p][0] + unknown[p][1] > ub[p][t]:
                     binding = True
+    if binding:                                     # the true deal, kept for the search's fallback (below)
+        i = 0
+        for p in range(cfg.n):
+            if p != seat:
+                for sup in range(2):
+                    for t in range(NT):
+                        truth.x[i][sup][t] = s.hand[p][sup * NT + t] - bound[p][sup * NT + t]
+                i += 1
+        for sup in range(2):
+            for t in range(NT):
+                truth.pool[sup][t] = s.deck[sup * NT + t]
     tries = RESAMPLE_TRIES
     while True:                                     # PolluPlus and PolluMoins, until within the bounds
         for sup in range(2):
@@ -542,7 +573,13 @@ cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st,
             for i in range(d.nh):
                 for t in range(NT):
                     cap0[i][t] = d.cap[i][t]
-            redeal_search(&d, 0)                    # (always succeeds: the true hands are such a deal)
+            d.budget = SEARCH_BUDGET
+            if not redeal_search(&d, 0):
+                # the budget ran out (a crafted state: play never needs it): the mix starts from the true hands,
+                # a deal within every bound, so that the world is valid; it then depends on the hidden cards
+                # through where the chain starts (RULES.md)
+                memcpy(&d.x[0][0][0], &truth.x[0][0][0], sizeof(d.x))
+                memcpy(&d.pool[0][0], &truth.pool[0][0], sizeof(d.pool))
             mix_deal(&d, cap0, m, &rng)
             i = 0
             for p in range(cfg.n):
