@@ -9,6 +9,10 @@ What each seat knows of the hands (RULES.md, "What each seat knows of a hand") i
 lower bound of every other hand (``self.bound[o][h]``), updated by the rules as stated there, next to the public
 bound (``known``); the struct's ``private_known`` (each seat's bound minus the public one) and ``private_of`` are
 derived from them when the fields are read.
+
+The upper bounds likewise: the public one (``upper[h][t]``, h's PolluPlus and PolluMoins cards of type t together)
+in the fields, and every seat's own (``self.ubound[o][h]``), from which the struct's ``private_upper`` (the public
+bound minus the seat's) is derived.
 """
 
 from __future__ import annotations
@@ -62,6 +66,9 @@ class Reference:
         # public bound for the 10 non-recycled kinds only (the only ones stolen)
         self.bound = [[[self.f["known"][h][k] + (self.f["private_known"][o][h][k] if k < 10 else 0)
                         for k in range(15)] for h in range(5)] for o in range(5)]
+        # ubound[o][h][t]: at most how many non-recycled cards of type t seat o is sure h holds (o != h)
+        self.ubound = [[[self.f["upper"][h][t] - self.f["private_upper"][o][h][t] for t in range(5)]
+                        for h in range(5)] for o in range(5)]
 
     # -- ids ------------------------------------------------------------------------------------------------
 
@@ -237,6 +244,10 @@ class Reference:
         self.f["known"][p][k] = max(0, self.f["known"][p][k] - n)
         for o in self.others(p):
             self.bound[o][p][k] = max(0, self.bound[o][p][k] - n)
+        if k < 10:                                  # the upper bounds of its type drop with them
+            self.f["upper"][p][k % 5] -= n
+            for o in self.others(p):
+                self.ubound[o][p][k % 5] -= n
 
     def gain_seen(self, p: int, k: int) -> None:
         """A card enters p's hand face up: every bound of the hand rises by one."""
@@ -244,6 +255,29 @@ class Reference:
         self.f["known"][p][k] += 1
         for o in self.others(p):
             self.bound[o][p][k] += 1
+        if k < 10:
+            self.raise_upper(p, k % 5)
+
+    def gain_unseen(self, p: int, seers: tuple[int, ...] = (), t: int = -1) -> None:
+        """A non-recycled card of a type nobody but ``seers`` saw (type t) enters p's hand: every upper bound of
+        the hand rises by one, but a seer's of types other than t."""
+        for u in range(5):
+            self.raise_upper(p, u, [o for o in self.others(p) if o not in seers or u == t])
+
+    def raise_upper(self, p: int, t: int, seats: list[int] | None = None) -> None:
+        """Every upper bound of p's type t rises by one (``seats``' own: by default every other seat's). A rise
+        saturates at 0xFFFF (no hand comes near: a bound that high stays true), where no bound moves."""
+        if self.f["upper"][p][t] == 0xFFFF:
+            return
+        self.f["upper"][p][t] += 1
+        for o in self.others(p) if seats is None else seats:
+            self.ubound[o][p][t] += 1
+
+    def cap_upper(self, p: int, t: int, limit: int) -> None:
+        """p showed it holds at most ``limit`` non-recycled cards of type t: every upper bound is at most that."""
+        self.f["upper"][p][t] = min(self.f["upper"][p][t], limit)
+        for o in self.others(p):
+            self.ubound[o][p][t] = min(self.ubound[o][p][t], limit)
 
     def show(self, p: int, k: int, count: int) -> None:
         """An offer shows ``count`` cards of kind k in p's hand: every bound of the hand is at least that."""
@@ -299,6 +333,9 @@ class Reference:
                 if o != thief or j == k:
                     self.bound[o][victim][j] = max(0, self.bound[o][victim][j] - 1)
         self.bound[victim][thief][k] += 1
+        # upper bounds: the victim's public ones stay (a card of unknown type left); the thief saw its type
+        self.ubound[thief][victim][k % 5] -= 1
+        self.gain_unseen(thief, (victim,), k % 5)
 
     def market_out(self, sup: int) -> None:
         for i in range(self.vis[sup]):
@@ -594,6 +631,8 @@ class Reference:
             sup = f["pick_sup"]
             if family == "draw":
                 f["hand"][p][sup * 5 + self.draw_from_deck(sup)] += 1
+                if sup < 2:
+                    self.gain_unseen(p)
             else:
                 s2, i = self.slot_of(k)
                 self.gain_seen(p, s2 * 5 + f["market"][s2][i])
@@ -607,6 +646,8 @@ class Reference:
             if family == "discard":
                 self.lose(p, k)
                 f["out"][k] += 1
+            else:                                   # done: no non-recycled card of the type
+                self.cap_upper(p, f["lose_type"], 0)
             f["lose_type"] = 0
             self.draw_supply_malus()
         elif ph == PH["depollute"]:
@@ -668,7 +709,9 @@ class Reference:
             self.next_visit()
         elif ph == PH["event_discard"]:
             ev = self.events[f["ev_cur"]]
-            if family == "done":
+            if family == "done":                    # event 9: at most the limit of each type is left
+                for t in range(5):
+                    self.cap_upper(p, t, ev.limit)
                 self.next_visit()
                 return
             if family == "take_malus":
@@ -717,4 +760,11 @@ class Reference:
         assert not any(any(row[10:]) for rows in excess for row in rows), "private knowledge of a recycled card"
         out["private_known"] = [[row[:10] for row in rows] for rows in excess]
         out["private_of"] = sum(1 << h for h in range(5) if any(any(out["private_known"][o][h]) for o in range(5)))
+        upper = self.f["upper"]
+        out["private_upper"] = [[[upper[h][t] - self.ubound[o][h][t] if o != h and o < self.n and h < self.n else 0
+                                  for t in range(5)] for h in range(5)] for o in range(5)]
+        for h in range(self.n):                     # every bound is true: the hand holds no more
+            for t in range(5):
+                held = self.f["hand"][h][t] + self.f["hand"][h][5 + t]
+                assert upper[h][t] >= held and all(self.ubound[o][h][t] >= held for o in self.others(h))
         return out

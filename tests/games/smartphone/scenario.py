@@ -36,12 +36,18 @@ def from_fields(g: SmartphoneGame, f: dict[str, Any]) -> robotcore.State:
 
 
 def give(f: dict[str, Any], seat: int, name: str, n: int = 1, known: int = 0) -> None:
-    """n cards of kind ``name`` from its deck into a hand (``known`` of them seen by everyone)."""
+    """n cards of kind ``name`` from its deck into a hand (``known`` of them seen by everyone): the upper bounds
+    rise as play raises them, by one for the type of a card seen and for every type of a card unseen (non-recycled
+    kinds only)."""
     k = kind(name)
     assert f["deck"][k] >= n, f"deck has {f['deck'][k]} {name}"
     f["deck"][k] -= n
     f["hand"][seat][k] += n
     f["known"][seat][k] += known
+    if k < 10:
+        f["upper"][seat][k % 5] += known
+        for t in range(5):
+            f["upper"][seat][t] += n - known
 
 
 def clear_hand(f: dict[str, Any], seat: int) -> None:
@@ -49,6 +55,9 @@ def clear_hand(f: dict[str, Any], seat: int) -> None:
         f["deck"][k] += f["hand"][seat][k]
         f["hand"][seat][k] = 0
         f["known"][seat][k] = 0
+    f["upper"][seat] = [0] * 5
+    for rows in f["private_upper"]:
+        rows[seat] = [0] * 5
 
 
 def set_market(f: dict[str, Any], supplier: str, types: list[str | None]) -> None:

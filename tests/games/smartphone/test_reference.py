@@ -54,13 +54,18 @@ def play_in_lockstep(game: robotcore.Game, seed: int, rng: random.Random, biased
         seat = state.actors[0]
         action = choose(game, state.legal_actions(seat), rng, biased)
         seen[game.action_to_dict(action)["type"]] += 1
-        before = fields(state)["private_known"]
+        before = fields(state)
         state.apply(action, seat)
         model.apply(seat, action)
         after = fields(state)
         assert after == model.fields(), (seed, game.action_to_str(action))
-        if after["private_known"] != before:          # a seat's private knowledge made, or changed by this move
-            seen["private " + game.action_to_dict(action)["type"]] += 1
+        kind = game.action_to_dict(action)["type"]
+        if after["private_known"] != before["private_known"]:     # a seat's private knowledge made, or changed
+            seen["private " + kind] += 1
+        if after["private_upper"] != before["private_upper"]:     # a seat's own upper bound made, or changed
+            seen["private upper " + kind] += 1
+        if any(a < b for ra, rb in zip(after["upper"], before["upper"]) for a, b in zip(ra, rb)) and kind == "done":
+            seen["upper capped"] += 1                             # event 9's done, or a harsh lose's
         assert state.scores() == model.scores()
     assert model.actors() == []
     seen["end " + str(state.view(None)["end_reason"])] += 1
@@ -80,6 +85,8 @@ def test_engine_matches_reference_move_by_move(params: dict[str, Any]) -> None:
     assert "private build" in seen, seen
     if params.get("length") != "20":
         assert {"private tax_take", "private discard", "private give"} <= set(seen), seen
+        # the upper bounds: capped by event 9's done; a seat's own made by steals, changed by event 9
+        assert {"upper capped", "private upper tax_take", "private upper done"} <= set(seen), seen
         assert {"offer", "give", "ask", "send", "accept", "refuse", "cancel", "discard", "done", "tax_take",
                 "give_malus", "take_malus", "pass", "stop"} <= set(seen), seen
         assert "decline" not in seen        # event 5's pick is not optional, and a player with none is passed over

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import robotcore
+from robotcore.bots import _search
 from robotcore.errors import IllegalActionError, InvalidParameterError
 from robotcore.games.smartphone import SmartphoneContent, SmartphoneGame
 from robotcore.games.smartphone.data import DEFAULT_EVENTS, DEFAULT_MALUS, Event
@@ -1121,6 +1122,296 @@ def test_what_others_see_of_a_hand() -> None:
         h = r.view(0)["hand"]
         assert h.get("P-MR", 0) >= 1 and sum(h.values()) == 3 and h.get("R-AM", 0) + h.get("R-MC", 0) + \
             h.get("R-MP", 0) == 1
+
+
+def test_the_observation_tells_who_offers_the_trade_being_answered() -> None:
+    """While a trade offer is answered its target acts; the offerer is the turn's player, which the view shows: the
+    observation must tell two such positions apart (the conformance test test_observation_complete met a pair)."""
+    g = game()
+    seen = []
+    for offerer in (0, 1):
+        f = fields(g)
+        skip_top(g, f)
+        give_malus(g, f, 0, "M04")
+        give_malus(g, f, 1, "M04")
+        f["flags"] |= FL_TRADING
+        f["turns"], f["phase"], f["cur"], f["offer_to"], f["offered"] = offerer, 5, 2, 2, 1
+        f["offer_give"][0], f["offer_give_n"] = 32 + malus_index(g, "M04"), 1
+        f["offer_ask"][0], f["offer_ask_n"] = kind("P-MR"), 1
+        s = from_fields(g, f)
+        assert s.view(3)["turn_state"]["turn_player"] == offerer
+        seen.append(s.observation(3).tobytes())
+    assert seen[0] != seen[1]
+
+
+# -- upper bounds: what a hand holds at most ("What each seat knows of a hand") ------------------------------------
+
+def upper(g: SmartphoneGame, s: robotcore.State, holder: int, seat: int | None = None) -> list[int]:
+    """The upper bound of ``holder``'s non-recycled cards of each type (P and M together), as ``seat`` knows it
+    (None: the public one)."""
+    f = g.fields(s)
+    return [f["upper"][holder][t] - (f["private_upper"][seat][holder][t] if seat is not None else 0)
+            for t in range(5)]
+
+
+def per_type(s: robotcore.State, holder: int) -> list[int]:
+    """The cards of each type in ``holder``'s hand, PolluPlus and PolluMoins together (the true hand)."""
+    h = s.game.omniscient_view(s)["hands"][holder]
+    return [h.get(f"P-{t}", 0) + h.get(f"M-{t}", 0) for t in ("MP", "MR", "MC", "TR", "AM")]
+
+
+def worlds(s: robotcore.State, seat: int, seeds: int = 40) -> list[robotcore.State]:
+    """``seat``'s re-deals of ``s``: ``resample_hidden``'s and the native resampler's (search's) for each seed."""
+    out = []
+    for seed in range(seeds):
+        out.append(s.resample_hidden(seat, seed))
+        out.append(_search.native_resample(s, seat, seed))
+    return out
+
+
+def within(g: SmartphoneGame, world: robotcore.State, original: robotcore.State, seat: int) -> bool:
+    """Every other hand of ``world`` within ``seat``'s upper bounds of ``original``."""
+    return all(all(c <= b for c, b in zip(per_type(world, h), upper(g, original, h, seat)))
+               for h in range(g.num_players) if h != seat)
+
+
+def test_upper_bounds_rise_with_cards_entering_and_fall_with_cards_leaving_in_public() -> None:
+    """A card taken face up raises its type's bound; a PolluPlus or PolluMoins deck draw, whose type nobody else
+    sees, raises every type's; a Recyclage card none (recycled cards are never bounded); cards laid lower theirs."""
+    g = game()
+    f = fields(g)
+    set_market(f, "PolluPlus", ["MC", "AM", "MR"])
+    s = from_fields(g, f)
+    s.apply_str("supply PolluPlus")
+    s.apply_str("take P1")                            # a common metal, seen by all
+    assert upper(g, s, 0) == [0, 0, 1, 0, 0]
+    s.apply_str("draw P")
+    s.apply_str("draw P")
+    assert upper(g, s, 0) == [2, 2, 3, 2, 2]
+    while s.current_player == 0:
+        s.apply(s.legal_actions()[0])
+    s.apply_str("supply Recyclage")
+    s.apply_str("draw R")
+    assert upper(g, s, 1) == [0] * 5
+    f = fields(g)
+    give(f, 0, "P-MR")
+    give(f, 0, "P-MC")
+    give(f, 0, "P-AM", 3)                             # five cards nobody saw: every type's bound is 5
+    s = from_fields(g, f)
+    assert upper(g, s, 0) == [5] * 5
+    s.apply_str("build shell MR:P MC:P AM:PPP")
+    assert upper(g, s, 0) == [5, 4, 4, 5, 2]
+
+
+def test_event_9_done_bounds_every_type_at_two() -> None:
+    g = game()
+    f = fields(g)
+    give(f, 0, "P-MC", 2)
+    give(f, 0, "M-MC", 2)
+    give(f, 0, "R-MC", 3)
+    give(f, 1, "P-AM", 3)
+    s = at_event(g, f, 9)
+    assert upper(g, s, 0) == [4] * 5 and upper(g, s, 1) == [3] * 5
+    s.apply_str("discard P-MC")
+    s.apply_str("discard P-MC")
+    assert upper(g, s, 0) == [4, 4, 2, 4, 4]
+    s.apply_str("done")
+    assert upper(g, s, 0) == [2] * 5
+    s.apply_str("discard P-AM")                       # seat 1: one over the limit
+    assert upper(g, s, 1) == [3, 3, 3, 3, 2]
+    s.apply_str("done")
+    assert upper(g, s, 1) == [2] * 5
+
+
+def test_harsh_lose_done_bounds_its_type_at_zero() -> None:
+    g = game(harsh_malus=True)
+    f = fields(g)
+    pile_of(g, f, "M16", "M04")                       # lose a rare earth
+    set_market(f, "PolluMoins", ["AM", "AM"])
+    give(f, 0, "P-MC", 2)
+    s = from_fields(g, f)
+    s.apply_str("supply PolluMoins")
+    s.apply_str("take M1")
+    s.apply_str("take M2")
+    assert upper(g, s, 0) == [2, 2, 2, 2, 4]
+    s.apply_str("done")
+    assert upper(g, s, 0) == [2, 2, 2, 0, 4]
+
+
+def event_10_steal() -> tuple[SmartphoneGame, robotcore.State]:
+    """Event 10 after event 9: seat 2 (the recycling champion) takes a card from seat 1 (the most PolluPlus cards,
+    holding 2 P-MC and 1 P-AM, bounded at 2 of each type by event 9); seat 2's hand held no rare metal (a harsh
+    'lose' answered ``done``, say: its bound is 0) and 3 PolluMoins cards nobody saw. The PRNG is chosen so that
+    the card taken is a P-MC."""
+    g = game()
+    for rng in range(200):
+        f = fields(g)
+        f["rng"] = rng
+        skip_top(g, f)
+        give(f, 2, "R-AM", 2)
+        give_malus(g, f, 2, "M04")
+        give(f, 2, "M-MC")
+        give(f, 2, "M-AM", 2)
+        f["upper"][2][1] = 0
+        give(f, 1, "P-MC", 2)
+        give(f, 1, "P-AM")
+        f["upper"][1] = [2] * 5
+        s = at_event(g, f, 10)
+        assert s.current_player == 2
+        s.apply_str("tax take")
+        if hand(s, 2).get("P-MC") == 1:
+            return g, s
+    raise AssertionError("no seed steals a P-MC")
+
+
+def test_a_steal_raises_the_thiefs_bounds_and_tightens_the_thief_and_the_victims_own() -> None:
+    """Every seat sees a PolluPlus card of unknown type move from seat 1 to seat 2: the public bounds of seat 1
+    stay, seat 2's all rise by one. The thief knows seat 1 holds one common metal fewer; the victim knows seat 2's
+    other types did not grow."""
+    g, s = event_10_steal()
+    assert upper(g, s, 1) == [2] * 5 and upper(g, s, 2) == [4, 1, 4, 4, 4]
+    assert upper(g, s, 1, seat=2) == [2, 2, 1, 2, 2]
+    assert upper(g, s, 2, seat=1) == [3, 0, 4, 3, 3]
+    for seat in (0, 3):
+        assert upper(g, s, 1, seat) == [2] * 5 and upper(g, s, 2, seat) == [4, 1, 4, 4, 4]
+
+
+def test_the_view_shows_what_a_hand_holds_at_most_as_the_seat_knows_it() -> None:
+    """``at_most_in_hand``: the types of which the viewer is sure a hand holds fewer non-recycled cards than its
+    count and its known cards allow, with that bound (after ``event_10_steal``: seat 1 holds 2 PolluPlus cards,
+    seat 2 four non-recycled cards)."""
+    g, s = event_10_steal()
+
+    def at_most(seat: int | None, holder: int) -> dict[str, int]:
+        return dict(s.view(seat)["players"][holder]["at_most_in_hand"])
+
+    assert at_most(2, 1) == {"MC": 1}                 # the thief took one of its common metals
+    # the victim knows what the thief got: one P-MC (known_in_hand), so 3 others at most of each type, and still
+    # no rare metal
+    assert at_most(1, 2) == {"MR": 0} and s.view(1)["players"][2]["known_in_hand"] == {"P-MC": 1}
+    for seat in (0, 3, None):
+        assert at_most(seat, 1) == {} and at_most(seat, 2) == {"MR": 1}
+    assert at_most(1, 1) == {} and at_most(2, 2) == {"MR": 1}        # its own: what the others know
+
+
+def test_resampled_worlds_keep_event_9s_bound_of_two_per_type() -> None:
+    """After event 9, seat 1 holds 10 PolluPlus cards nobody saw, so exactly 2 of each type, and seat 2 holds 4 of
+    at most 2 each: every re-deal for seat 0, resample_hidden's and search's native one, keeps them so (a re-deal
+    that kept only the lower bounds gave seat 1 three of a type in nearly every world)."""
+    g = game()
+    f = fields(g)
+    for name in ("P-MP", "P-MR", "P-MC", "P-TR", "P-AM"):
+        give(f, 1, name, 2)
+    give(f, 2, "P-MC", 2)
+    give(f, 2, "P-AM", 2)
+    s = at_event(g, f, 9)
+    for _ in range(4):
+        s.apply_str("done")
+    assert phase(g, s) == "main" and upper(g, s, 1) == [2] * 5 and upper(g, s, 2) == [2] * 5
+    seen = set()
+    for w in worlds(s, 0):
+        assert per_type(w, 1) == [2] * 5 and max(per_type(w, 2)) <= 2
+        assert w.view(0) == s.view(0)
+        seen.add(json.dumps(w.game.omniscient_view(w)["hands"][2], sort_keys=True))
+    assert len(seen) > 5                              # seat 2's hand is still drawn
+
+
+def test_a_re_deal_found_by_the_search_is_mixed_to_the_law_of_the_tries() -> None:
+    """In the event-9 position above, seat 1's deal is forced (2 of each type) and the shuffle nearly never meets
+    it, so the re-deal comes from the search and its mixing: seat 2's four cards must still follow the law of a
+    shuffle given the bounds (four cards of the pool left, at most 2 of a type; exact by enumeration)."""
+    from itertools import product
+    from math import comb
+
+    g = game()
+    f = fields(g)
+    for name in ("P-MP", "P-MR", "P-MC", "P-TR", "P-AM"):
+        give(f, 1, name, 2)
+    give(f, 2, "P-MC", 2)
+    give(f, 2, "P-AM", 2)
+    s = at_event(g, f, 9)
+    for _ in range(4):
+        s.apply_str("done")
+    full = s.game.omniscient_view(s)
+    pool = [full["decks"].get(f"P-{t}", 0) + per_type(s, 2)[i] for i, t in enumerate(("MP", "MR", "MC", "TR", "AM"))]
+    law: dict[tuple[int, ...], float] = {}
+    for c in product(range(3), repeat=5):
+        if sum(c) == 4:
+            law[c] = float(np.prod([comb(pool[t], c[t]) for t in range(5)]))
+    total = sum(law.values())
+    expected = [sum(w * c[t] for c, w in law.items()) / total for t in range(5)]
+    draws = 3000
+    mean = [0.0] * 5
+    for seed in range(draws):
+        w = _search.native_resample(s, 0, seed)
+        for t, c in enumerate(per_type(w, 2)):
+            mean[t] += c / draws
+    assert max(abs(a - b) for a, b in zip(mean, expected)) < 0.05, (mean, expected)
+
+
+def test_a_re_deal_whose_search_runs_out_of_budget_still_keeps_every_bound() -> None:
+    """The search's budget bounds its worst case (a crafted state could make it exponential). Where it runs out,
+    the mix starts from the true deal: the world is still valid and within every bound. Forced here with a budget
+    of one call in the event-9 position above, where the shuffles nearly never meet the bounds."""
+    from robotcore.games.smartphone import view as sp_view
+
+    g = game()
+    f = fields(g)
+    for name in ("P-MP", "P-MR", "P-MC", "P-TR", "P-AM"):
+        give(f, 1, name, 2)
+    give(f, 2, "P-MC", 2)
+    give(f, 2, "P-AM", 2)
+    s = at_event(g, f, 9)
+    for _ in range(4):
+        s.apply_str("done")
+    before = sp_view._search_budget(1)
+    try:
+        seen = set()
+        for seed in range(40):
+            for w in (_search.native_resample(s, 0, seed), s.resample_hidden(0, seed)):
+                assert g.from_bytes(w.to_bytes()).to_bytes() == w.to_bytes()    # valid
+                assert per_type(w, 1) == [2] * 5 and max(per_type(w, 2)) <= 2 and within(g, w, s, 0)
+                assert w.view(0) == s.view(0)
+                seen.add(json.dumps(w.game.omniscient_view(w)["hands"][2], sort_keys=True))
+        assert len(seen) > 5                          # the mix still draws seat 2's hand
+    finally:
+        sp_view._search_budget(before)
+
+
+def test_resampled_worlds_keep_a_harsh_lose_done() -> None:
+    """Seat 1 answered a harsh 'lose a rare earth' with ``done``: it holds none, and no re-deal for another seat
+    gives it one (a re-deal that kept only the lower bounds did in about half of the worlds)."""
+    g = game(harsh_malus=True)
+    f = fields(g)
+    pile_of(g, f, "M16", "M04")
+    set_market(f, "PolluMoins", ["AM", "AM"])
+    give(f, 1, "P-MC", 3)
+    give(f, 1, "P-AM", 2)
+    turn_of(f, 1, 4)
+    s = from_fields(g, f)
+    s.apply_str("supply PolluMoins")
+    s.apply_str("take M1")
+    s.apply_str("take M2")
+    s.apply_str("done")
+    assert upper(g, s, 1)[3] == 0
+    for seat in (0, 2):
+        for w in worlds(s, seat):
+            assert per_type(w, 1)[3] == 0 and within(g, w, s, seat)
+
+
+def test_resampled_worlds_keep_what_the_thief_and_the_victim_know_of_upper_bounds() -> None:
+    """After event 10's steal (``event_10_steal``): the thief's re-deals give seat 1 at most one common metal, the
+    victim's give seat 2 no rare metal, the others' keep the public bounds (re-deals that kept only the public
+    bounds, or only the lower bounds, broke the first two in some worlds)."""
+    g, s = event_10_steal()
+    for seat in range(4):
+        for w in worlds(s, seat):
+            assert within(g, w, s, seat), seat
+            assert w.view(seat) == s.view(seat)
+            if seat == 2:
+                assert per_type(w, 1)[2] <= 1
+            if seat == 1:
+                assert per_type(w, 2)[1] == 0
 
 
 def test_illegal_actions_are_refused() -> None:

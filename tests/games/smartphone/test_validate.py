@@ -168,18 +168,142 @@ def test_private_knowledge_before_any_steal_is_refused() -> None:
     refused(state, edit)
 
 
-def test_a_state_of_the_old_size_is_refused() -> None:
-    """The 496-byte states serialized before the private knowledge (same header) are refused by from_bytes."""
+@pytest.mark.parametrize("old_size", [496, 744])
+def test_a_state_of_an_old_size_is_refused(old_size: int) -> None:
+    """The 496-byte states serialized before the private knowledge, and the 744-byte ones before the upper bounds
+    (same header), are refused by from_bytes."""
     state = next(positions(lambda f: True))
     data = state.to_bytes()
     start = struct_start(state)
     size = state.game.state_size
-    assert size == 744
-    old = bytearray(data[:start] + data[start:start + 496] + data[start + size:])
+    assert size == 920
+    old = bytearray(data[:start] + data[start:start + old_size] + data[start + size:])
     magic, version, hlen, seed, _size, hist = PREFIX.unpack_from(old, 0)
-    PREFIX.pack_into(old, 0, magic, version, hlen, seed, 496, hist)
-    with pytest.raises(CorruptStateError, match="struct must be 744 bytes"):
+    PREFIX.pack_into(old, 0, magic, version, hlen, seed, old_size, hist)
+    with pytest.raises(CorruptStateError, match="struct must be 920 bytes"):
         robotcore.from_bytes(_reframe(bytes(old)))
+
+
+# -- the upper bounds (RULES.md, "What each seat knows of a hand") ------------------------------------------------
+
+def held(f: dict[str, Any], h: int, t: int) -> int:
+    return int(f["hand"][h][t] + f["hand"][h][5 + t])
+
+
+def with_private_upper(f: dict[str, Any]) -> bool:
+    return any(f["private_upper"][o][h][t] for o in range(5) for h in range(5) for t in range(5))
+
+
+def test_an_upper_bound_below_the_hand_is_refused() -> None:
+    """A public upper bound below the hand's cards of its type (P and M together) is no bound: a re-deal could not
+    meet it."""
+    state = next(positions(lambda f: any(held(f, h, t) for h in range(5) for t in range(5))))
+    f0 = fields(state)
+    h, t = next((h, t) for h in range(5) for t in range(5) if held(f0, h, t))
+
+    def edit(f: dict[str, Any]) -> None:
+        f["upper"][h][t] = held(f0, h, t) - 1
+    refused(state, edit)
+
+
+def test_an_upper_bound_at_its_largest_loads_and_plays_on() -> None:
+    """Any 16-bit bound at least the hand is true, so it loads: at 0xFFFF (where a rise saturates) every later call
+    works, play and re-deals to the end of the game."""
+    state = next(positions(lambda f: f["ev_next"] > 3 and f["phase"] == 0))
+    f = fields(state)
+    f["upper"][0] = [0xFFFF] * 5
+    s = robotcore.from_bytes(with_fields(state, f))
+    rng = random.Random(4)
+    while not s.is_terminal:
+        for seat in range(s.game.num_players):
+            s.resample_hidden(seat, rng.getrandbits(64))
+            assert _search.native_draws(s, seat, 2, 1, True) == 0
+        seat = rng.choice(s.actors)
+        s.apply(rng.choice(s.legal_actions(seat)), seat)
+        assert robotcore.from_bytes(s.to_bytes()) == s
+
+
+def test_an_upper_bound_of_an_absent_seat_is_refused() -> None:
+    state = next(positions(lambda f: True))
+    n = state.game.num_players
+    assert n < 5
+
+    def edit(f: dict[str, Any]) -> None:
+        f["upper"][n][2] = 1
+    refused(state, edit)
+
+
+def test_a_nonzero_pad_byte_is_refused() -> None:
+    state = next(positions(lambda f: True))
+
+    def edit(f: dict[str, Any]) -> None:
+        f["pad_end"] = 1
+    refused(state, edit)
+
+
+def first_private_upper(state: robotcore.State) -> tuple[int, int, int]:
+    f = fields(state)
+    return next((o, h, t) for o in range(5) for h in range(5) for t in range(5) if f["private_upper"][o][h][t])
+
+
+def test_states_with_private_upper_bounds_load_and_re_deal_within_them() -> None:
+    """Real positions after a steal with a seat's upper bound tighter than the public one load, and every re-deal
+    of them, for every seat, passes the check and keeps every other hand within that seat's upper bounds."""
+    found = 0
+    for state in positions(with_private_upper):
+        assert robotcore.from_bytes(state.to_bytes()) == state
+        f = fields(state)
+        for seat in range(state.game.num_players):
+            assert _search.native_draws(state, seat, 20, 1, True) == 0
+            w = fields(state.resample_hidden(seat, 7))
+            assert w["upper"] == f["upper"] and w["private_upper"][seat] == f["private_upper"][seat]
+            for h in range(state.game.num_players):
+                for t in range(5):
+                    assert held(w, h, t) <= f["upper"][h][t] - f["private_upper"][seat][h][t]
+        found += 1
+        if found == 10:
+            break
+    assert found == 10
+
+
+def test_a_seat_upper_bound_below_the_hand_is_refused() -> None:
+    state = next(positions(with_private_upper))
+    o, h, t = first_private_upper(state)
+    f0 = fields(state)
+
+    def edit(f: dict[str, Any]) -> None:
+        f["private_upper"][o][h][t] = f0["upper"][h][t] - held(f0, h, t) + 1
+    refused(state, edit)
+
+
+@pytest.mark.parametrize("who", ["own", "absent observer", "absent holder"])
+def test_a_private_upper_bound_of_an_own_or_absent_hand_is_refused(who: str) -> None:
+    state = next(positions(with_private_upper))
+    o, h, t = first_private_upper(state)
+    n = state.game.num_players
+
+    def edit(f: dict[str, Any]) -> None:
+        if who == "own":
+            q = next(q for q in range(n) for u in range(5) if f["upper"][q][u] > held(f, q, u))
+            u = next(u for u in range(5) if f["upper"][q][u] > held(f, q, u))
+            f["private_upper"][q][q][u] = 1
+        elif who == "absent observer":
+            f["private_upper"][n][h][t] = 1
+        else:
+            f["private_upper"][o][n][t] = 1
+    refused(state, edit)
+
+
+def test_a_private_upper_bound_before_any_steal_is_refused() -> None:
+    """A seat's own upper bound differs from the public one after a steal only (event 7, event 10's tax take)."""
+    state = next(positions(lambda f: f["ev_next"] <= 2 and any(
+        f["upper"][h][t] > held(f, h, t) for h in range(5) for t in range(5))))
+    f0 = fields(state)
+    h, t = next((h, t) for h in range(5) for t in range(5) if f0["upper"][h][t] > held(f0, h, t))
+
+    def edit(f: dict[str, Any]) -> None:
+        f["private_upper"][(h + 1) % state.game.num_players][h][t] = 1
+    refused(state, edit)
 
 
 # -- the end's reason (engine.pyx: trigger_end, game_over) ------------------------------------------------------

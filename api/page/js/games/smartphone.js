@@ -13,8 +13,8 @@ import { actionButton, again, arr, backs, card, clickable, field, gloss, has, le
 const DRAWN = ["game", "phase", "actors", "round", "first_player", "terminal", "end_triggered", "end_reason",
   "scores", "market", "deck_sizes", "malus_pile", "malus_set_aside", "out_of_game", "events", "rules", "players",
   "turn_state", "seat", "hand"];
-const SEAT_DRAWN = ["hand_by_supplier", "known_in_hand", "laid", "built", "malus", "malus_count", "malus_weight",
-  "recycled_owned", "recycled_laid", "blocked", "blocked_next", "score"];
+const SEAT_DRAWN = ["hand_by_supplier", "known_in_hand", "at_most_in_hand", "laid", "built", "malus", "malus_count",
+  "malus_weight", "recycled_owned", "recycled_laid", "blocked", "blocked_next", "score"];
 const TURN_DRAWN = ["turn_player", "supplier", "picks_left", "malus_left", "lose_type", "offer", "offered", "event",
   "event_order", "event_position", "event_left", "event_target", "quiz_ranks"];
 const RULES_DRAWN = ["trading", "malus_penalty", "malus_multiplier", "no_depollution", "refreshed"];
@@ -376,6 +376,16 @@ function handRows(p) {
   }));
 }
 
+/** What a hand holds at most (the view's at_most_in_hand: non-recycled cards of a type, PolluPlus and PolluMoins
+ * together, that event 9 or a harsh 'lose' answered 'done' bounded), as the viewer knows it; on the seat's own
+ * panel, what the others know of its hand. */
+function atMost(p, ctx, mine) {
+  const bounds = Object.entries(obj(p.at_most_in_hand));
+  if (!bounds.length) return null;
+  const text = bounds.map(([t, n]) => `${num(n)} ${lookup(TYPE_NAME, t) || t}`).join(" · ");
+  return field(mine ? "others know you hold at most" : "holds at most", h("span", { class: "note" }, text), ctx);
+}
+
 function seatPanel(p0, i, view, ctx) {
   const p = obj(p0);
   const mine = i === ctx.seat;
@@ -399,6 +409,7 @@ function seatPanel(p0, i, view, ctx) {
     field("laid", laid.length ? h("span", { class: "cards sp-laid" }, laid.map((k) => kindCard(k, null))) : none(), ctx),
     h("div", { class: "sp-block" }, h("span", { class: "key" }, `hand · ${plural(handTotal, "card")}`),
       ownHand ? h("span", { class: "note" }, " (yours, above)") : handRows(p)),
+    atMost(p, ctx, mine),
     field("malus", malus.length ? h("span", { class: "cards" }, malus.map((m) => malusCard(m, null)),
       num(p.malus_weight) !== num(p.malus_count) ? h("small", { class: "note" }, ` weight ${p.malus_weight}`) : null) : none(), ctx),
     field("recycled", `${num(p.recycled_owned)} owned · ${num(p.recycled_laid)} laid`, ctx),

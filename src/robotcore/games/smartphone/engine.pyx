@@ -16,8 +16,9 @@ the player even when nothing has to go, who then says "done").
 Invariants between calls (checked by ``sp_validate`` for states from outside): every resource card is in one
 place (a deck, the market, a hand, a board, out of the game) and every malus card too (the pile, a hand, set
 aside); every seat's lower bound of each hand lies between the public one and the hand (``known`` <= ``known`` +
-``private_known[o]`` <= ``hand``, "what each seat knows of the hands" below); the phase's context is consistent;
-the acting seat has a legal action.
+``private_known[o]`` <= ``hand``, "what each seat knows of the hands" below), and every upper bound above it
+(``hand`` <= ``upper - private_upper[o]`` <= ``upper``, by type, P and M cards together); the phase's context is
+consistent; the acting seat has a legal action.
 """
 
 cimport cython
@@ -32,7 +33,7 @@ from robotcore.core.state cimport MAX_MASK_WORDS, EngineSpec, GameCore, take_nat
 from robotcore.games.smartphone.state cimport (
     EV_COLLECT, EV_DISCARD_SUPPLIER, EV_DOUBLE, EV_DUEL, EV_END, EV_HOARDING, EV_NEIGHBOUR_TAX, EV_NEW_MINES,
     EV_NO_DEPOLLUTION, EV_NONE, EV_PENALTY, EV_QUIZ_TAKE, EV_RECYCLING_TAX, EV_TRADING, FL_NODEP, FL_TRADING,
-    ITEM_MALUS, MAX_COMP, MAX_EVENTS, MAX_FIT, MAX_MALUS, MAX_MSETS, MAX_OPTS, MAX_P, MAX_TOP, MAX_VIS, MX_BLOCK, MX_HEAVY, MX_LOSE,
+    ITEM_MALUS, UPPER_MAX, MAX_COMP, MAX_EVENTS, MAX_FIT, MAX_MALUS, MAX_MSETS, MAX_OPTS, MAX_P, MAX_TOP, MAX_VIS, MX_BLOCK, MX_HEAVY, MX_LOSE,
     MX_STICKY, MX_WIPE, NK, NK_LOSABLE, NO_CARD, NS, NT, NUM_EVENT_KINDS, NUM_PHASES, PH_ANSWER, PH_DEPOLLUTE,
     PH_EV_DISCARD, PH_EV_PICK, PH_EV_TAX, PH_LOSE, PH_MAIN, PH_OFFER, PH_OVER, PH_PICK, PH_VOTE, RF_AUTO,
     RF_FIRST, RF_OFF, RF_VOTE, SUP_RECYCLING, SPConfig, SPState,
@@ -255,9 +256,12 @@ cdef cold_path STEAL_CARD = steal_card                            # (thief, vict
 
 
 cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
-    """n cards of kind k leave p's hand in public: the known lower bound drops with them, and every seat's."""
+    """n cards of kind k leave p's hand in public: the known lower bound drops with them, and every seat's; so
+    does the upper bound of its type (non-recycled), and every seat's with it (``private_upper`` as is)."""
     if s.private_of & (1 << p):                                 # (after a steal only: well predicted)
         LOSE_KNOWN(s, p, k, n)
+    if k < NK_LOSABLE:
+        s.upper[p][k - NT * (k >= NT)] -= n
     s.hand[p][k] -= n
     if s.known[p][k] > n:
         s.known[p][k] -= n
@@ -266,9 +270,46 @@ cdef inline void remove_card(SPState* s, int p, int k, int n) noexcept nogil:
 
 
 cdef inline void gain_known(SPState* s, int p, int k) noexcept nogil:
-    """A card enters p's hand face up: the public bound rises, and so does every seat's (private_known as is)."""
+    """A card enters p's hand face up: the public bound rises, and so does every seat's (private_known as is); the
+    upper bound of its type too (non-recycled), and every seat's with it."""
+    cdef int t = k - NT * (k >= NT)
     s.hand[p][k] += 1
     s.known[p][k] += 1
+    if k < NK_LOSABLE:
+        s.upper[p][t] += s.upper[p][t] != UPPER_MAX
+
+
+cdef inline void gain_unseen(SPState* s, int p) noexcept nogil:
+    """A non-recycled card nobody else saw enters p's hand (a deck draw; a stolen card for the other seats): it
+    could be of any type, so every upper bound of the hand rises by one (every seat's with it), saturating (never
+    in play). (Measured: as written, fewer instructions than a branch-free form with the draw's supplier as a 0/1
+    increment, or the first four bounds added as one word.)"""
+    cdef int t
+    for t in range(NT):
+        s.upper[p][t] += s.upper[p][t] != UPPER_MAX
+
+
+cdef void upper_cap(const SPConfig* cfg, SPState* s, int p, int limit) noexcept nogil:
+    """p answered event 9's ``done``: it holds at most ``limit`` non-recycled cards of each type. Every bound of
+    the hand becomes at most that: the public one, and each seat's (``upper - private_upper[o]``)."""
+    cdef int o, t, u, b
+    for t in range(NT):
+        u = s.upper[p][t]
+        if u <= limit:                          # every bound of t already is (each seat's is at most u)
+            continue
+        for o in range(MAX_P):
+            if s.private_upper[o][p][t]:
+                b = u - s.private_upper[o][p][t]
+                s.private_upper[o][p][t] = <uint8_t>(limit - (b if b < limit else limit))
+        s.upper[p][t] = <uint16_t>limit
+
+
+cdef void upper_none(SPState* s, int p, int t) noexcept nogil:
+    """p answered a harsh 'lose' of type t with ``done``: it holds no non-recycled card of t (every bound 0)."""
+    cdef int o
+    s.upper[p][t] = 0
+    for o in range(MAX_P):
+        s.private_upper[o][p][t] = 0
 
 
 cdef inline uint32_t deck_left(const SPState* s, int sup) noexcept nogil:
@@ -397,6 +438,17 @@ cdef void steal_card(SPState* s, int t, int v, int k) noexcept nogil:
     s.private_known[v][t][k] += 1
     refresh_private_of(s, v)
     s.private_of |= <uint8_t>(1 << t)
+    # upper bounds: v's public ones stay (a card of unknown type left), t's all rise by one (one entered, as
+    # gain_unseen); the thief knows v's type of k lost one, the victim that t's other types did not grow (the
+    # excesses saturate at 255: a smaller excess is a looser bound, still true)
+    j = k - NT * (k >= NT)
+    if s.private_upper[t][v][j] < 255:
+        s.private_upper[t][v][j] += 1
+    for o in range(NT):
+        if s.upper[t][o] != UPPER_MAX:
+            s.upper[t][o] += 1
+            if o != j and s.private_upper[v][t][o] < 255:
+                s.private_upper[v][t][o] += 1
 
 
 cdef bint star_before(const SPConfig* cfg, const SPState* s, int a, int b) noexcept nogil:
@@ -1185,7 +1237,11 @@ ctypedef void (*step_fn)(const SPConfig* cfg, SPState* s, int a) noexcept nogil
 cdef inline void build(const SPConfig* cfg, SPState* s, int p, int o) noexcept nogil:
     """p builds option o: its cards leave the hand for the board (``remove_card``'s rule and laid, every kind at
     once), then the turn ends."""
-    sp_lay_cards(s.hand[p], s.known[p], s.laid[p], cfg.opt[o])
+    cdef int t
+    cdef const uint8_t* opt = cfg.opt[o]
+    sp_lay_cards(s.hand[p], s.known[p], s.laid[p], opt)
+    for t in range(NT):
+        s.upper[p][t] -= opt[t] + opt[NT + t]
     s.built[p] |= <uint8_t>(1 << cfg.opt_comp[o])
     if s.built[p] == cfg.all_built:
         trigger_end(s, END_SMARTPHONE)
@@ -1243,6 +1299,8 @@ cdef void step_pick(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
     if a >= cfg.a_draw:
         t = draw_type(s, s.pick_sup)
         s.hand[p][s.pick_sup * NT + t] += 1
+        if s.pick_sup != SUP_RECYCLING:
+            gain_unseen(s, p)
     else:
         i = slot_of(cfg, a, &sup)
         gain_known(s, p, sup * NT + s.market[sup][i])
@@ -1256,6 +1314,8 @@ cdef void step_lose(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
         k = a - cfg.a_discard
         remove_card(s, p, k, 1)
         s.out[k] += 1
+    else:                                   # offered only to a hand with no non-recycled card of the type
+        upper_none(s, p, s.lose_type)
     s.lose_type = 0
     s.phase = PH_PICK           # placeholder while drawing (continue_malus sets the next phase)
     continue_malus(cfg, s)
@@ -1327,7 +1387,8 @@ cdef void step_ev_pick(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
 
 cdef void step_ev_discard(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
     cdef int p = s.cur, k
-    if a == cfg.a_done:
+    if a == cfg.a_done:                     # event 9 only: nothing over the limit is left
+        upper_cap(cfg, s, p, cfg.ev_limit[s.ev_cur])
         ev_next_player(cfg, s)
         return
     if a == cfg.a_take_malus:
@@ -1502,6 +1563,45 @@ cdef bint private_invalid(const SPConfig* cfg, const SPState* s) noexcept nogil:
     return True
 
 
+cdef bint upper_invalid(const SPConfig* cfg, const SPState* s) noexcept nogil:
+    """Whether the upper bounds are ones no play makes: each hand's public bound of a type at least its cards of
+    that type (hence at least the public lower bound, ``known`` <= ``hand``, and every seat's; any 16-bit value
+    above: a rise saturates at UPPER_MAX, far above any hand); each seat's own bound (``upper -
+    private_upper[o]``) at least the hand's cards too; none of a seat's own hand, none of or by an absent seat,
+    none private before a stealing event (7 or 10) was drawn; ``pad_end`` 0."""
+    cdef int o, h, t, e, held, u, k
+    cdef uint64_t w, acc = 0
+    cdef const uint8_t* b = &s.private_upper[0][0][0]
+    if s.pad_end:
+        return True
+    for h in range(MAX_P):
+        for t in range(NT):
+            u = s.upper[h][t]
+            if h >= cfg.n:
+                if u:
+                    return True
+            elif u < s.hand[h][t] + s.hand[h][NT + t]:
+                return True
+    for k in range(0, MAX_P * MAX_P * NT - 7, 8):               # the usual case: no private bound, by words
+        memcpy(&w, b + k, 8)
+        acc |= w
+    for k in range(MAX_P * MAX_P * NT & ~7, MAX_P * MAX_P * NT):
+        acc |= b[k]
+    if acc == 0:
+        return False
+    for o in range(MAX_P):
+        for h in range(MAX_P):
+            for t in range(NT):
+                if s.private_upper[o][h][t]:
+                    if o >= cfg.n or h >= cfg.n or o == h or \
+                            s.private_upper[o][h][t] > s.upper[h][t] - s.hand[h][t] - s.hand[h][NT + t]:
+                        return True
+    for e in range(s.ev_next):
+        if cfg.ev_kind[e] == EV_NEIGHBOUR_TAX or cfg.ev_kind[e] == EV_DUEL:
+            return False
+    return True
+
+
 cdef int sp_validate(const void* c, const void* st) noexcept nogil:
     """0 when every invariant the engine relies on holds, else the number of the first broken one."""
     cdef const SPConfig* cfg = <const SPConfig*>c
@@ -1552,7 +1652,7 @@ cdef int sp_validate(const void* c, const void* st) noexcept nogil:
             for k in range(NK):
                 if s.known[p][k] > s.hand[p][k]:
                     return 2
-    if private_invalid(cfg, s):
+    if private_invalid(cfg, s) or upper_invalid(cfg, s):
         return 2
     # resources: each card in one place
     for k in range(NK):
@@ -1987,7 +2087,7 @@ cdef GameCore _fill_config(SPConfig* cfg, int players, list recipes, list points
 
 _SCALARS = ("phase", "cur", "first", "round", "turns", "ev_next", "ev_cur", "ev_pos", "ev_n", "ev_left", "pick_sup",
             "picks_left", "malus_left", "lose_type", "dep_n", "top_next", "offer_to", "offer_give_n", "offer_ask_n",
-            "offered", "flags", "penalty", "mult", "end_trig", "refreshed", "end_reason", "private_of")
+            "offered", "flags", "penalty", "mult", "end_trig", "refreshed", "end_reason", "private_of", "pad_end")
 
 
 def unpack_state(const uint8_t[::1] raw) -> dict:
@@ -2016,12 +2116,14 @@ def unpack_state(const uint8_t[::1] raw) -> dict:
         "order": [s.order[p] for p in range(MAX_P)],
         "offer_give": [s.offer_give[0], s.offer_give[1]],
         "offer_ask": [s.offer_ask[0], s.offer_ask[1]],
+        "upper": [[s.upper[p][k] for k in range(NT)] for p in range(MAX_P)],
+        "private_upper": [[[s.private_upper[o][p][k] for k in range(NT)] for p in range(MAX_P)] for o in range(MAX_P)],
     }
     for name, value in zip(_SCALARS, (s.phase, s.cur, s.first, s.round, s.turns, s.ev_next, s.ev_cur, s.ev_pos,
                                       s.ev_n, s.ev_left, s.pick_sup, s.picks_left, s.malus_left, s.lose_type,
                                       s.dep_n, s.top_next, s.offer_to, s.offer_give_n, s.offer_ask_n, s.offered,
                                       s.flags, s.penalty, s.mult, s.end_trig, s.refreshed, s.end_reason,
-                                      s.private_of)):
+                                      s.private_of, s.pad_end)):
         d[name] = value
     return d
 
@@ -2042,6 +2144,10 @@ def pack_state(dict f) -> bytes:
                 s.private_known[o][p][k] = f["private_known"][o][p][k]
         for k in range(MAX_MALUS):
             s.malus[p][k] = f["malus"][p][k]
+        for k in range(NT):
+            s.upper[p][k] = f["upper"][p][k]
+            for o in range(MAX_P):
+                s.private_upper[o][p][k] = f["private_upper"][o][p][k]
         s.built[p] = f["built"][p]
         s.block[p] = f["block"][p]
         s.quiz[p] = f["quiz"][p]
@@ -2085,6 +2191,7 @@ def pack_state(dict f) -> bytes:
     s.refreshed = f["refreshed"]
     s.end_reason = f["end_reason"]
     s.private_of = f["private_of"]
+    s.pad_end = f["pad_end"]
     return (<char*>&s)[:sizeof(SPState)]
 
 

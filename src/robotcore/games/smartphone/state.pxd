@@ -30,6 +30,8 @@ cdef enum:
     MAX_FIT = 10              # cards of one kind a way can take, plus one
     NO_CARD = 0xFF
     ITEM_MALUS = 32           # offer item codes: a kind (0..14), or ITEM_MALUS + malus card
+    UPPER_MAX = 0xFFFF        # an upper bound's rise saturates there (a hand holds at most 500 non-recycled cards,
+                              # two suppliers of 250: the bound stays true; play never reaches it)
 
 cdef enum:
     SUP_PLUS = 0
@@ -137,6 +139,13 @@ ctypedef struct SPState:
     uint8_t end_reason                 # 0 none, 1 smartphone, 2 end-of-game event, 3 malus pile, 4 events out
     uint8_t private_of                 # bit h set iff some private_known[o][h][k] is not 0 (the usual case: none,
                                        # and the hot paths test this byte only)
+    # (after the one-byte fields, at an even offset: the layout above keeps its offsets)
+    uint16_t upper[MAX_P][NT]          # [h][t]: the public upper bound of h's non-recycled cards of type t (its
+                                       # PolluPlus and PolluMoins cards of t together): what a spectator is sure h
+                                       # holds at most (RULES.md, "What each seat knows of a hand")
+    uint8_t private_upper[MAX_P][MAX_P][NT]  # [o][h][t]: how much lower seat o's own upper bound of h's type t is
+                                       # than upper[h][t] (a steal, seen by the thief and the victim only); [h][h] 0
+    uint8_t pad_end                    # 0 (the struct's size stays a multiple of 8 with no implicit padding)
 
 
 ctypedef struct SPConfig:
