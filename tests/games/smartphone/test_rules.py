@@ -1294,10 +1294,9 @@ def test_the_view_shows_what_a_hand_holds_at_most_as_the_seat_knows_it() -> None
     assert at_most(1, 1) == {} and at_most(2, 2) == {"MR": 1}        # its own: what the others know
 
 
-def test_resampled_worlds_keep_event_9s_bound_of_two_per_type() -> None:
-    """After event 9, seat 1 holds 10 PolluPlus cards nobody saw, so exactly 2 of each type, and seat 2 holds 4 of
-    at most 2 each: every re-deal for seat 0, resample_hidden's and search's native one, keeps them so (a re-deal
-    that kept only the lower bounds gave seat 1 three of a type in nearly every world)."""
+def after_event_9_forced() -> tuple[SmartphoneGame, robotcore.State]:
+    """Event 9 answered `done` by everyone, where seat 1 holds 10 PolluPlus cards nobody saw (so exactly 2 of each
+    type: a re-deal's shuffle nearly never meets that bound, the search must) and seat 2 holds 4 of at most 2 each."""
     g = game()
     f = fields(g)
     for name in ("P-MP", "P-MR", "P-MC", "P-TR", "P-AM"):
@@ -1307,6 +1306,14 @@ def test_resampled_worlds_keep_event_9s_bound_of_two_per_type() -> None:
     s = at_event(g, f, 9)
     for _ in range(4):
         s.apply_str("done")
+    return g, s
+
+
+def test_resampled_worlds_keep_event_9s_bound_of_two_per_type() -> None:
+    """After event 9, seat 1 holds 10 PolluPlus cards nobody saw, so exactly 2 of each type, and seat 2 holds 4 of
+    at most 2 each: every re-deal for seat 0, resample_hidden's and search's native one, keeps them so (a re-deal
+    that kept only the lower bounds gave seat 1 three of a type in nearly every world)."""
+    g, s = after_event_9_forced()
     assert phase(g, s) == "main" and upper(g, s, 1) == [2] * 5 and upper(g, s, 2) == [2] * 5
     seen = set()
     for w in worlds(s, 0):
@@ -1323,15 +1330,7 @@ def test_a_re_deal_found_by_the_search_is_mixed_to_the_law_of_the_tries() -> Non
     from itertools import product
     from math import comb
 
-    g = game()
-    f = fields(g)
-    for name in ("P-MP", "P-MR", "P-MC", "P-TR", "P-AM"):
-        give(f, 1, name, 2)
-    give(f, 2, "P-MC", 2)
-    give(f, 2, "P-AM", 2)
-    s = at_event(g, f, 9)
-    for _ in range(4):
-        s.apply_str("done")
+    g, s = after_event_9_forced()
     full = s.game.omniscient_view(s)
     pool = [full["decks"].get(f"P-{t}", 0) + per_type(s, 2)[i] for i, t in enumerate(("MP", "MR", "MC", "TR", "AM"))]
     law: dict[tuple[int, ...], float] = {}
@@ -1355,15 +1354,7 @@ def test_a_re_deal_whose_search_runs_out_of_budget_still_keeps_every_bound() -> 
     of one call in the event-9 position above, where the shuffles nearly never meet the bounds."""
     from robotcore.games.smartphone import view as sp_view
 
-    g = game()
-    f = fields(g)
-    for name in ("P-MP", "P-MR", "P-MC", "P-TR", "P-AM"):
-        give(f, 1, name, 2)
-    give(f, 2, "P-MC", 2)
-    give(f, 2, "P-AM", 2)
-    s = at_event(g, f, 9)
-    for _ in range(4):
-        s.apply_str("done")
+    g, s = after_event_9_forced()
     before = sp_view._search_budget(1)
     try:
         seen = set()

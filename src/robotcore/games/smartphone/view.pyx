@@ -404,6 +404,19 @@ cdef void deal_supplier(SPState* s, int n, int seat, int sup, uint8_t* pool, int
         pos += 1
 
 
+cdef inline void swap_type(Redeal* d, int cnt[MAX_P][NT], int owner, int sup, int was, int now) noexcept nogil:
+    """One card of ``sup`` held by ``owner`` (a hand's index, or MAX_P: the deck) changes type ``was`` -> ``now``
+    in the counts (one side of mix_deal's transposition)."""
+    if owner < MAX_P:
+        cnt[owner][was] -= 1
+        cnt[owner][now] += 1
+        d.x[owner][sup][was] -= 1
+        d.x[owner][sup][now] += 1
+    else:
+        d.pool[sup][was] -= 1
+        d.pool[sup][now] += 1
+
+
 cdef void mix_deal(Redeal* d, int cap0[MAX_P][NT], int* m, uint64_t* rng) noexcept nogil:
     """The search's deal (``d.x``, the deck ``d.pool``) shuffled within the bounds: cards laid out one per place
     (each hand's, then the deck's), then random transpositions of two places of one supplier, each kept when both
@@ -446,22 +459,8 @@ cdef void mix_deal(Redeal* d, int cap0[MAX_P][NT], int* m, uint64_t* rng) noexce
             continue
         typ[sup][u] = <uint8_t>b
         typ[sup][v] = <uint8_t>a
-        if ou < MAX_P:
-            cnt[ou][a] -= 1
-            cnt[ou][b] += 1
-            d.x[ou][sup][a] -= 1
-            d.x[ou][sup][b] += 1
-        else:                                   # the deck's card at u: a, now b
-            d.pool[sup][a] -= 1
-            d.pool[sup][b] += 1
-        if ov < MAX_P:
-            cnt[ov][b] -= 1
-            cnt[ov][a] += 1
-            d.x[ov][sup][b] -= 1
-            d.x[ov][sup][a] += 1
-        else:                                   # the deck's card at v: b, now a
-            d.pool[sup][b] -= 1
-            d.pool[sup][a] += 1
+        swap_type(d, cnt, ou, sup, a, b)
+        swap_type(d, cnt, ov, sup, b, a)
 
 
 cdef int sm_resample_draw(const void* cfgp, const void* scratch, const void* st, int seat, void* dst,
