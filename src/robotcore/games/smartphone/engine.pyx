@@ -289,7 +289,7 @@ cdef inline void gain_unseen(SPState* s, int p) noexcept nogil:
         s.upper[p][t] += s.upper[p][t] != UPPER_MAX
 
 
-cdef void upper_cap(const SPConfig* cfg, SPState* s, int p, int limit) noexcept nogil:
+cdef void upper_cap(SPState* s, int p, int limit) noexcept nogil:
     """p answered event 9's ``done``: it holds at most ``limit`` non-recycled cards of each type. Every bound of
     the hand becomes at most that: the public one, and each seat's (``upper - private_upper[o]``)."""
     cdef int o, t, u, b
@@ -1388,7 +1388,7 @@ cdef void step_ev_pick(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
 cdef void step_ev_discard(const SPConfig* cfg, SPState* s, int a) noexcept nogil:
     cdef int p = s.cur, k
     if a == cfg.a_done:                     # event 9 only: nothing over the limit is left
-        upper_cap(cfg, s, p, cfg.ev_limit[s.ev_cur])
+        upper_cap(s, p, cfg.ev_limit[s.ev_cur])
         ev_next_player(cfg, s)
         return
     if a == cfg.a_take_malus:

@@ -105,8 +105,8 @@ cdef dict _public(game, State state, int viewer):
             "known_in_hand": _kinds(bound),
             # the types of which the viewer is sure the hand holds fewer non-recycled cards than its count and
             # its known cards of the other types allow: at most that many
-            "at_most_in_hand": {TYPES[t]: seat_upper(s, viewer, p, t) for t in range(NT)
-                                if seat_upper(s, viewer, p, t) < held - lower + bound[t] + bound[NT + t]},
+            "at_most_in_hand": {TYPES[t]: u for t in range(NT)
+                                if (u := seat_upper(s, viewer, p, t)) < held - lower + bound[t] + bound[NT + t]},
             "laid": _kinds(s.laid[p]),
             "built": [cnames[c] for c in range(cfg.ncomp) if (s.built[p] >> c) & 1],
             "malus": _named(s.malus[p], cfg.nmalus, mnames),
