@@ -206,10 +206,11 @@ class Waiter:
 
 
 class Direct:
-    """A spectator stream's socket, written by its match's spectator tick itself (``ChangeFeed.on_tick``) while
-    the stream's greenlet is parked (``parked``): the event encoded once for the match's spectators goes to each
-    socket in one non-blocking send, in the HTTP/1.1 chunk the server would have framed it in, without waking
-    a greenlet per spectator, each going through the WSGI iterator and the server's write path. What a full
+    """A stream's socket, written by the change feed itself while the stream's greenlet is parked (``parked``):
+    a spectator's by its match's spectator tick (``ChangeFeed.on_tick``; the event encoded once for the match's
+    spectators), a seat's as the commit is heard (``ChangeFeed.on_seats``). The event goes to the socket in one
+    non-blocking send, in the HTTP/1.1 chunk the server would have framed it in, without waking the stream's
+    greenlet to go through the WSGI iterator and the server's write path. What a full
     socket does not take waits in ``backlog``, written by the stream's greenlet (woken for it) before anything
     else; a socket that failed (the client left) is ``failed`` and its greenlet is woken to end the stream.
     Only under gevent (one thread: the tick and the greenlet never run at once) on a gunicorn HTTP/1.1
@@ -244,18 +245,20 @@ class Direct:
 
 
 class Subscription:
-    """A watcher's registration on one match: ``event`` is set when the match may have moved past ``version``
-    (the version the watcher last sent; it updates it). A ``spectator``'s is set at the match's next spectator
-    tick (``ChangeFeed.tick``) rather than at once; a spectator stream's ``direct`` (``Direct``), when it has
-    one, lets the tick write the event to its socket instead of waking it."""
+    """A watcher's registration on one match, as ``seat`` (None: the public view): ``event`` is set when the
+    match may have moved past ``version`` (the version the watcher last sent; it updates it). A
+    ``spectator``'s is set at the match's next spectator tick (``ChangeFeed.tick``) rather than at once. A
+    stream's ``direct`` (``Direct``), when it has one, lets the feed write its event to its socket instead of
+    waking it: the spectator tick for a spectator, the wake itself for a seat (``ChangeFeed.on_seats``)."""
 
-    __slots__ = ("match_id", "version", "event", "spectator", "direct")
+    __slots__ = ("match_id", "version", "event", "spectator", "seat", "direct")
 
-    def __init__(self, match_id: str, version: int, spectator: bool = False) -> None:
+    def __init__(self, match_id: str, version: int, spectator: bool = False, seat: int | None = None) -> None:
         self.match_id = match_id
         self.version = version
         self.event = threading.Event()
         self.spectator = spectator
+        self.seat = seat
         self.direct: Direct | None = None
 
 
@@ -317,6 +320,10 @@ class ChangeFeed:
         #: those to wake: the service brings its snapshot there (one read, in the timer), so that the spectators
         #: woken together find it, and writes the event itself to the streams it can (``Direct``)
         self.on_tick: Callable[[str, int, list[Subscription]], list[Subscription]] | None = None
+        #: called with a match's seat streams parked with a socket (``Subscription.direct``) when they must
+        #: wake, the match's snapshot already brought to what was heard (a commit here, a notification): the
+        #: service writes their event to their sockets itself, and returns those to wake still
+        self.on_seats: Callable[[str, list[Subscription]], list[Subscription]] | None = None
         self._lock = threading.Lock()
         self._subs: dict[str, set[Subscription]] = {}
         self._source_pid = -1
@@ -334,8 +341,9 @@ class ChangeFeed:
     PG_BATCH_S = 0.25
     PG_BATCH_NOTES = 64
 
-    def subscribe(self, match_id: str, version: int, spectator: bool = False) -> Subscription:
-        sub = Subscription(match_id, version, spectator and self.tick > 0)
+    def subscribe(self, match_id: str, version: int, spectator: bool = False,
+                  seat: int | None = None) -> Subscription:
+        sub = Subscription(match_id, version, spectator and self.tick > 0, seat)
         with self._lock:
             self._subs.setdefault(match_id, set()).add(sub)
             if self._source_pid != os.getpid():
@@ -396,13 +404,16 @@ class ChangeFeed:
         if not subs:
             return
         deferred = False
+        now = []
         for sub in list(subs):
             if version is not None and sub.version == version:
                 continue
             if sub.spectator:
                 deferred = True
             elif seats:
-                sub.event.set()
+                now.append(sub)
+        if now:
+            self._wake_now(match_id, now)
         if deferred and match_id not in self._due:
             self._due.add(match_id)
             tick = self.tick
@@ -422,8 +433,25 @@ class ChangeFeed:
     def _wake_seats(self, match_id: str) -> None:
         """Wake the match's seats and polls (not its spectators, whose wake waits for the batch's end: waking
         them sooner would schedule their tick sooner, and coalesce fewer commits into each event)."""
-        for sub in list(self._subs.get(match_id, ())):
-            if not sub.spectator:
+        now = [sub for sub in list(self._subs.get(match_id, ())) if not sub.spectator]
+        if now:
+            self._wake_now(match_id, now)
+
+    def _wake_now(self, match_id: str, subs: list[Subscription]) -> None:
+        """Wake these seats and polls of the match: each seat stream parked with a socket gets its event from
+        ``on_seats`` (no greenlet woken), the others, and those it could not write to, are woken."""
+        direct: list[Subscription] = []
+        for sub in subs:
+            if sub.direct is not None and sub.direct.parked and self.on_seats is not None:
+                direct.append(sub)
+            else:
+                sub.event.set()
+        if direct:
+            try:
+                direct = self.on_seats(match_id, direct)            # type: ignore[misc]
+            except Exception:                       # noqa: BLE001 - the streams then send it themselves
+                log.exception("change feed: writing the seats' events of %s", match_id)
+            for sub in direct:
                 sub.event.set()
 
     def _tick_due(self, key: tuple[int, int]) -> None:

@@ -147,8 +147,8 @@ class ClientGone:
     under gevent too (on the native socket beneath gevent's, which would otherwise wait for data).
     ``fileno``: the socket, for a watcher to be woken when it turns readable (``live.park``). ``direct``:
     "chunked" when the app may write whole HTTP/1.1 chunks to the socket (``native``, ``sendall``) between the
-    server's own writes of the response (gunicorn, plain HTTP/1.1 GET: a spectator's events written by its
-    match's tick, ``live.Direct``), else None."""
+    server's own writes of the response (gunicorn, plain HTTP/1.1 GET: a stream's events written by the change
+    feed, ``live.Direct``), else None."""
 
     __slots__ = ("_native", "fileno", "direct", "_server_socket")
 

@@ -265,6 +265,7 @@ class MatchService:
         #: wakes this process's watchers when a match changes (through the database: any process, any host)
         self.feed = ChangeFeed(store, self._on_change, settings.spectator_tick_s)
         self.feed.on_tick = self._spectator_tick
+        self.feed.on_seats = self._seat_events
         #: watchers (waiting polls, open streams) held at once by this process
         self.watchers = Slots(settings.max_watchers)
         #: the bot pool: native threads that think, with a bounded queue
@@ -560,16 +561,34 @@ class MatchService:
         spectators to wake (the others, those whose socket was full or failed, and all of them at the end of
         the match, which their streams send with the end event)."""
         rec, state = self._latest(match_id, version)
+        return self._write_events(rec, state, behind)
+
+    def _seat_events(self, match_id: str, subs: list[Subscription]) -> list[Subscription]:
+        """A match's seat streams parked with a socket, as the feed wakes them (``ChangeFeed.on_seats``): their
+        events written to their sockets here when the snapshot is at the version heard (a commit of this
+        process, or a notification that brought it there); returns those to wake (all, when it is not: their
+        streams read the match)."""
+        held = self._snapshots.get(match_id)
+        heard = self.feed.heard(match_id)
+        if held is None or heard is None or held[0].version < heard:
+            return subs
+        return self._write_events(*held, subs)
+
+    def _write_events(self, rec: MatchRecord, state: State, subs: list[Subscription]) -> list[Subscription]:
+        """The event of ``rec`` written to each stream of ``subs`` parked with a socket it may write
+        (``live.Direct``: one non-blocking send each, no greenlet woken; each as its ``seat`` sees the match);
+        returns the streams to wake: the others, those whose socket was full or failed, and all of them at the
+        end of the match, which their streams send with the end event."""
         if state.is_terminal:
-            return behind
+            return subs
         wake = []
-        for sub in behind:
+        for sub in subs:
             direct, after = sub.direct, sub.version
             if direct is None or not direct.parked or after >= rec.version:
                 if direct is None or after < rec.version:
                     wake.append(sub)
                 continue
-            frame = self._stream_event(rec, state, None, after)     # (may wait for a read: looked at again)
+            frame = self._stream_event(rec, state, sub.seat, after)     # (may wait for a read: looked at again)
             done = direct.write(frame) if sub.version == after else "no"
             if done != "no":
                 sub.version = rec.version
@@ -1007,10 +1026,11 @@ class _Stream:
     def __iter__(self) -> Iterator[bytes]:
         svc, seat, settings = self.service, self.seat, self.service.settings
         # a spectator's news comes at its match's spectator tick (Settings.spectator_tick_s), a seat's at once
-        sub = svc.feed.subscribe(self.rec.id, self.rec.version, spectator=seat is None)
+        sub = svc.feed.subscribe(self.rec.id, self.rec.version, spectator=seat is None, seat=seat)
         waiter = Waiter(sub.event, _watched_socket(self.gone), min(settings.heartbeat_s, settings.stream_max_s))
-        # a spectator's events written by its match's tick itself, while it is parked (live.Direct)
-        direct = _direct_socket(self.gone) if sub.spectator and waiter.watching else None
+        # its events written by the feed itself while it is parked (live.Direct): a spectator's by its match's
+        # tick, a seat's as the commit is heard
+        direct = _direct_socket(self.gone) if waiter.watching else None
         sub.direct = direct
         try:
             rec, state = self.rec, self.state
@@ -1116,7 +1136,7 @@ class _StreamOver(Exception):
 
 
 def _direct_socket(gone: Callable[[], bool] | None) -> Direct | None:
-    """The client's socket for its match's tick to write a spectator's events to (``live.Direct``): under
+    """The client's socket for the change feed to write a stream's events to (``live.Direct``): under
     gevent, on a response the server frames as HTTP/1.1 chunks that the app may write beside it
     (``routes.ClientGone.direct``); None otherwise."""
     framing = getattr(gone, "direct", None)

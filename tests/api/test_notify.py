@@ -319,6 +319,75 @@ def _chunk(frame: bytes) -> bytes:
     return b"%X\r\n%s\r\n" % (len(frame), frame)
 
 
+def test_a_commit_writes_a_seat_streams_event_to_its_parked_socket(tmp_path: Path, openapi_schema: Any) -> None:
+    """A commit of this process writes a parked seat stream's event to its socket itself (the stream's own bytes,
+    as that seat sees the match, one HTTP/1.1 chunk) and wakes it not; it wakes a seat stream not parked (nothing
+    written), one whose client left (marked failed) and a long-poll (no socket); a notification of a version
+    already sent writes nothing and wakes nothing; at the end of the match it wakes them all."""
+    import os
+    import socket
+
+    from robotcore_api.live import Direct
+
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema, spectator_tick_s=0.25)
+    svc = api.app.extensions["robotcore"]
+    feed = svc.feed
+    feed._source_pid = os.getpid()                         # no change source: the commits alone wake (no race)
+    feed.listening = True
+    pairs = [socket.socketpair() for _ in range(3)]
+    try:
+        doc, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "human"}], seed=3)
+        match_id = doc["match_id"]
+        rec, state = svc.load(match_id)
+        subs = [feed.subscribe(match_id, rec.version, seat=seat) for seat in (0, 1, 0)]
+        poll = feed.subscribe(match_id, rec.version, seat=1)
+        svc._keep_snapshot(rec, state)
+        for sub, (mine, _) in zip(subs, pairs):
+            mine.setblocking(False)
+            sub.direct = Direct(mine, chunked=True)
+            sub.direct.parked = True
+        subs[1].direct.parked = False                       # busy writing something of its own
+        pairs[2][1].close()                                  # its client left
+        seat, view = acting(api, match_id, tokens)
+        api.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        new, now = svc.load(match_id)
+        assert new.version == rec.version + 1
+        expected = svc._stream_event(new, now, 0, rec.version)
+        assert json.loads(expected.split(b"data: ", 1)[1])["match"]["seat"] == 0        # seat 0's own view
+        assert not subs[0].event.is_set() and subs[0].version == new.version
+        pairs[0][1].settimeout(5)
+        got = b""
+        while len(got) < len(_chunk(expected)):
+            got += pairs[0][1].recv(65536)
+        assert got == _chunk(expected)
+        assert subs[1].event.is_set() and subs[1].version == rec.version                 # not parked
+        pairs[1][1].setblocking(False)
+        with pytest.raises(BlockingIOError):
+            pairs[1][1].recv(1)
+        assert subs[2].event.is_set() and subs[2].direct.failed and subs[2].version == rec.version
+        assert poll.event.is_set()
+        for sub in (*subs, poll):
+            sub.event.clear()
+        feed._wake_seats(match_id)                           # (a notification of that same commit, heard late)
+        assert not subs[0].event.is_set()
+        pairs[0][1].setblocking(False)
+        with pytest.raises(BlockingIOError):
+            pairs[0][1].recv(1)
+        subs[1].direct.parked = True
+        while api.view(match_id)["status"] != "finished":
+            seat, view = acting(api, match_id, tokens)
+            subs[0].event.clear()
+            api.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"])
+        assert subs[0].event.is_set() and subs[1].event.is_set()                         # the end: woken
+        for sub in (*subs, poll):
+            feed.unsubscribe(sub)
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
+        svc.store.dispose()
+
+
 def test_the_tick_writes_a_spectators_event_to_its_parked_stream(tmp_path: Path, openapi_schema: Any) -> None:
     """At a match's spectator tick the service writes the event itself (one chunk of the very bytes the stream
     would have sent) to each parked spectator stream with a socket, and wakes none of those; it wakes a stream

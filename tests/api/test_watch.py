@@ -338,9 +338,10 @@ if sys.platform != "win32":
         yield srv
         srv.stop()
 
-    def open_stream(port: int, match_id: str) -> socket.socket:
+    def open_stream(port: int, match_id: str, token: str | None = None) -> socket.socket:
         sock = socket.create_connection(("127.0.0.1", port), timeout=20)
-        sock.sendall(f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        sock.sendall(f"GET /v1/matches/{match_id}/stream HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode())
         return sock
 
     def read_until(sock: socket.socket, marker: bytes) -> bytes:
@@ -448,12 +449,15 @@ if sys.platform != "win32":
             raw += data
         return head, chunks, False
 
-    def test_spectator_streams_written_by_the_tick_stay_well_framed_and_complete(
-            two_workers: LiveServer) -> None:
-        """Spectator streams on two gevent workers, whose events the match's tick writes to their sockets
-        itself (live.Direct) between gunicorn's own writes (the headers, the first event, the final event and
-        the end): every response is well-formed HTTP/1.1 chunks to the terminating one, every event one whole
-        server-sent event, every action once and in order, then the end."""
+    @pytest.mark.parametrize("as_seat", [False, True], ids=["spectators", "seats"])
+    def test_streams_written_by_the_feed_stay_well_framed_and_complete(two_workers: LiveServer,
+                                                                        as_seat: bool) -> None:
+        """Streams on two gevent workers, whose events the change feed writes to their sockets itself
+        (live.Direct: a spectator's at its match's tick, a seat's as the commit is heard, by this worker's
+        commit or by the other's notification) between gunicorn's own writes (the headers, the first event,
+        the final event and the end): every response is well-formed HTTP/1.1 chunks to the terminating one,
+        every event one whole server-sent event as the stream's seat sees the match, every action once and in
+        order, then the end."""
         from robotcore_api.client import Client
 
         client = Client(two_workers.url)
@@ -461,7 +465,7 @@ if sys.platform != "win32":
                                       seed=5)
         match_id, token = created["match_id"], created["seats"][0]["token"]
         first = client.view(match_id)["version"]
-        streams = [open_stream(two_workers.port, match_id) for _ in range(6)]
+        streams = [open_stream(two_workers.port, match_id, token if as_seat else None) for _ in range(6)]
         results: list[Any] = [None] * len(streams)
 
         def read(i: int) -> None:
@@ -505,7 +509,7 @@ if sys.platform != "win32":
             assert events[0]["version"] == first and events[0]["events"] == []     # at once, before any move
             assert seen == list(range(first + 1, final + 1))                      # every action once, in order
             assert events[-1]["version"] == final and len(events) > 2
-            assert all(d["match"]["seat"] is None for d in events)
+            assert all(d["match"]["seat"] == (0 if as_seat else None) for d in events)
 
     def test_slow_bots_think_on_gevents_thread_pool(evented: LiveServer) -> None:
         """Under the gevent worker the bot pool is gevent's pool of native threads: a bot seat with a budget
