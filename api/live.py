@@ -73,6 +73,27 @@ def default_workers(database_url: str, worker_class: str, cores: int) -> int:
     return max(1, min(8, per_core * max(1, cores)))
 
 
+#: The garbage collector's thresholds in the service's worker processes when ``ROBOTCORE_GC_THRESHOLD`` does not
+#: say (``gunicorn_conf``). CPython's own young-generation threshold (700 net allocations of containers) made a
+#: gevent worker holding a thousand watchers collect about 30 times a second, at about 1 ms each (the young
+#: objects' references reach into the watchers' long-lived ones), 3-8% of its CPU, with pauses up to 37-103 ms;
+#: at 20,000 it collects a few times a run (bench/README.md, issue 13).
+GC_THRESHOLD = (20_000, 10, 10)
+
+
+def gc_threshold(value: str | None) -> tuple[int, int, int]:
+    """The collector's thresholds that ``ROBOTCORE_GC_THRESHOLD`` names: three whole numbers, comma-separated (as
+    ``gc.set_threshold`` takes them; "700,10,10" is CPython's default, a first number 0 turns automatic
+    collection off); unset or empty: ``GC_THRESHOLD``."""
+    if value is None or not value.strip():
+        return GC_THRESHOLD
+    parts = value.split(",")
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"ROBOTCORE_GC_THRESHOLD must be three whole numbers such as 20000,10,10, got {value!r}")
+    first, second, third = (int(p) for p in parts)
+    return first, second, third
+
+
 def default_db_connections(database_url: str, workers: int) -> int:
     """Hot-path database connections per process when ``ROBOTCORE_DB_CONNECTIONS`` does not say
     (``gunicorn_conf``): on PostgreSQL 64 shared by the workers, at least 4 each and at most 16 (so that the
