@@ -7,8 +7,10 @@
   bytes when they fit: ``Change``), handed to the service (``on_change``) so that no process reads the match
   back for its watchers; on SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read
   without touching a table, which moves when any other connection commits), followed, only when it moved, by
-  one query of the versions of the watched matches. Commits of this process wake its watchers at once; the
-  PostgreSQL listener wakes a seat's stream or a long-poll as soon as a notification is read, and schedules
+  one query of the versions of the watched matches and one of the new action rows of those that moved (handed
+  to the service as a notification's, so that no watcher reads them itself). Commits of this process wake its
+  watchers at once; the PostgreSQL listener wakes a seat's stream or a long-poll as soon as a notification is
+  read, and schedules
   the spectators' tick once per batch of notifications (0.25 s, or 64 of them). A spectator's subscription is
   woken at its match's next spectator tick (one timer per match and process). One source per process, started
   on the first watcher, stopped when none is left for a while.
@@ -285,9 +287,10 @@ class Subscription:
 
 @dataclass(frozen=True)
 class Change:
-    """What a PostgreSQL notification says of a commit (the trigger ``actions_notify``'s payload): the version
-    it made, its action rows (``store.ActionRow``s, in order; None when the payload left them out) and the
-    state bytes after them (None when left out: larger than a NOTIFY holds, or not known to the trigger)."""
+    """What a PostgreSQL notification says of a commit (the trigger ``actions_notify``'s payload), or the SQLite
+    check of the commits since its last look: the version made, the action rows (``store.ActionRow``s, in
+    order; None when the payload left them out) and the state bytes after them (None when left out: larger
+    than a NOTIFY holds, or not known: the SQLite check reads the rows only)."""
 
     version: int
     rows: list[Any] | None = None
@@ -555,6 +558,13 @@ class ChangeFeed:
                     last = version
                     ids = list(self._subs)
                     versions = self.store.versions(ids)
+                    moved = {m: seen[m] for m, v in versions.items() if m in seen and v > seen[m]}
+                    if moved and self.on_change is not None:
+                        # the new action rows of every match that moved, in one query, handed to the service
+                        # as a notification's are (``hear``): its snapshots follow without a read per watcher
+                        for match_id, rows in self.store.actions_after(moved).items():
+                            if rows[-1].version == versions[match_id]:
+                                self.hear(match_id, Change(versions[match_id], rows))
                     seen = versions
                     self._wake_behind(versions)
                 time.sleep(SQLITE_CHECK_S)

@@ -621,7 +621,8 @@ class MatchService:
 
     def _hold_rows(self, match_id: str, rows: list[ActionRow]) -> None:
         """New action rows of a match (consecutive versions) joined to those held for its watchers here, when
-        they follow them (``_rows_between`` reads the database for anything else)."""
+        they follow them, or overlap them and go on (the SQLite feed's rows may begin with this process's own
+        commits); ``_rows_between`` reads the database for anything else."""
         held_rows = self._action_rows.get(match_id)
         if held_rows is None:
             if len(self._action_rows) < KNOWN_MATCHES:
@@ -629,14 +630,17 @@ class MatchService:
         else:
             base, have = held_rows
             upto = have[-1].version if have else base
+            if rows[0].version <= upto < rows[-1].version:
+                rows = rows[upto + 1 - rows[0].version:]
             if rows[0].version == upto + 1:
                 self._action_rows[match_id] = (base, have + rows)
 
     def _on_change(self, match_id: str, change: Change) -> None:
-        """A commit of another process, as its notification tells it (``live.Change``): the snapshot held for
-        this match's watchers is brought to it from the state bytes it carries (else by applying its rows, when
-        they follow the snapshot), and its rows join those held for the events: no query, here, for the
-        watchers of that version. Anything that does not follow what is held is left to the watchers' reads."""
+        """A commit of another process, as its notification (PostgreSQL) or the SQLite check tells it
+        (``live.Change``): the snapshot held for this match's watchers is brought to it from the state bytes it
+        carries (else by applying its rows after the snapshot's version, when they reach back to it), and its rows
+        join those held for the events: no query, here, for the watchers of that version. Anything that does not
+        follow what is held is left to the watchers' reads."""
         rows = change.rows
         if rows:
             self._hold_rows(match_id, rows)
@@ -650,10 +654,10 @@ class MatchService:
                 after = state.game.from_bytes(change.state)
             except CorruptStateError:
                 after = None
-        if after is None and rows and rows[0].version == rec.version + 1:
-            try:
+        if after is None and rows and rows[0].version <= rec.version + 1 and rows[-1].version == change.version:
+            try:                                     # (only the rows after the snapshot: they may overlap it)
                 after = state.clone()
-                for r in rows:
+                for r in rows[rec.version + 1 - rows[0].version:]:
                     after.apply(r.action, r.seat)
             except RobotcoreError:
                 return

@@ -26,6 +26,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -692,6 +693,26 @@ class Store:
             cur.close()
         return [ActionRow(int(version), int(seat), int(action), bool(by_bot), float(created_at))
                 for version, seat, action, by_bot, created_at in rows]
+
+    def actions_after(self, after: Mapping[str, int]) -> dict[str, list[ActionRow]]:
+        """The action rows of several matches, each after its own version (``after``: match id -> version), in
+        one query per 200 matches: what the SQLite change feed reads for all the matches that moved, instead of
+        each watcher reading its own. Matches with no such row are left out."""
+        out: dict[str, list[ActionRow]] = {}
+        ph = "?" if self.dialect == "sqlite" else "%s"
+        items = list(after.items())
+        with self._dbapi() as conn:
+            cur = conn.cursor()
+            for i in range(0, len(items), 200):
+                chunk = items[i:i + 200]
+                where = " OR ".join([f"(match_id = {ph} AND version > {ph})"] * len(chunk))
+                cur.execute("SELECT match_id, version, seat, action, by_bot, created_at FROM actions "
+                            f"WHERE {where} ORDER BY match_id, version", [x for pair in chunk for x in pair])
+                for match_id, version, seat, action, by_bot, created_at in cur.fetchall():
+                    out.setdefault(str(match_id), []).append(
+                        ActionRow(int(version), int(seat), int(action), bool(by_bot), float(created_at)))
+            cur.close()
+        return out
 
     # -- idempotency -----------------------------------------------------------------------------------------
 

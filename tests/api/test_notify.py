@@ -23,7 +23,7 @@ import pytest
 from robotcore_api.live import Change, ChangeFeed
 from robotcore_api.store import NOTIFY_LIMIT, NewActions, Store
 
-from .conftest import GAMES, POSTGRES_URL, acting, database_url, make_api, random_move
+from .conftest import DATABASES, GAMES, POSTGRES_URL, acting, database_url, make_api, random_move
 from .test_watch import events_of, two_apps
 
 needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="set ROBOTCORE_TEST_DATABASE_URL to a PostgreSQL URL "
@@ -39,14 +39,15 @@ def wait_for(check: Any, timeout: float = 10.0) -> bool:
     return bool(check())
 
 
-@needs_postgres
+@pytest.mark.parametrize("kind", DATABASES)
 @pytest.mark.parametrize("game", GAMES)
 def test_another_process_follows_the_moves_from_the_notifications_alone(
-        game: str, tmp_path: Path, openapi_schema: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        game: str, kind: str, tmp_path: Path, openapi_schema: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A watching service (another worker, another host) brings its snapshot of the match to every version
-    another service commits, from the NOTIFY payload alone: no read of the match, none of its action rows; at
-    every version it is exactly the stored match, and the events built on it are those built on a read."""
-    player, watcher = two_apps("postgresql", tmp_path, openapi_schema)
+    another service commits, from the NOTIFY payload alone on PostgreSQL, from the rows its SQLite check reads
+    for all the matches that moved on SQLite: no read of the match, none of its action rows for it; at every
+    version it is exactly the stored match, and the events built on it are those built on a read."""
+    player, watcher = two_apps(kind, tmp_path, openapi_schema)
     svc = watcher.app.extensions["robotcore"]
     try:
         entry = player.get(f"/v1/games/{game}").get_json()
@@ -169,30 +170,38 @@ def test_a_payload_too_large_leaves_the_state_out_and_the_watchers_still_follow(
 
 def test_the_service_follows_a_change_without_its_state_by_applying_its_rows(
         tmp_path: Path, openapi_schema: Any) -> None:
-    """A notification that left the state out (too large): the snapshot is advanced by the rows when they follow
-    it, equal to the stored match; one whose rows are missing too leaves the snapshot as it is (the watchers
-    then read the match), and one whose rows do not follow it is not applied."""
+    """A notification that left the state out (too large), or the SQLite check's rows: the snapshot is advanced
+    by the rows when they follow it, or reach back before it (only those after it applied), equal to the stored
+    match; one whose rows are missing too leaves the snapshot as it is (the watchers then read the match), and
+    one whose rows do not follow it is not applied."""
+    import os
+
     player, watcher = two_apps("sqlite", tmp_path, openapi_schema)
     svc = watcher.app.extensions["robotcore"]
+    svc.feed._source_pid = os.getpid()                    # no change source: only the changes handed here
     try:
         doc, tokens = player.create("nicodemus", seats=[{"type": "human"}] * 2, seed=8)
         match_id = doc["match_id"]
         sub = svc.feed.subscribe(match_id, doc["version"])
-        svc._latest(match_id, doc["version"])
         pstore = player.app.extensions["robotcore"].store
-        for _ in range(3):
+        for i in range(4):
             seat, view = acting(player, match_id, tokens)
             assert player.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]},
                                view["version"]).status_code == 200
+            if i == 0:
+                svc._latest(match_id, view["version"] + 1)
         stored = pstore.get_match(match_id)
         assert stored is not None
         held = svc._snapshots[match_id]
+        assert held[0].version == doc["version"] + 1 < stored.version
         rows = pstore.actions(match_id, held[0].version)
         svc._on_change(match_id, Change(stored.version))                  # the version alone: nothing to apply
         assert svc._snapshots[match_id] is held
         svc._on_change(match_id, Change(stored.version, rows[1:]))        # rows that do not follow it
         assert svc._snapshots[match_id] is held
-        svc._on_change(match_id, Change(stored.version, rows))            # rows that follow it: applied
+        overlapping = pstore.actions(match_id, held[0].version - 1)       # one row the snapshot has already
+        assert overlapping[1:] == rows
+        svc._on_change(match_id, Change(stored.version, overlapping))     # rows that reach back to it: applied
         rec, state = svc._snapshots[match_id]
         assert (rec.version, rec.state, rec.finished, rec.bots_due) == (
             stored.version, stored.state, stored.finished, stored.bots_due)

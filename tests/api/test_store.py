@@ -73,6 +73,30 @@ def test_compare_and_set(store: Store) -> None:
     assert got is not None and got.version == 4 and got.state == after.to_bytes()
 
 
+def test_the_rows_of_several_matches_each_after_its_own_version(store: Store) -> None:
+    """``actions_after`` (the SQLite change feed's one read for every match that moved): each match's rows after
+    its own version, in order, exactly those ``actions`` gives one at a time; a match with none, or unknown, is
+    left out; more matches than one query's chunk are all read."""
+    rng = random.Random(4)
+    ids = []
+    for i in range(203):
+        rec, state = new_record(seed=i + 1)
+        store.insert_match(rec)
+        if i < 3:
+            new, _ = step(state, rng, n=2 + i)
+            assert store.commit(rec.id, 0, new)
+        ids.append(rec.id)
+    after = {ids[0]: 0, ids[1]: 2, ids[2]: 4, ids[3]: 0, "nope": 0}
+    got = store.actions_after(after)
+    assert set(got) == {ids[0], ids[1]}                        # ids[2]: nothing after 4; ids[3]: no action
+    for match_id, rows in got.items():
+        assert rows == store.actions(match_id, after[match_id])
+    assert [r.version for r in got[ids[1]]] == [3]
+    many = store.actions_after({match_id: 0 for match_id in reversed(ids)})         # two chunks of 200
+    assert set(many) == set(ids[:3]) and [len(many[m]) for m in ids[:3]] == [2, 3, 4]
+    assert store.actions_after({}) == {}
+
+
 def test_racing_commits_have_exactly_one_winner(store: Store) -> None:
     rec, state = new_record()
     store.insert_match(rec)
