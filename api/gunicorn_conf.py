@@ -1,7 +1,7 @@
 """gunicorn configuration of the service: ``gunicorn -c python:robotcore_api.gunicorn_conf``.
 
 Environment overrides: ``ROBOTCORE_BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (worker processes, up
-to 8; by default one per core for ``gevent`` workers on PostgreSQL, two per core otherwise:
+to 8; by default one per core for ``gevent`` workers, two per core for ``gthread`` ones:
 ``live.default_workers``), ``ROBOTCORE_WORKER_CLASS`` (``gevent``, the default, or ``gthread``),
 ``ROBOTCORE_WORKER_CONNECTIONS`` (gevent: connections per worker, default 4096), ``ROBOTCORE_THREADS`` (gthread:
 threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``, ``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout;

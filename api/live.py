@@ -64,14 +64,16 @@ TICK_PHASES = 16
 def default_workers(database_url: str, worker_class: str, cores: int) -> int:
     """The service's worker processes when ``WEB_CONCURRENCY`` does not say (``gunicorn_conf``): up to 8.
 
-    Under ``gevent`` on PostgreSQL, one per core: every call waits cooperatively, so one event loop keeps a core
-    busy, and each more process repeats the change feed's work for every match it watches (each of its
-    notifications parsed and applied, the spectators' event encoded at each tick), which a thousand watchers
-    spread over all the workers multiply (bench/README.md, issue 13: 1.3-1.8 ms of server CPU per move with four
-    workers on two cores, 0.56-0.58 ms with two). Otherwise two per core: SQLite's calls block the loop (a
-    commit, a wait for another process's write lock), and ``gthread`` workers are threads held by their
-    requests, so a second process per core keeps the core busy while one waits."""
-    per_core = 1 if worker_class == "gevent" and _backend(database_url) == "postgresql" else 2
+    Under ``gevent``, one per core: one event loop keeps a core busy, and each more process repeats the change
+    feed's work for every match it watches (on PostgreSQL each notification parsed and applied, on SQLite each
+    check's reads; the spectators' event encoded at each tick), which a thousand watchers spread over all the
+    workers multiply (bench/README.md, issue 13: on PostgreSQL 1.3-1.8 ms of server CPU per move with four
+    workers on two cores, 0.56-0.58 ms with two). On SQLite too, although its calls block the loop (a commit, a
+    wait for another process's write lock), two workers on two cores used 12% less server CPU per move than
+    four, with a p99 a third lower, at the same throughput or more (issue 14, 2026-12-07). ``gthread`` workers:
+    two per core, since their threads are held by their requests, so a second process per core keeps the core
+    busy while one waits. (``database_url`` is kept for a rule by database.)"""
+    per_core = 1 if worker_class == "gevent" else 2
     return max(1, min(8, per_core * max(1, cores)))
 
 
