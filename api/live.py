@@ -7,8 +7,8 @@
   bytes when they fit: ``Change``), handed to the service (``on_change``) so that no process reads the match
   back for its watchers; on SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read
   without touching a table, which moves when any other connection commits), followed, only when it moved, by
-  one query of the versions of the watched matches and one of the new action rows of those that moved (handed
-  to the service as a notification's, so that no watcher reads them itself). Commits of this process wake its
+  one query of the new action rows of the watched matches (handed to the service as a notification's, so that
+  no watcher reads them itself; the versions of matches new to the check are read first). Commits of this process wake its
   watchers at once; the PostgreSQL listener wakes a seat's stream or a long-poll as soon as a notification is
   read, and schedules
   the spectators' tick once per batch of notifications (0.25 s, or 64 of them). A spectator's subscription is
@@ -558,15 +558,18 @@ class ChangeFeed:
                 fresh = [m for m in list(self._subs) if m not in seen]
                 if version != last or fresh:
                     last = version
-                    ids = list(self._subs)
-                    versions = self.store.versions(ids)
-                    moved = {m: seen[m] for m, v in versions.items() if m in seen and v > seen[m]}
-                    if moved and self.on_change is not None:
-                        # the new action rows of every match that moved, in one query, handed to the service
-                        # as a notification's are (``hear``): its snapshots follow without a read per watcher
-                        for match_id, rows in self.store.actions_after(moved).items():
-                            if rows[-1].version == versions[match_id]:
-                                self.hear(match_id, Change(versions[match_id], rows))
+                    # the versions of the matches new here; for the others, one query of their new action rows
+                    # (a version moves only with its log), which says their versions too and is handed to the
+                    # service as a notification's rows are (``hear``): its snapshots follow without a read per
+                    # watcher
+                    versions = self.store.versions(fresh) if fresh else {}
+                    known = {m: seen[m] for m in list(self._subs) if m in seen}
+                    if known:
+                        for match_id, rows in self.store.actions_after(known).items():
+                            versions[match_id] = rows[-1].version
+                            self.hear(match_id, Change(rows[-1].version, rows))
+                        for match_id, at in known.items():
+                            versions.setdefault(match_id, at)
                     seen = versions
                     self._wake_behind(versions)
                 time.sleep(SQLITE_CHECK_S)
