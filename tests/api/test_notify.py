@@ -328,6 +328,17 @@ def _chunk(frame: bytes) -> bytes:
     return b"%X\r\n%s\r\n" % (len(frame), frame)
 
 
+def park_with_sockets(subs: list[Any], pairs: list[Any]) -> None:
+    """Each subscription's stream parked, with a socket of its own (the first of its pair, non-blocking) that
+    the feed may write to (``live.Direct``)."""
+    from robotcore_api.live import Direct
+
+    for sub, (mine, _) in zip(subs, pairs):
+        mine.setblocking(False)
+        sub.direct = Direct(mine, chunked=True)
+        sub.direct.parked = True
+
+
 def test_a_commit_writes_a_seat_streams_event_to_its_parked_socket(tmp_path: Path, openapi_schema: Any) -> None:
     """A commit of this process writes a parked seat stream's event to its socket itself (the stream's own bytes,
     as that seat sees the match, one HTTP/1.1 chunk) and wakes it not; it wakes a seat stream not parked (nothing
@@ -335,8 +346,6 @@ def test_a_commit_writes_a_seat_streams_event_to_its_parked_socket(tmp_path: Pat
     already sent writes nothing and wakes nothing; at the end of the match it wakes them all."""
     import os
     import socket
-
-    from robotcore_api.live import Direct
 
     api = make_api(database_url("sqlite", tmp_path), openapi_schema, spectator_tick_s=0.25)
     svc = api.app.extensions["robotcore"]
@@ -351,10 +360,7 @@ def test_a_commit_writes_a_seat_streams_event_to_its_parked_socket(tmp_path: Pat
         subs = [feed.subscribe(match_id, rec.version, seat=seat) for seat in (0, 1, 0)]
         poll = feed.subscribe(match_id, rec.version, seat=1)
         svc._keep_snapshot(rec, state)
-        for sub, (mine, _) in zip(subs, pairs):
-            mine.setblocking(False)
-            sub.direct = Direct(mine, chunked=True)
-            sub.direct.parked = True
+        park_with_sockets(subs, pairs)
         subs[1].direct.parked = False                       # busy writing something of its own
         pairs[2][1].close()                                  # its client left
         seat, view = acting(api, match_id, tokens)
@@ -405,8 +411,6 @@ def test_the_tick_writes_a_spectators_event_to_its_parked_stream(tmp_path: Path,
     through the stream itself)."""
     import socket
 
-    from robotcore_api.live import Direct
-
     api = make_api(database_url("sqlite", tmp_path), openapi_schema, spectator_tick_s=0.25)
     svc = api.app.extensions["robotcore"]
     pairs = [socket.socketpair() for _ in range(4)]
@@ -417,10 +421,7 @@ def test_the_tick_writes_a_spectators_event_to_its_parked_stream(tmp_path: Path,
         svc._keep_snapshot(rec, state)
         svc.feed._tick = lambda _match_id: None              # the ticks are called here, not by the feed's timers
         subs = [svc.feed.subscribe(match_id, rec.version, spectator=True) for _ in pairs]
-        for sub, (mine, _) in zip(subs, pairs):
-            mine.setblocking(False)
-            sub.direct = Direct(mine, chunked=True)
-            sub.direct.parked = True
+        park_with_sockets(subs, pairs)
         subs[1].direct.parked = False                       # busy writing something of its own
         pairs[3][1].close()                                  # its client left
         full = pairs[2][0]
