@@ -8,12 +8,13 @@
   back for its watchers; on SQLite a check of ``PRAGMA data_version`` every ``SQLITE_CHECK_S`` (a counter read
   without touching a table, which moves when any other connection commits), followed, only when it moved, by
   one query of the new action rows of the watched matches (handed to the service as a notification's, so that
-  no watcher reads them itself; the versions of matches new to the check are read first). Commits of this process wake its
-  watchers at once; the PostgreSQL listener wakes a seat's stream or a long-poll as soon as a notification is
-  read, and schedules
-  the spectators' tick once per batch of notifications (0.25 s, or 64 of them). A spectator's subscription is
-  woken at its match's next spectator tick (one timer per match and process). One source per process, started
-  on the first watcher, stopped when none is left for a while.
+  no watcher reads them itself; the versions of matches new to the check are read first). Commits of this
+  process wake its watchers at once; the PostgreSQL listener wakes a seat's stream or a long-poll as soon as a
+  notification is read, and schedules the spectators' tick once per batch of notifications (0.25 s, or 64 of
+  them). Under gevent a parked stream's event is written to its socket by what heard the change (``Direct``:
+  the commit, the listener or the check for a seat, the match's tick for a spectator). A spectator's
+  subscription is woken at its match's next spectator tick (one timer per match and process). One source per
+  process, started on the first watcher, stopped when none is left for a while.
 - ``Waiter`` (streams) and ``park`` (long-polls): a watcher waits for news, for its client to leave, or for its
   timeout; under gevent the client's socket is watched by the event loop, so a thousand parked watchers cost no
   timer each (a stream's waiter keeps one socket watcher and one repeating timer for its whole life).
