@@ -315,6 +315,8 @@ class Store:
         self._idle: list[tuple[int, Any, Any]] = []
         self._sqlite = self.dialect == "sqlite"
         self._postgres = self.dialect == "postgresql"
+        #: the driver's parameter mark (``dialect`` parses the URL at each call: the feed's queries run often)
+        self._ph = "?" if self._sqlite else "%s"
         #: ``_commit_in_one``'s statements, by (rows, with an Idempotency-Key)
         self._one_commits: dict[tuple[int, bool], str] = {}
         #: connections of the hot path open at once in this process, in use or idle (a server has a connection
@@ -602,7 +604,7 @@ class Store:
     def versions(self, match_ids: list[str]) -> dict[str, int]:
         """The versions of these matches (what the change feed compares with its watchers' versions)."""
         out: dict[str, int] = {}
-        ph = "?" if self.dialect == "sqlite" else "%s"
+        ph = self._ph
         with self._dbapi() as conn:
             cur = conn.cursor()
             for i in range(0, len(match_ids), 500):
@@ -699,7 +701,7 @@ class Store:
         one query per 200 matches: what the SQLite change feed reads for all the matches that moved, instead of
         each watcher reading its own. Matches with no such row are left out."""
         out: dict[str, list[ActionRow]] = {}
-        ph = "?" if self.dialect == "sqlite" else "%s"
+        ph = self._ph
         items = list(after.items())
         with self._dbapi() as conn:
             cur = conn.cursor()

@@ -68,8 +68,9 @@ def test_another_process_follows_the_moves_from_the_notifications_alone(
             stored = player.app.extensions["robotcore"].store.get_match(match_id)
             assert stored is not None
             version = stored.version
-            assert wait_for(lambda: svc._snapshots[match_id][0].version == version), "never heard"  # noqa: B023
-            assert svc.feed.heard(match_id) == stored.version
+            # (the snapshot, then the version heard: the feed's thread notes the latter just after)
+            assert wait_for(lambda: svc._snapshots[match_id][0].version == version  # noqa: B023
+                            and svc.feed.heard(match_id) == version), "never heard"  # noqa: B023
             rec, state = svc._latest(match_id, stored.version)
             assert (rec.version, rec.state, rec.finished, rec.bots_due) == (
                 stored.version, stored.state, stored.finished, stored.bots_due)

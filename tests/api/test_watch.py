@@ -135,7 +135,7 @@ def test_a_stream_waits_out_an_unreachable_store(tmp_path: Path, openapi_schema:
                 return real(*args, **kwargs)
             return read
 
-        for name in ("get_version", "get_match", "actions", "versions"):
+        for name in ("get_version", "get_match", "actions", "versions", "actions_after"):   # the feed's too
             monkeypatch.setattr(store, name, failing(getattr(store, name)))
         seat, view = acting(two, match_id, tokens)
         assert two.move(match_id, tokens[seat], {"id": view["legal_actions"][0]["id"]}, view["version"]).status_code == 200
