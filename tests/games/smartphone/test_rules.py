@@ -668,12 +668,18 @@ def test_event_8_doubles_the_supply_malus() -> None:
     assert s.view(None)["players"][seat]["malus_count"] == 4
 
 
+def four_mc_and_three_recycled(f: dict[str, object], seat: int) -> None:
+    """``seat``'s hand for event 9: four cards of type MC (two PolluPlus, two PolluMoins), two over what it keeps,
+    and three recycled ones, which it keeps whatever their number."""
+    give(f, seat, "P-MC", 2)
+    give(f, seat, "M-MC", 2)
+    give(f, seat, "R-MC", 3)
+
+
 def test_event_9_keeps_two_of_each_type_in_hand_recycled_excepted_and_visits_everyone() -> None:
     g = game()
     f = fields(g)
-    give(f, 0, "P-MC", 2)
-    give(f, 0, "M-MC", 2)
-    give(f, 0, "R-MC", 3)
+    four_mc_and_three_recycled(f, 0)
     s = at_event(g, f, 9)
     assert s.current_player == 0 and set(s.legal_action_strs()) == {"discard P-MC", "discard M-MC"}
     s.apply_str("discard P-MC")
@@ -1206,9 +1212,7 @@ def test_upper_bounds_rise_with_cards_entering_and_fall_with_cards_leaving_in_pu
 def test_event_9_done_bounds_every_type_at_two() -> None:
     g = game()
     f = fields(g)
-    give(f, 0, "P-MC", 2)
-    give(f, 0, "M-MC", 2)
-    give(f, 0, "R-MC", 3)
+    four_mc_and_three_recycled(f, 0)
     give(f, 1, "P-AM", 3)
     s = at_event(g, f, 9)
     assert upper(g, s, 0) == [4] * 5 and upper(g, s, 1) == [3] * 5
