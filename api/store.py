@@ -200,6 +200,22 @@ def _idempotency_params(match_id: str, expected_version: int, new: NewActions, k
             expected_version + len(new.entries), now]
 
 
+#: The most matches one statement of ``Store.versions`` or ``Store.actions_after`` names.
+_MANY_MAX = 256
+
+
+def _padded(items: list[Any]) -> list[Any]:
+    """``items`` (not empty) lengthened to the next of 8, 16, 32... ``_MANY_MAX`` by repeating its last: a
+    statement naming that many matches then has one of six texts, which each connection compiles once and keeps
+    in its statement cache. The feed's queries name every watched match, whose number changes with every match
+    that ends or gains its first watcher, and compiling a statement of a hundred terms anew at each check cost
+    ten times its run (a repeated term changes no answer: an IN list or an OR names the same rows twice)."""
+    size = 8
+    while size < len(items):
+        size *= 2
+    return items + [items[-1]] * (size - len(items))
+
+
 def default_database_url() -> str:
     """``ROBOTCORE_DATABASE_URL`` if set, else the SQLite file ``robotcore.db`` in the working directory."""
     return os.environ.get("ROBOTCORE_DATABASE_URL") or "sqlite:///robotcore.db"
@@ -607,8 +623,8 @@ class Store:
         ph = self._ph
         with self._dbapi() as conn:
             cur = conn.cursor()
-            for i in range(0, len(match_ids), 500):
-                chunk = match_ids[i:i + 500]
+            for i in range(0, len(match_ids), _MANY_MAX):
+                chunk = _padded(match_ids[i:i + _MANY_MAX])
                 cur.execute(f"SELECT id, version FROM matches WHERE id IN ({', '.join([ph] * len(chunk))})", chunk)
                 out.update((str(r[0]), int(r[1])) for r in cur.fetchall())
             cur.close()
@@ -698,15 +714,15 @@ class Store:
 
     def actions_after(self, after: Mapping[str, int]) -> dict[str, list[ActionRow]]:
         """The action rows of several matches, each after its own version (``after``: match id -> version), in
-        one query per 200 matches: what the SQLite change feed reads for all the matches that moved, instead of
+        one query per 256 matches: what the SQLite change feed reads for all the matches that moved, instead of
         each watcher reading its own. Matches with no such row are left out."""
         out: dict[str, list[ActionRow]] = {}
         ph = self._ph
         items = list(after.items())
         with self._dbapi() as conn:
             cur = conn.cursor()
-            for i in range(0, len(items), 200):
-                chunk = items[i:i + 200]
+            for i in range(0, len(items), _MANY_MAX):
+                chunk = _padded(items[i:i + _MANY_MAX])
                 where = " OR ".join([f"(match_id = {ph} AND version > {ph})"] * len(chunk))
                 cur.execute("SELECT match_id, version, seat, action, by_bot, created_at FROM actions "
                             f"WHERE {where} ORDER BY match_id, version", [x for pair in chunk for x in pair])

@@ -16,7 +16,16 @@ import sqlalchemy as sa
 
 import robotcore
 from robotcore_api.service import MatchService
-from robotcore_api.store import MatchRecord, NewActions, SeatSpec, Store, actions, default_database_url
+from robotcore_api.store import (
+    _MANY_MAX,
+    MatchRecord,
+    NewActions,
+    SeatSpec,
+    Store,
+    _padded,
+    actions,
+    default_database_url,
+)
 
 from .conftest import DATABASES, GAMES, POSTGRES_URL, ApiClient, database_url, make_api, new_key
 
@@ -76,25 +85,36 @@ def test_compare_and_set(store: Store) -> None:
 def test_the_rows_of_several_matches_each_after_its_own_version(store: Store) -> None:
     """``actions_after`` (the SQLite change feed's one read for every match that moved): each match's rows after
     its own version, in order, exactly those ``actions`` gives one at a time; a match with none, or unknown, is
-    left out; more matches than one query's chunk are all read."""
+    left out; more matches than one query's chunk are all read, and a match its statement names twice (padded to
+    one of a few lengths) is read once."""
     rng = random.Random(4)
     ids = []
-    for i in range(203):
+    for i in range(259):
         rec, state = new_record(seed=i + 1)
         store.insert_match(rec)
         if i < 3:
             new, _ = step(state, rng, n=2 + i)
             assert store.commit(rec.id, 0, new)
         ids.append(rec.id)
-    after = {ids[0]: 0, ids[1]: 2, ids[2]: 4, ids[3]: 0, "nope": 0}
+    after = {ids[1]: 2, ids[2]: 4, ids[3]: 0, "nope": 0, ids[0]: 0}     # (the last fills the statement's terms)
     got = store.actions_after(after)
     assert set(got) == {ids[0], ids[1]}                        # ids[2]: nothing after 4; ids[3]: no action
     for match_id, rows in got.items():
         assert rows == store.actions(match_id, after[match_id])
     assert [r.version for r in got[ids[1]]] == [3]
-    many = store.actions_after({match_id: 0 for match_id in reversed(ids)})         # two chunks of 200
+    many = store.actions_after({match_id: 0 for match_id in reversed(ids)})         # two chunks: 256 and 3
     assert set(many) == set(ids[:3]) and [len(many[m]) for m in ids[:3]] == [2, 3, 4]
     assert store.actions_after({}) == {}
+
+
+def test_the_feeds_statements_have_a_few_lengths_only() -> None:
+    """The feed's queries name every watched match: their lists are padded to 8, 16, 32... 256 items by repeating
+    the last, so that a statement has one of six texts (each connection compiles it once) whatever the number of
+    matches watched."""
+    assert _padded(["a"]) == ["a"] * 8
+    assert _padded(list(range(8))) == list(range(8))
+    assert _padded(list(range(9))) == list(range(9)) + [8] * 7
+    assert {len(_padded(list(range(n)))) for n in range(1, _MANY_MAX + 1)} == {8, 16, 32, 64, 128, 256}
 
 
 def test_racing_commits_have_exactly_one_winner(store: Store) -> None:
