@@ -4,7 +4,10 @@ one winner."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import random
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -23,6 +26,7 @@ from robotcore_api.store import (
     SeatSpec,
     Store,
     _padded,
+    _SQLiteWriters,
     actions,
     default_database_url,
 )
@@ -138,6 +142,76 @@ def test_racing_commits_have_exactly_one_winner(store: Store) -> None:
     assert len(store.actions(rec.id)) == 1
     got = store.get_match(rec.id)
     assert got is not None and got.version == 1
+
+
+def sqlite_store(tmp_path: Path) -> Store:
+    s = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    s.create_schema()
+    return s
+
+
+def test_a_sqlite_writer_waits_for_another_process_holding_the_writers_lock(tmp_path: Path) -> None:
+    """SQLite writers take the advisory lock ``<database>-writer`` before writing (``_SQLiteWriters``): a commit
+    waits while another open file description (another process) holds it, and goes on once it is released, in
+    far less than SQLite's first step of sleep."""
+    store = sqlite_store(tmp_path)
+    try:
+        rec, state = new_record()
+        store.insert_match(rec)
+        new, _ = step(state, random.Random(1))
+        other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
+        fcntl.flock(other, fcntl.LOCK_EX)
+        done = threading.Event()
+        writer = threading.Thread(target=lambda: (store.commit(rec.id, 0, new), done.set()))
+        writer.start()
+        assert not done.wait(0.3)                     # held elsewhere: the commit waits
+        assert store.get_version(rec.id) == 0
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+        assert done.wait(5)
+        writer.join()
+        assert store.get_version(rec.id) == 1
+    finally:
+        store.dispose()
+
+
+def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's connections never checkpoint in a commit (``wal_autocheckpoint=0``); every ``CHECK_EVERY``
+    writes a process looks at the log's size and, past ``WAL_PAGES``, copies it into the database file in a
+    thread (the file then holds the commits without the log)."""
+    monkeypatch.setattr(_SQLiteWriters, "CHECK_EVERY", 2)
+    monkeypatch.setattr(_SQLiteWriters, "WAL_PAGES", 10**6)
+    store = sqlite_store(tmp_path)
+    path = tmp_path / "w.db"
+
+    def in_the_file_alone() -> int:                     # the database file read without its log
+        conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        try:
+            return int(conn.execute("SELECT count(*) FROM matches").fetchone()[0])
+        finally:
+            conn.close()
+
+    try:
+        with store._dbapi() as conn:
+            assert conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")     # the schema into the file: it starts there
+        assert in_the_file_alone() == 0
+        writers = store._write_lock
+        assert isinstance(writers, _SQLiteWriters)
+        for seed in range(1, 5):
+            store.insert_match(new_record(seed=seed)[0])
+        assert in_the_file_alone() == 0                 # below WAL_PAGES: all in the log still
+        monkeypatch.setattr(_SQLiteWriters, "WAL_PAGES", 1)
+        store.insert_match(new_record(seed=5)[0])
+        store.insert_match(new_record(seed=6)[0])       # the 6th write looks, and a checkpoint starts
+        deadline = time.monotonic() + 10
+        while writers._checkpointing and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not writers._checkpointing and writers._failed is None
+        assert in_the_file_alone() == 6
+    finally:
+        store.dispose()
 
 
 def test_the_log_is_append_only(store: Store) -> None:
