@@ -54,6 +54,8 @@ T = TypeVar("T")
 
 #: How often a SQLite store's change source looks at ``PRAGMA data_version``.
 SQLITE_CHECK_S = 0.05
+#: The matches a SQLite check handles between two ``cooperate`` calls
+CHECK_CHUNK = 8
 #: A change source with no watcher for this long stops (a new watcher starts it again).
 IDLE_STOP_S = 5.0
 #: The phases of the spectator tick: each match ticks at one of these phases of the tick (taken from its id),
@@ -155,6 +157,18 @@ def park(event: Any, timeout: float, client_fd: int | None = None) -> str:
     if event.is_set():
         return "news"
     return "client" if readable.is_set() else "timeout"
+
+
+def cooperate() -> None:
+    """Under gevent, let the greenlets that are ready run before going on (a thread is preempted anyway). The
+    SQLite check applies and hands out in one pass what the other workers committed in ``SQLITE_CHECK_S``:
+    several milliseconds of a worker at a time (p50 3 ms, up to 13 ms with a thousand watchers), during which
+    none of its requests moved, the longest wait of its moves' tail latency. In chunks of ``CHECK_CHUNK``
+    matches, the requests go on in between."""
+    if gevent_patched():
+        import gevent
+
+        gevent.sleep(0)
 
 
 def later(delay: float, fn: Callable[[], None]) -> None:
@@ -504,8 +518,12 @@ class ChangeFeed:
         for sub in behind:
             sub.event.set()
 
-    def _wake_behind(self, versions: dict[str, int]) -> None:
-        for match_id, version in versions.items():
+    def _wake_behind(self, versions: dict[str, int], cooperative: bool = False) -> None:
+        """Wake the watchers of these matches not at these versions (``cooperative``: letting the process's other
+        work run every ``CHECK_CHUNK`` matches, see ``cooperate``)."""
+        for i, (match_id, version) in enumerate(versions.items()):
+            if cooperative and i % CHECK_CHUNK == CHECK_CHUNK - 1:
+                cooperate()
             self._note(match_id, version)
             self._wake(match_id, version)
 
@@ -566,13 +584,15 @@ class ChangeFeed:
                     versions = self.store.versions(fresh) if fresh else {}
                     known = {m: seen[m] for m in list(self._subs) if m in seen}
                     if known:
-                        for match_id, rows in self.store.actions_after(known).items():
+                        for i, (match_id, rows) in enumerate(self.store.actions_after(known).items()):
+                            if i % CHECK_CHUNK == CHECK_CHUNK - 1:
+                                cooperate()
                             versions[match_id] = rows[-1].version
                             self.hear(match_id, Change(rows[-1].version, rows))
                         for match_id, at in known.items():
                             versions.setdefault(match_id, at)
                     seen = versions
-                    self._wake_behind(versions)
+                    self._wake_behind(versions, cooperative=True)
                 time.sleep(SQLITE_CHECK_S)
         finally:
             conn.close()

@@ -20,10 +20,12 @@ from typing import Any
 
 import pytest
 
+from robotcore_api import live
 from robotcore_api.live import Change, ChangeFeed
 from robotcore_api.store import NOTIFY_LIMIT, NewActions, Store
 
 from .conftest import DATABASES, GAMES, POSTGRES_URL, acting, database_url, make_api, random_move
+from .test_store import new_record
 from .test_watch import events_of, two_apps
 
 needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="set ROBOTCORE_TEST_DATABASE_URL to a PostgreSQL URL "
@@ -264,6 +266,32 @@ def test_spectators_wake_at_their_matchs_tick_and_a_seat_at_once(tmp_path: Path)
         for sub in [seat, *spectators]:
             feed.unsubscribe(sub)
         assert feed.watched() == 0
+    finally:
+        store.dispose()
+
+
+def test_the_sqlite_check_lets_the_process_run_between_chunks_of_matches(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SQLite check hands out what moved in chunks of ``CHECK_CHUNK`` matches, calling ``cooperate`` (under
+    gevent: the worker's ready requests run) between them, instead of holding the worker for the whole pass."""
+    store = Store(f"sqlite:///{tmp_path / 'feed.db'}")
+    store.create_schema()
+    calls: list[float] = []
+    monkeypatch.setattr(live, "cooperate", lambda: calls.append(time.monotonic()))
+    feed = ChangeFeed(store, tick=0.3)
+    try:
+        ids = []
+        for seed in range(3 * live.CHECK_CHUNK):
+            rec, _ = new_record(seed=seed + 1)
+            store.insert_match(rec)
+            ids.append(rec.id)
+        subs = [feed.subscribe(match_id, 0) for match_id in ids]
+        deadline = time.monotonic() + 5
+        while len(calls) < 3 and time.monotonic() < deadline:   # one pass over 24 matches: 3 chunks
+            time.sleep(0.01)
+        assert len(calls) >= 3
+        for sub in subs:
+            feed.unsubscribe(sub)
     finally:
         store.dispose()
 
