@@ -367,17 +367,17 @@ class _SQLiteWriters:
     checkpoint, with a sync of both files). SQLite does it in the commit that takes the log past 1,000 pages,
     which then took 2-7 ms, the whole worker stopped and (with the lock above) the other workers' writers
     waiting too: one commit in about 300. Here connections do not checkpoint by themselves
-    (``wal_autocheckpoint=0``, set in ``Store._make_engine``); every ``CHECK_EVERY`` writes a process looks at
-    the log's size, and past ``WAL_PAGES`` pages runs a passive checkpoint on a connection of its own in a
-    thread of the operating system (``_in_os_thread``): SQLite lets go of the GIL for it, the event loop and
-    the writers go on, and a passive checkpoint waits for no one."""
+    (``wal_autocheckpoint=0``, set in ``Store._make_engine``); after every ``CHECKPOINT_WRITES`` writes a
+    process runs a passive checkpoint on a connection of its own in a thread of the operating system
+    (``_in_os_thread``): SQLite lets go of the GIL for it, the event loop and the writers go on, and a passive
+    checkpoint waits for no one. (Writes are counted, not the log's file size: a checkpointed log is written
+    again from its start, and its file keeps the size it had.)"""
 
     __slots__ = ("_path", "_threads", "_fd", "_pid", "_writes", "_checkpointing", "_failed")
 
-    #: writes between two looks at the log's size
-    CHECK_EVERY = 32
-    #: the log's size, in 4 KiB pages, past which a checkpoint runs (SQLite's own default)
-    WAL_PAGES = 1000
+    #: a process's writes between two of its checkpoints (a move's commit writes 2-4 pages: about SQLite's own
+    #: 1,000 pages between checkpoints with one worker, half that with two)
+    CHECKPOINT_WRITES = 256
 
     def __init__(self, database: str) -> None:
         self._path = database
@@ -431,30 +431,22 @@ class _SQLiteWriters:
         finally:
             self._threads.release()
         self._writes += 1
-        if self._writes % self.CHECK_EVERY == 0:
+        if self._writes >= self.CHECKPOINT_WRITES and not self._checkpointing:
+            self._writes = 0
             try:
-                self.checkpoint_if_due()
-            except Exception:                    # noqa: BLE001 - the write is done; the next look tries again
+                self.start_checkpoint()
+            except Exception:                    # noqa: BLE001 - the write is done; the next ones try again
                 self._checkpointing = False
                 log.exception("SQLite checkpoint of %s: not started", self._path)
 
-    def checkpoint_if_due(self) -> bool:
-        """Start a checkpoint in a thread if the log is past ``WAL_PAGES`` pages and none of this process's is
-        running; whether one started. (A failure of the last one is logged here, in the process's own thread.)"""
+    def start_checkpoint(self) -> None:
+        """A passive checkpoint in a thread of the operating system (``_checkpointing`` while it runs). A
+        failure of the last one is logged here, in the process's own thread."""
         failed, self._failed = self._failed, None
         if failed is not None:
             log.warning("SQLite checkpoint of %s failed: %s", self._path, failed)
-        if self._checkpointing:
-            return False
-        try:
-            size = os.stat(self._path + "-wal").st_size
-        except OSError:
-            return False
-        if size <= self.WAL_PAGES * 4096:
-            return False
         self._checkpointing = True
         _in_os_thread(self._checkpoint)
-        return True
 
     def _checkpoint(self) -> None:
         """A passive checkpoint on a connection of its own (in a thread of the operating system)."""

@@ -177,11 +177,10 @@ def test_a_sqlite_writer_waits_for_another_process_holding_the_writers_lock(tmp_
 
 def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The store's connections never checkpoint in a commit (``wal_autocheckpoint=0``); every ``CHECK_EVERY``
-    writes a process looks at the log's size and, past ``WAL_PAGES``, copies it into the database file in a
-    thread (the file then holds the commits without the log)."""
-    monkeypatch.setattr(_SQLiteWriters, "CHECK_EVERY", 2)
-    monkeypatch.setattr(_SQLiteWriters, "WAL_PAGES", 10**6)
+    """The store's connections never checkpoint in a commit (``wal_autocheckpoint=0``); after every
+    ``CHECKPOINT_WRITES`` writes a process copies the log into the database file in a thread (the file then
+    holds the commits without the log)."""
+    monkeypatch.setattr(_SQLiteWriters, "CHECKPOINT_WRITES", 10**6)
     store = sqlite_store(tmp_path)
     path = tmp_path / "w.db"
 
@@ -201,10 +200,11 @@ def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(tmp_pat
         assert isinstance(writers, _SQLiteWriters)
         for seed in range(1, 5):
             store.insert_match(new_record(seed=seed)[0])
-        assert in_the_file_alone() == 0                 # below WAL_PAGES: all in the log still
-        monkeypatch.setattr(_SQLiteWriters, "WAL_PAGES", 1)
+        assert in_the_file_alone() == 0                 # no checkpoint yet: all in the log still
+        monkeypatch.setattr(_SQLiteWriters, "CHECKPOINT_WRITES", 6)
         store.insert_match(new_record(seed=5)[0])
-        store.insert_match(new_record(seed=6)[0])       # the 6th write looks, and a checkpoint starts
+        assert in_the_file_alone() == 0
+        store.insert_match(new_record(seed=6)[0])       # the 6th write starts a checkpoint
         deadline = time.monotonic() + 10
         while writers._checkpointing and time.monotonic() < deadline:
             time.sleep(0.01)
