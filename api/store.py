@@ -128,7 +128,7 @@ _UPDATE_IDEMPOTENCY_END = (
     .values(end_version=sa.bindparam("end"))
 )
 
-#: How long a SQLite writer waits for the others (``_WriterLock``, then SQLite's busy handler), in seconds.
+#: How long a SQLite writer waits for the others (``_SQLiteWriters``, then SQLite's busy handler), in seconds.
 SQLITE_BUSY_S = 30.0
 
 #: Largest NOTIFY payload sent (PostgreSQL refuses one of 8000 bytes or more): beyond it the state is left out.
@@ -321,6 +321,7 @@ class _Use:
         entry, self._entry = self._entry, None
         assert entry is not None
         self._store._done(entry, exc)
+
 
 def _thread_sleep(seconds: float) -> None:
     """``time.sleep`` of the thread itself, gevent's patch or not (``_SQLiteWriters``)."""
@@ -587,7 +588,7 @@ class Store:
     # -- matches ---------------------------------------------------------------------------------------------
 
     def insert_match(self, rec: MatchRecord) -> None:
-        with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
+        with self._dbapi() as conn, self._writing():
             cur = conn.cursor()
             try:
                 cur.execute(self._sql["insert_match"], (
@@ -600,7 +601,7 @@ class Store:
 
     def list_match(self, match_id: str, created_at: float) -> None:
         """Show the match in the lobby's recent public matches."""
-        with self.engine.begin() as conn:
+        with self.engine.connect() as conn, self._writing(), conn.begin():
             conn.execute(listed.insert().values(match_id=match_id, created_at=created_at))
 
     def listed_matches(self, limit: int) -> list[MatchRecord]:
@@ -615,6 +616,11 @@ class Store:
             seats=[SeatSpec.from_json(x) for x in json.loads(r.seats)], version=int(r.version),
             state=bytes(r.state), finished=bool(r.finished), bots_due=bool(r.bots_due),
             created_at=float(r.created_at), updated_at=float(r.updated_at)) for r in rows]
+
+    def _writing(self) -> Any:
+        """``with store._writing():`` around a write transaction, inside its connection's block: SQLite's
+        writers one at a time (``_SQLiteWriters``); nothing on a server."""
+        return self._write_lock or contextlib.nullcontext()
 
     def _dbapi(self) -> _Use:
         """A DB-API connection for the hot statements; driver errors become SQLAlchemy's (as Core would raise
@@ -799,7 +805,7 @@ class Store:
         if self._postgres:
             return self._commit_in_one(match_id, expected_version, end, new, idempotency_key, fingerprint, now,
                                        dbapi)
-        with self._dbapi() as conn, (self._write_lock or contextlib.nullcontext()):
+        with self._dbapi() as conn, self._writing():
             cur = conn.cursor()
             try:                                 # (SQLite's module opens the transaction at the first change)
                 cur.execute(self._sql["cas_update"], (end, new.state, new.finished, new.bots_due, now, match_id,
@@ -893,7 +899,7 @@ class Store:
 
     def set_idempotent_end(self, match_id: str, seat: int, key: str, end_version: int) -> None:
         """The answer of that move showed the match at ``end_version`` (bot moves were played after it)."""
-        with self.engine.begin() as conn:
+        with self.engine.connect() as conn, self._writing(), conn.begin():
             conn.execute(_UPDATE_IDEMPOTENCY_END, {"b_id": match_id, "b_seat": seat, "b_key": key, "end": end_version})
 
 

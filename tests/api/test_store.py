@@ -150,27 +150,33 @@ def sqlite_store(tmp_path: Path) -> Store:
     return s
 
 
-def test_a_sqlite_writer_waits_for_another_process_holding_the_writers_lock(tmp_path: Path) -> None:
-    """SQLite writers take the advisory lock ``<database>-writer`` before writing (``_SQLiteWriters``): a commit
-    waits while another open file description (another process) holds it, and goes on once it is released, in
-    far less than SQLite's first step of sleep."""
+@pytest.mark.parametrize("write", ["commit", "insert_match", "list_match", "set_idempotent_end"])
+def test_a_sqlite_writer_waits_for_another_process_holding_the_writers_lock(tmp_path: Path, write: str) -> None:
+    """Every write transaction of a SQLite store takes the advisory lock ``<database>-writer`` (``_SQLiteWriters``):
+    it waits while another open file description (another process) holds it, and goes on once it is released,
+    in far less than SQLite's first step of sleep."""
     store = sqlite_store(tmp_path)
     try:
         rec, state = new_record()
         store.insert_match(rec)
         new, _ = step(state, random.Random(1))
+        writes = {
+            "commit": lambda: store.commit(rec.id, 0, new),
+            "insert_match": lambda: store.insert_match(new_record(seed=2)[0]),
+            "list_match": lambda: store.list_match(rec.id, 1.0),
+            "set_idempotent_end": lambda: store.set_idempotent_end(rec.id, 0, "key", 3),
+        }
         other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
         fcntl.flock(other, fcntl.LOCK_EX)
         done = threading.Event()
-        writer = threading.Thread(target=lambda: (store.commit(rec.id, 0, new), done.set()))
+        writer = threading.Thread(target=lambda: (writes[write](), done.set()))
         writer.start()
-        assert not done.wait(0.3)                     # held elsewhere: the commit waits
-        assert store.get_version(rec.id) == 0
+        assert not done.wait(0.3)                     # held elsewhere: the write waits
         fcntl.flock(other, fcntl.LOCK_UN)
         os.close(other)
         assert done.wait(5)
         writer.join()
-        assert store.get_version(rec.id) == 1
+        assert store.get_version(rec.id) == (1 if write == "commit" else 0)
     finally:
         store.dispose()
 
