@@ -25,7 +25,7 @@ from robotcore_api.live import Change, ChangeFeed
 from robotcore_api.store import NOTIFY_LIMIT, NewActions, Store
 
 from .conftest import DATABASES, GAMES, POSTGRES_URL, acting, database_url, make_api, random_move
-from .test_store import new_record
+from .test_store import new_record, step
 from .test_watch import events_of, two_apps
 
 needs_postgres = pytest.mark.skipif(not POSTGRES_URL, reason="set ROBOTCORE_TEST_DATABASE_URL to a PostgreSQL URL "
@@ -280,16 +280,21 @@ def test_the_sqlite_check_lets_the_process_run_between_chunks_of_matches(tmp_pat
     monkeypatch.setattr(live, "cooperate", lambda: calls.append(time.monotonic()))
     feed = ChangeFeed(store, tick=0.3)
     try:
-        ids = []
+        ids, states = [], []
         for seed in range(3 * live.CHECK_CHUNK):
-            rec, _ = new_record(seed=seed + 1)
+            rec, state = new_record(seed=seed + 1)
             store.insert_match(rec)
             ids.append(rec.id)
+            states.append(state)
         subs = [feed.subscribe(match_id, 0) for match_id in ids]
+        time.sleep(0.3)                     # the first checks (the subscriptions came in over one or two of them)
+        calls.clear()
+        new, _ = step(states[0], random.Random(2))
+        assert store.commit(ids[0], 0, new)             # a move: the next check passes over all 24 matches
         deadline = time.monotonic() + 5
-        while len(calls) < 3 and time.monotonic() < deadline:   # one pass over 24 matches: 3 chunks
+        while len(calls) < 3 and time.monotonic() < deadline:   # 3 chunks of 8
             time.sleep(0.01)
-        assert len(calls) >= 3
+        assert len(calls) == 3
         for sub in subs:
             feed.unsubscribe(sub)
     finally:
