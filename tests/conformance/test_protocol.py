@@ -356,6 +356,17 @@ def test_clone_copy_pickle(game: robotcore.Game) -> None:
         assert twin.to_bytes() == state.to_bytes()
 
 
+def test_a_game_copies_as_itself_and_pickles_by_its_parameters(game: robotcore.Game) -> None:
+    """A game is immutable: ``copy`` and ``deepcopy`` give the game itself (a deep copy of what holds a game, an
+    OpenSpiel state or a list of states, builds no new game), and pickling still rebuilds an equal game."""
+    assert copy.copy(game) is game and copy.deepcopy(game) is game
+    holder = {"game": game, "states": [game.new_initial_state(seed=1)]}
+    twin = copy.deepcopy(holder)
+    assert twin["game"] is game and twin["states"][0].game is game and twin["states"][0] is not holder["states"][0]
+    again = pickle.loads(pickle.dumps(game))
+    assert again == game and again is not game
+
+
 def test_generic_and_game_playout_loops_agree(game: robotcore.Game) -> None:
     a = game.new_batch(np.arange(200, dtype=np.uint64))
     b = a.copy()
