@@ -38,7 +38,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -169,6 +169,14 @@ def cooperate() -> None:
         import gevent
 
         gevent.sleep(0)
+
+
+def in_chunks(items: Iterable[T]) -> Iterator[T]:
+    """``items``, with a ``cooperate`` call after every ``CHECK_CHUNK`` of them."""
+    for i, item in enumerate(items):
+        if i % CHECK_CHUNK == CHECK_CHUNK - 1:
+            cooperate()
+        yield item
 
 
 def later(delay: float, fn: Callable[[], None]) -> None:
@@ -521,9 +529,7 @@ class ChangeFeed:
     def _wake_behind(self, versions: dict[str, int], cooperative: bool = False) -> None:
         """Wake the watchers of these matches not at these versions (``cooperative``: letting the process's other
         work run every ``CHECK_CHUNK`` matches, see ``cooperate``)."""
-        for i, (match_id, version) in enumerate(versions.items()):
-            if cooperative and i % CHECK_CHUNK == CHECK_CHUNK - 1:
-                cooperate()
+        for match_id, version in in_chunks(versions.items()) if cooperative else versions.items():
             self._note(match_id, version)
             self._wake(match_id, version)
 
@@ -584,9 +590,7 @@ class ChangeFeed:
                     versions = self.store.versions(fresh) if fresh else {}
                     known = {m: seen[m] for m in list(self._subs) if m in seen}
                     if known:
-                        for i, (match_id, rows) in enumerate(self.store.actions_after(known).items()):
-                            if i % CHECK_CHUNK == CHECK_CHUNK - 1:
-                                cooperate()
+                        for match_id, rows in in_chunks(self.store.actions_after(known).items()):
                             versions[match_id] = rows[-1].version
                             self.hear(match_id, Change(rows[-1].version, rows))
                         for match_id, at in known.items():
