@@ -131,6 +131,10 @@ _UPDATE_IDEMPOTENCY_END = (
 #: How long a SQLite writer waits for the others (``_SQLiteWriters``, then SQLite's busy handler), in seconds.
 SQLITE_BUSY_S = 30.0
 
+#: The size a SQLite log's file is cut back to when it is written again from its start, in bytes (it grows past
+#: it while a reader holds an old snapshot: ``_SQLiteWriters``). Two workers write about 7 MB between checkpoints.
+SQLITE_LOG_LIMIT = 32 << 20
+
 #: Largest NOTIFY payload sent (PostgreSQL refuses one of 8000 bytes or more): beyond it the state is left out.
 NOTIFY_LIMIT = 7900
 
@@ -357,7 +361,9 @@ class _SQLiteWriters:
     sleep stops every request of the process, although the other writer's transaction takes about 60 µs. Here
     this process's writers queue on a thread lock (a gevent lock in a patched worker), and the processes on an
     advisory ``flock`` of the file ``<database>-writer``, waited for in steps of 50 µs: the worker still
-    waits, but for as long as the other writer holds the lock, not for SQLite's next step of sleep. SQLite's
+    waits, but for as long as the other writer holds the lock, not for SQLite's next step of sleep; past
+    ``WAIT_ALONE_S`` (the holder is checkpointing, or the system has stopped it) it waits in gevent's sleep,
+    and the worker's other requests go on meanwhile. SQLite's
     own locking is unchanged beneath it (another program writing the file is still waited for by the busy
     handler), and after ``SQLITE_BUSY_S`` without the lock a writer goes on to SQLite's wait. Where ``fcntl``
     is missing (Windows), the thread lock alone. With both parts (``bench/service_load.py`` with 1,000
@@ -372,10 +378,17 @@ class _SQLiteWriters:
     (``wal_autocheckpoint=0``, set in ``Store._make_engine``); after every ``CHECKPOINT_WRITES`` writes a
     process runs a passive checkpoint on a connection of its own in a thread of the operating system
     (``_in_os_thread``): SQLite lets go of the GIL for it, the event loop and the writers go on, and a passive
-    checkpoint waits for no one. (Writes are counted, not the log's file size: a checkpointed log is written
-    again from its start, and its file keeps the size it had.)"""
+    checkpoint waits for no one. Then the frames written meanwhile are copied with the writers held off (the
+    lock file, ``_checkpoint_tail``): SQLite writes its log again from the start only after a checkpoint that
+    left nothing, which a checkpoint with writers going on never does (the log grew by every page written).
+    (Writes are counted, not the log's file size: a log written again from its start keeps its file's size,
+    up to ``journal_size_limit``.)"""
 
     __slots__ = ("_path", "_threads", "_fd", "_pid", "_writes", "_checkpointing", "_failed")
+
+    #: how long a writer waits for the lock in the thread's own steps of 50 µs (the worker stopped whole, for a
+    #: lock that is held about 60 µs); past it, in steps of 0.5 ms of ``time.sleep``, gevent's in a worker
+    WAIT_ALONE_S = 0.001
 
     #: a process's writes between two of its checkpoints (a move's commit writes 2-4 pages: about SQLite's own
     #: 1,000 pages between checkpoints with one worker, half that with two)
@@ -417,9 +430,13 @@ class _SQLiteWriters:
                 now = time.monotonic()
                 if deadline is None:
                     deadline = now + SQLITE_BUSY_S
+                    alone_until = now + self.WAIT_ALONE_S
                 elif now > deadline:             # held that long: SQLite's busy handler decides
                     return
-                _thread_sleep(0.00005)
+                if now < alone_until:
+                    _thread_sleep(0.00005)
+                else:                            # (gevent's sleep in a worker: its other requests go on)
+                    time.sleep(0.0005)
             except OSError:
                 return
 
@@ -455,13 +472,34 @@ class _SQLiteWriters:
         try:
             conn = sqlite3.connect(self._path, timeout=SQLITE_BUSY_S, check_same_thread=False)
             try:
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()     # the bulk, the writers going on
+                self._checkpoint_tail(conn)
             finally:
                 conn.close()
         except BaseException as exc:             # noqa: BLE001 - told in the process's thread (no logging here)
             self._failed = exc
         finally:
             self._checkpointing = False
+
+    def _checkpoint_tail(self, conn: sqlite3.Connection) -> None:
+        """The frames written while the bulk was copied, copied with this store's writers held off (the lock
+        file on a description of its own, which excludes this process's writers too): the log is then whole in
+        the database, and the next writer starts it again from its beginning. Otherwise, with writes going on,
+        every checkpoint ended with frames left over, SQLite never went back to the log's start, and the log
+        grew by every page written (135 MB in one run of ``bench/service_load.py``, against 6-8 MB now). The
+        writers wait for this one's copy and syncs, 1-5 ms once every ``CHECKPOINT_WRITES`` writes."""
+        fd = -1
+        if fcntl is not None:
+            try:
+                fd = os.open(self._path + "-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                fcntl.flock(fd, fcntl.LOCK_EX)      # (an OS thread: waiting here stops no event loop)
+            except OSError:
+                pass
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        finally:
+            if fd >= 0:
+                os.close(fd)                        # (and with it the lock)
 
 
 class Store:
@@ -548,6 +586,7 @@ class Store:
                 cur.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_S * 1000)}")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA wal_autocheckpoint=0")      # (the store's own, in a thread: _SQLiteWriters)
+                cur.execute(f"PRAGMA journal_size_limit={SQLITE_LOG_LIMIT}")
                 cur.close()
 
             return engine

@@ -21,6 +21,7 @@ import robotcore
 from robotcore_api.service import MatchService
 from robotcore_api.store import (
     _MANY_MAX,
+    SQLITE_LOG_LIMIT,
     MatchRecord,
     NewActions,
     SeatSpec,
@@ -181,6 +182,49 @@ def test_a_sqlite_writer_waits_for_another_process_holding_the_writers_lock(tmp_
         store.dispose()
 
 
+def test_a_sqlite_writer_waiting_long_for_the_lock_waits_in_time_sleep(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer waits for the writers' lock in its thread's own short sleeps for ``WAIT_ALONE_S`` only (a
+    holder keeps it about 60 µs); past that (a checkpoint's tail, a holder the system stopped) it waits in
+    ``time.sleep``, which gevent patches in a worker, so that the worker's other requests go on."""
+    store = sqlite_store(tmp_path)
+    waits: list[float] = []
+    real_sleep = time.sleep
+    writer_thread: list[int] = []
+
+    def recording_sleep(seconds: float) -> None:
+        if threading.get_ident() in writer_thread:
+            waits.append(seconds)
+        real_sleep(seconds)
+
+    try:
+        rec, state = new_record()
+        store.insert_match(rec)
+        new, _ = step(state, random.Random(1))
+        other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
+        fcntl.flock(other, fcntl.LOCK_EX)
+        monkeypatch.setattr(time, "sleep", recording_sleep)
+        done = threading.Event()
+
+        def write() -> None:
+            writer_thread.append(threading.get_ident())
+            store.commit(rec.id, 0, new)
+            done.set()
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        assert not done.wait(0.2)
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+        assert done.wait(5)
+        writer.join()
+        assert store.get_version(rec.id) == 1
+        assert waits.count(0.0005) >= 10                # 0.2 s held: past the first ms, steps of 0.5 ms
+        assert len(waits) - waits.count(0.0005) <= _SQLiteWriters.WAIT_ALONE_S / 0.00005 + 1
+    finally:
+        store.dispose()
+
+
 def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The store's connections never checkpoint in a commit (``wal_autocheckpoint=0``); after every
@@ -200,6 +244,7 @@ def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(tmp_pat
     try:
         with store._dbapi() as conn:
             assert conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+            assert conn.execute("PRAGMA journal_size_limit").fetchone()[0] == SQLITE_LOG_LIMIT
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")     # the schema into the file: it starts there
         assert in_the_file_alone() == 0
         writers = store._write_lock
@@ -216,6 +261,61 @@ def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(tmp_pat
             time.sleep(0.01)
         assert not writers._checkpointing and writers._failed is None
         assert in_the_file_alone() == 6
+    finally:
+        store.dispose()
+
+
+def wal_restarts(path: Path) -> int:
+    """How many times SQLite has written the log ``<path>-wal`` again from its start (its header's checkpoint
+    sequence number, which each restart advances)."""
+    with open(f"{path}-wal", "rb") as f:
+        return int.from_bytes(f.read(16)[12:16], "big")
+
+
+def test_sqlite_log_is_written_again_from_its_start_after_a_checkpoint_that_met_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkpoint of the store (``_SQLiteWriters._checkpoint``) while another thread commits without pause:
+    the next write starts the log again from its beginning (SQLite does so only after a checkpoint that left
+    no frame behind). A passive checkpoint alone always met new frames, and the log grew by every page
+    written (160 MB after 12,000 moves)."""
+    monkeypatch.setattr(_SQLiteWriters, "CHECKPOINT_WRITES", 10**6)     # (this test's checkpoint only)
+    store = sqlite_store(tmp_path)
+    path = tmp_path / "w.db"
+    try:
+        rec, _ = new_record()
+        store.insert_match(rec)
+        writers = store._write_lock
+        assert isinstance(writers, _SQLiteWriters)
+        version = 0
+
+        def move() -> None:                         # (the store checks no rule: one entry and the same state)
+            nonlocal version
+            assert store.commit(rec.id, version, NewActions([(0, 0, False)], rec.state, False, False))
+            version += 1
+
+        for _ in range(1500):                       # a log long enough that copying it takes a while
+            move()
+        before = wal_restarts(path)
+        checkpointing = threading.Event()
+        during = 0
+
+        def writer() -> None:
+            nonlocal during
+            checkpointing.wait()
+            while checkpointing.is_set():
+                move()
+                during += 1
+                time.sleep(0.0001)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        checkpointing.set()
+        writers._checkpoint()
+        checkpointing.clear()
+        thread.join()
+        assert writers._failed is None and during > 0
+        move()
+        assert wal_restarts(path) > before
     finally:
         store.dispose()
 
