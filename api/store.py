@@ -22,6 +22,7 @@ on both. What the service relies on:
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -384,7 +385,7 @@ class _SQLiteWriters:
     (Writes are counted, not the log's file size: a log written again from its start keeps its file's size,
     up to ``journal_size_limit``.)"""
 
-    __slots__ = ("_path", "_threads", "_fd", "_pid", "_writes", "_checkpointing", "_failed")
+    __slots__ = ("_path", "_threads", "_fd", "_pid", "_writes", "_checkpointing", "_failed", "_collecting")
 
     #: how long a writer waits for the lock in the thread's own steps of 50 µs (the worker stopped whole, for a
     #: lock that is held about 60 µs); past it, in steps of 0.5 ms of ``time.sleep``, gevent's in a worker
@@ -402,6 +403,7 @@ class _SQLiteWriters:
         self._writes = 0
         self._checkpointing = False
         self._failed: BaseException | None = None
+        self._collecting = False                # (whether the collector was on when the holder took the lock)
 
     def _file(self) -> int:
         """This process's descriptor of the lock file (a descriptor inherited through a fork shares its lock
@@ -415,6 +417,14 @@ class _SQLiteWriters:
 
     def __enter__(self) -> None:
         self._threads.acquire()
+        self._take_file()
+        # no collection while the lock is held: a young collection takes milliseconds in a busy worker, and
+        # every writer of every worker would wait for it (about one in 45 began here: bench/service_split.py)
+        self._collecting = gc.isenabled()
+        gc.disable()
+
+    def _take_file(self) -> None:
+        """This process's turn on the lock file (or none where there is no ``fcntl`` or no file)."""
         if fcntl is None:
             return
         try:
@@ -448,6 +458,8 @@ class _SQLiteWriters:
                 except OSError:
                     pass
         finally:
+            if self._collecting:
+                gc.enable()
             self._threads.release()
         self._writes += 1
         if self._writes >= self.CHECKPOINT_WRITES and not self._checkpointing:

@@ -5,6 +5,7 @@ one winner."""
 from __future__ import annotations
 
 import fcntl
+import gc
 import os
 import random
 import sqlite3
@@ -222,6 +223,27 @@ def test_a_sqlite_writer_waiting_long_for_the_lock_waits_in_time_sleep(tmp_path:
         assert waits.count(0.0005) >= 10                # 0.2 s held: past the first ms, steps of 0.5 ms
         assert len(waits) - waits.count(0.0005) <= _SQLiteWriters.WAIT_ALONE_S / 0.00005 + 1
     finally:
+        store.dispose()
+
+
+def test_no_garbage_collection_while_a_sqlite_writer_holds_the_lock(tmp_path: Path) -> None:
+    """The collector is off while a writer holds the writers' lock (a collection there would hold every
+    worker's writers), and back as it was after: on again, or still off where the program had turned it off."""
+    store = sqlite_store(tmp_path)
+    writers = store._write_lock
+    assert isinstance(writers, _SQLiteWriters)
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        with writers:
+            assert not gc.isenabled()
+        assert gc.isenabled()
+        gc.disable()
+        with writers:
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
         store.dispose()
 
 
