@@ -417,7 +417,11 @@ class _SQLiteWriters:
 
     def __enter__(self) -> None:
         self._threads.acquire()
-        self._take_file()
+        try:
+            self._take_file()
+        except BaseException:                    # (a greenlet killed or timed out in gevent's sleep there)
+            self._threads.release()
+            raise
         # no collection while the lock is held: a young collection takes milliseconds in a busy worker, and
         # every writer of every worker would wait for it (about one in 45 began here: bench/service_split.py)
         self._collecting = gc.isenabled()

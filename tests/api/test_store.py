@@ -226,6 +226,43 @@ def test_a_sqlite_writer_waiting_long_for_the_lock_waits_in_time_sleep(tmp_path:
         store.dispose()
 
 
+def test_a_sqlite_writer_interrupted_while_waiting_for_the_lock_leaves_it_free(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer whose wait ends in an exception (a gevent timeout or kill raised in gevent's sleep) gives the
+    process's lock back: the next writer is not blocked for ever."""
+    store = sqlite_store(tmp_path)
+
+    class Interrupted(Exception):
+        pass
+
+    real_sleep = time.sleep
+
+    def interrupting_sleep(seconds: float) -> None:
+        if seconds == 0.0005:                       # (past WAIT_ALONE_S: gevent's sleep in a worker)
+            raise Interrupted
+        real_sleep(seconds)
+
+    try:
+        rec, state = new_record()
+        store.insert_match(rec)
+        new, _ = step(state, random.Random(1))
+        other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
+        fcntl.flock(other, fcntl.LOCK_EX)
+        monkeypatch.setattr(time, "sleep", interrupting_sleep)
+        with pytest.raises(Interrupted):
+            store.commit(rec.id, 0, new)
+        monkeypatch.setattr(time, "sleep", real_sleep)
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+        done = threading.Event()
+        writer = threading.Thread(target=lambda: (store.commit(rec.id, 0, new), done.set()), daemon=True)
+        writer.start()
+        assert done.wait(5)                         # (blocked for ever on the process's lock before)
+        assert store.get_version(rec.id) == 1
+    finally:
+        store.dispose()
+
+
 def test_no_garbage_collection_while_a_sqlite_writer_holds_the_lock(tmp_path: Path) -> None:
     """The collector is off while a writer holds the writers' lock (a collection there would hold every
     worker's writers), and back as it was after: on again, or still off where the program had turned it off."""
