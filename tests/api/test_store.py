@@ -152,6 +152,21 @@ def sqlite_store(tmp_path: Path) -> Store:
     return s
 
 
+def a_match_and_its_move(store: Store) -> tuple[MatchRecord, NewActions]:
+    """A new match in ``store`` and a legal first move of it, not committed."""
+    rec, state = new_record()
+    store.insert_match(rec)
+    return rec, step(state, random.Random(1))[0]
+
+
+def writers_lock_held_elsewhere(tmp_path: Path) -> int:
+    """The writers' lock of ``sqlite_store(tmp_path)`` taken on an open file description of its own, as another
+    process would take it; unlock or close the returned descriptor to release it."""
+    other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    return other
+
+
 @pytest.mark.parametrize("write", ["commit", "insert_match", "list_match", "set_idempotent_end"])
 def test_a_sqlite_writer_waits_for_another_process_holding_the_writers_lock(tmp_path: Path, write: str) -> None:
     """Every write transaction of a SQLite store takes the advisory lock ``<database>-writer`` (``_SQLiteWriters``):
@@ -159,17 +174,14 @@ def test_a_sqlite_writer_waits_for_another_process_holding_the_writers_lock(tmp_
     in far less than SQLite's first step of sleep."""
     store = sqlite_store(tmp_path)
     try:
-        rec, state = new_record()
-        store.insert_match(rec)
-        new, _ = step(state, random.Random(1))
+        rec, new = a_match_and_its_move(store)
         writes = {
             "commit": lambda: store.commit(rec.id, 0, new),
             "insert_match": lambda: store.insert_match(new_record(seed=2)[0]),
             "list_match": lambda: store.list_match(rec.id, 1.0),
             "set_idempotent_end": lambda: store.set_idempotent_end(rec.id, 0, "key", 3),
         }
-        other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
-        fcntl.flock(other, fcntl.LOCK_EX)
+        other = writers_lock_held_elsewhere(tmp_path)
         done = threading.Event()
         writer = threading.Thread(target=lambda: (writes[write](), done.set()))
         writer.start()
@@ -199,11 +211,8 @@ def test_a_sqlite_writer_waiting_long_for_the_lock_waits_in_time_sleep(tmp_path:
         real_sleep(seconds)
 
     try:
-        rec, state = new_record()
-        store.insert_match(rec)
-        new, _ = step(state, random.Random(1))
-        other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
-        fcntl.flock(other, fcntl.LOCK_EX)
+        rec, new = a_match_and_its_move(store)
+        other = writers_lock_held_elsewhere(tmp_path)
         monkeypatch.setattr(time, "sleep", recording_sleep)
         done = threading.Event()
 
@@ -243,11 +252,8 @@ def test_a_sqlite_writer_interrupted_while_waiting_for_the_lock_leaves_it_free(
         real_sleep(seconds)
 
     try:
-        rec, state = new_record()
-        store.insert_match(rec)
-        new, _ = step(state, random.Random(1))
-        other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
-        fcntl.flock(other, fcntl.LOCK_EX)
+        rec, new = a_match_and_its_move(store)
+        other = writers_lock_held_elsewhere(tmp_path)
         monkeypatch.setattr(time, "sleep", interrupting_sleep)
         with pytest.raises(Interrupted):
             store.commit(rec.id, 0, new)
