@@ -381,7 +381,9 @@ class _SQLiteWriters:
     (``_in_os_thread``): SQLite lets go of the GIL for it, the event loop and the writers go on, and a passive
     checkpoint waits for no one. Then the frames written meanwhile are copied with the writers held off (the
     lock file, ``_checkpoint_tail``): SQLite writes its log again from the start only after a checkpoint that
-    left nothing, which a checkpoint with writers going on never does (the log grew by every page written).
+    left nothing, which a checkpoint with writers going on almost never does (the log grew by every page
+    written). A reader still on an older snapshot, or another process's checkpoint running at that moment,
+    can still leave frames behind: then a later checkpoint restarts the log.
     (Writes are counted, not the log's file size: a log written again from its start keeps its file's size,
     up to ``journal_size_limit``.)"""
 
@@ -500,8 +502,9 @@ class _SQLiteWriters:
     def _checkpoint_tail(self, conn: sqlite3.Connection) -> None:
         """The frames written while the bulk was copied, copied with this store's writers held off (the lock
         file on a description of its own, which excludes this process's writers too): the log is then whole in
-        the database, and the next writer starts it again from its beginning. Otherwise, with writes going on,
-        every checkpoint ended with frames left over, SQLite never went back to the log's start, and the log
+        the database (unless a reader holds an older snapshot, or another process's checkpoint runs now), and
+        the next writer starts it again from its beginning. Otherwise, with writes going on, checkpoints
+        ended with frames left over, SQLite did not go back to the log's start, and the log
         grew by every page written (135 MB in one run of ``bench/service_load.py``, against 6-8 MB now). The
         writers wait for this one's copy and syncs, 1-5 ms once every ``CHECKPOINT_WRITES`` writes."""
         fd = -1
@@ -510,7 +513,8 @@ class _SQLiteWriters:
                 fd = os.open(self._path + "-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
                 # waits in the kernel (an OS thread: no event loop stops), woken at the lock's release. Polling
                 # instead let the writers take it again and again: the tail began later, with more frames to
-                # copy, and the longest commit waiting for it went from 4-6 to 8-10 ms
+                # copy, and the longest commit waiting for it went from 4-6 to 8-10 ms. (No time limit: a holder
+                # that never lets go has stopped every writer, which go on to SQLite's wait after SQLITE_BUSY_S.)
                 fcntl.flock(fd, fcntl.LOCK_EX)
             except OSError:
                 pass
