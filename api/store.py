@@ -522,7 +522,11 @@ class _SQLiteWriters:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         finally:
             if fd >= 0:
-                os.close(fd)                        # (and with it the lock)
+                try:                                # (unlocked first: a child forked meanwhile shares the
+                    fcntl.flock(fd, fcntl.LOCK_UN)  # descriptor's lock, which closing alone would leave it)
+                except OSError:
+                    pass
+                os.close(fd)
 
 
 class Store:

@@ -271,6 +271,46 @@ def test_a_sqlite_writer_interrupted_while_waiting_for_the_lock_leaves_it_free(
         store.dispose()
 
 
+def test_a_checkpoint_tail_leaves_the_writers_lock_free_even_if_its_descriptor_was_shared(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tail unlocks before it closes: a child forked while it held the lock shares the descriptor (here a
+    ``dup``, which shares it the same way), and closing alone would leave the lock held for as long as the
+    child lives."""
+    store = sqlite_store(tmp_path)
+    writers = store._write_lock
+    assert isinstance(writers, _SQLiteWriters)
+    opened: list[int] = []
+    shared: list[int] = []
+    real_open = os.open
+
+    def recording_open(path: str, *args: Any) -> int:
+        fd = real_open(path, *args)
+        opened.append(fd)
+        return fd
+
+    class Conn:                                     # the tail's checkpoint, during which the "fork" happens
+        def execute(self, sql: str) -> Any:
+            shared.append(os.dup(opened[-1]))
+            return self
+
+        def fetchall(self) -> list[tuple[int, int, int]]:
+            return [(0, 0, 0)]
+
+    monkeypatch.setattr(os, "open", recording_open)
+    try:
+        writers._checkpoint_tail(Conn())  # type: ignore[arg-type]
+        monkeypatch.setattr(os, "open", real_open)
+        other = os.open(str(tmp_path / "w.db-writer"), os.O_RDWR | os.O_CREAT)
+        try:
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)      # free (BlockingIOError otherwise)
+        finally:
+            os.close(other)
+    finally:
+        for fd in shared:
+            os.close(fd)
+        store.dispose()
+
+
 def test_no_garbage_collection_while_a_sqlite_writer_holds_the_lock(tmp_path: Path) -> None:
     """The collector is off while a writer holds the writers' lock (a collection there would hold every
     worker's writers), and back as it was after: on again, or still off where the program had turned it off."""
