@@ -364,9 +364,10 @@ class _SQLiteWriters:
     advisory ``flock`` of the file ``<database>-writer``, waited for in steps of 50 µs: the worker still
     waits, but for as long as the other writer holds the lock, not for SQLite's next step of sleep; past
     ``WAIT_ALONE_S`` (the holder is checkpointing, or the system has stopped it) it waits in gevent's sleep,
-    and the worker's other requests go on meanwhile. SQLite's
-    own locking is unchanged beneath it (another program writing the file is still waited for by the busy
-    handler), and after ``SQLITE_BUSY_S`` without the lock a writer goes on to SQLite's wait. Where ``fcntl``
+    and the worker's other requests go on meanwhile. The holder never collects garbage (a collection there
+    held every worker's writers). SQLite's own locking is unchanged beneath it (another program writing the
+    file is still waited for by the busy handler), and after ``SQLITE_BUSY_S`` without the lock a writer goes
+    on to SQLite's wait. Where ``fcntl``
     is missing (Windows), the thread lock alone. With both parts (``bench/service_load.py`` with 1,000
     watchers on SQLite, two workers, commits timed in the workers), the commits that held their worker over
     1 ms went from 350-440 to 46-56 per worker in a run (630-795 ms of it to 67-80 ms), the longest from 9-27
