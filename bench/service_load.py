@@ -1010,6 +1010,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop_server(proc)
         stop_server(hello_proc)
+        if args.database is None:               # the run's own SQLite files go; the servers' logs stay
+            for path in workdir.glob("bench.db*"):
+                path.unlink()
     load_after = os.getloadavg()
 
     names = {"hello": "GET / (bare Flask hello-world)", "hello_move": "POST /echo (hello-world, move-shaped)",
