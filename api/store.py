@@ -367,8 +367,7 @@ class _SQLiteWriters:
     and the worker's other requests go on meanwhile. The holder never collects garbage (a collection there
     held every worker's writers). SQLite's own locking is unchanged beneath it (another program writing the
     file is still waited for by the busy handler), and after ``SQLITE_BUSY_S`` without the lock a writer goes
-    on to SQLite's wait. Where ``fcntl``
-    is missing (Windows), the thread lock alone. With both parts (``bench/service_load.py`` with 1,000
+    on to SQLite's wait. Where ``fcntl`` is missing (Windows), the thread lock alone. With both parts (``bench/service_load.py`` with 1,000
     watchers on SQLite, two workers, commits timed in the workers), the commits that held their worker over
     1 ms went from 350-440 to 46-56 per worker in a run (630-795 ms of it to 67-80 ms), the longest from 9-27
     ms to 4-6 ms, and a commit's p99 from 3.3 to 1.0 ms.
@@ -505,9 +504,9 @@ class _SQLiteWriters:
         file on a description of its own, which excludes this process's writers too): the log is then whole in
         the database (unless a reader holds an older snapshot, or another process's checkpoint runs now), and
         the next writer starts it again from its beginning. Otherwise, with writes going on, checkpoints
-        ended with frames left over, SQLite did not go back to the log's start, and the log
-        grew by every page written (135 MB in one run of ``bench/service_load.py``, against 6-8 MB now). The
-        writers wait for this one's copy and syncs, 1-5 ms once every ``CHECKPOINT_WRITES`` writes."""
+        ended with frames left over, SQLite did not go back to the log's start, and the log grew by every page
+        written (up to 136 MB in one run of ``bench/service_load.py``, against 6-8 MB now). The writers wait
+        for this one's copy and syncs, 1-5 ms once every ``CHECKPOINT_WRITES`` writes."""
         fd = -1
         if fcntl is not None:
             try:
