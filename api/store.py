@@ -353,6 +353,14 @@ def _in_os_thread(fn: Callable[[], None]) -> None:
     threading.Thread(target=fn, daemon=True).start()
 
 
+def _unlock(fd: int) -> None:
+    """Release the ``flock`` of ``fd``'s open file description (held or not)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError:
+        pass
+
+
 class _SQLiteWriters:
     """The SQLite writers of a store: ``with store._write_lock`` around each transaction of the hot path, one
     writer at a time, and the WAL's checkpoints out of their way.
@@ -367,10 +375,10 @@ class _SQLiteWriters:
     and the worker's other requests go on meanwhile. The holder never collects garbage (a collection there
     held every worker's writers). SQLite's own locking is unchanged beneath it (another program writing the
     file is still waited for by the busy handler), and after ``SQLITE_BUSY_S`` without the lock a writer goes
-    on to SQLite's wait. Where ``fcntl`` is missing (Windows), the thread lock alone. With both parts (``bench/service_load.py`` with 1,000
-    watchers on SQLite, two workers, commits timed in the workers), the commits that held their worker over
-    1 ms went from 350-440 to 46-56 per worker in a run (630-795 ms of it to 67-80 ms), the longest from 9-27
-    ms to 4-6 ms, and a commit's p99 from 3.3 to 1.0 ms.
+    on to SQLite's wait. Where ``fcntl`` is missing (Windows), the thread lock alone. With both parts
+    (``bench/service_load.py`` with 1,000 watchers on SQLite, two workers, commits timed in the workers), the
+    commits that held their worker over 1 ms went from 350-440 to 46-56 per worker in a run (630-795 ms of it
+    to 67-80 ms), the longest from 9-27 ms to 4-6 ms, and a commit's p99 from 3.3 to 1.0 ms.
 
     **Checkpoints in a thread.** A WAL database copies its log back into the database file now and then (a
     checkpoint, with a sync of both files). SQLite does it in the commit that takes the log past 1,000 pages,
@@ -412,10 +420,15 @@ class _SQLiteWriters:
         with the parent's: each process opens its own)."""
         pid = os.getpid()
         if self._pid != pid:
-            self._fd = os.open(self._path + "-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            self._fd = self._open_file()
             self._pid = pid
             self._checkpointing = False          # (a checkpoint of the parent's is not this process's)
         return self._fd
+
+    def _open_file(self) -> int:
+        """A new descriptor, and open file description, of the lock file ``<database>-writer`` (the lock
+        belongs to the description: two of them exclude each other, even in one process)."""
+        return os.open(self._path + "-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
 
     def __enter__(self) -> None:
         self._threads.acquire()
@@ -459,10 +472,7 @@ class _SQLiteWriters:
     def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
         try:
             if fcntl is not None and self._pid == os.getpid():
-                try:
-                    fcntl.flock(self._fd, fcntl.LOCK_UN)
-                except OSError:
-                    pass
+                _unlock(self._fd)
         finally:
             if self._collecting:
                 gc.enable()
@@ -510,7 +520,7 @@ class _SQLiteWriters:
         fd = -1
         if fcntl is not None:
             try:
-                fd = os.open(self._path + "-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                fd = self._open_file()
                 # waits in the kernel (an OS thread: no event loop stops), woken at the lock's release. Polling
                 # instead let the writers take it again and again: the tail began later, with more frames to
                 # copy, and the longest commit waiting for it went from 4-6 to 8-10 ms. (No time limit: a holder
@@ -522,10 +532,7 @@ class _SQLiteWriters:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         finally:
             if fd >= 0:
-                try:                                # (unlocked first: a child forked meanwhile shares the
-                    fcntl.flock(fd, fcntl.LOCK_UN)  # descriptor's lock, which closing alone would leave it)
-                except OSError:
-                    pass
+                _unlock(fd)         # (first: a child forked meanwhile shares it, and closing alone would leave it)
                 os.close(fd)
 
 
