@@ -65,3 +65,32 @@ def test_the_move_shaped_floor_posts_a_move_and_gets_a_move_sized_answer(monkeyp
     sent.clear()
     load.floor_client("http://unused", time.time() + 0.01, time.time(), "/")
     assert sent[0] == ("GET", "/", None, None)
+
+
+def test_a_load_client_batch_collects_before_and_never_during() -> None:
+    """The clients measure: their garbage is collected before a phase, and no collection stops their threads
+    during it (``_uncollected``); the collector is as it was afterwards."""
+    import gc
+    import weakref
+
+    load = load_bench("service_load")
+
+    class Node:
+        pass
+
+    def garbage_cycle() -> weakref.ref[Node]:
+        node = Node()
+        node.self = node  # type: ignore[attr-defined]
+        return weakref.ref(node)
+
+    was_on = gc.isenabled()
+    try:
+        for on in (True, False):
+            (gc.enable if on else gc.disable)()
+            cycle = garbage_cycle()
+            assert cycle() is not None                      # a cycle: only a collection frees it
+            inside = load._uncollected(lambda c=cycle: (c() is None, gc.isenabled()))
+            assert inside == (True, False)                  # collected first; no collection during the batch
+            assert gc.isenabled() is on
+    finally:
+        (gc.enable if was_on else gc.disable)()
