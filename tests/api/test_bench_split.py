@@ -86,9 +86,10 @@ def test_a_load_client_batch_collects_before_and_never_during() -> None:
     was_on = gc.isenabled()
     try:
         for on in (True, False):
-            (gc.enable if on else gc.disable)()
+            gc.disable()                                    # (no automatic collection frees it before the call)
             cycle = garbage_cycle()
             assert cycle() is not None                      # a cycle: only a collection frees it
+            (gc.enable if on else gc.disable)()
             inside = load._uncollected(lambda c=cycle: (c() is None, gc.isenabled()))
             assert inside == (True, False)                  # collected first; no collection during the batch
             assert gc.isenabled() is on
