@@ -9,7 +9,7 @@ default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_SPECTATOR_TICK_S``, ``ROB
 ``ROBOTCORE_BOT_QUEUE``, ``ROBOTCORE_RATE_LIMIT_ADDRESS``, ``ROBOTCORE_RATE_LIMIT_TOKEN``,
 ``ROBOTCORE_RATE_LIMIT_STORAGE``, ``ROBOTCORE_DB_CONNECTIONS`` (per worker; on PostgreSQL by default 64 shared by
 the workers, 4 to 16 each: ``live.default_db_connections``), ``ROBOTCORE_GC_THRESHOLD`` (the workers' garbage
-collector thresholds, default 20000,10,10: ``live.GC_THRESHOLD``) (README).
+collector thresholds, default 5000,40,10: ``live.GC_THRESHOLD``) (README).
 
 - ``gevent`` workers (the default): each worker serves its connections on one event loop, a request per
   greenlet. A watcher (a long-poll waiting, an event stream held open) is a parked greenlet and a socket, not

@@ -83,9 +83,13 @@ def default_workers(database_url: str, worker_class: str, cores: int) -> int:
 #: The garbage collector's thresholds in the service's worker processes when ``ROBOTCORE_GC_THRESHOLD`` does not
 #: say (``gunicorn_conf``). CPython's own young-generation threshold (700 net allocations of containers) made a
 #: gevent worker holding a thousand watchers collect about 30 times a second, at about 1 ms each (the young
-#: objects' references reach into the watchers' long-lived ones), 3-8% of its CPU, with pauses up to 37-103 ms;
-#: at 20,000 it collects a few times a run (bench/README.md, issue 13).
-GC_THRESHOLD = (20_000, 10, 10)
+#: objects' references reach into the watchers' long-lived ones), 3-8% of its CPU, with pauses up to 37-103 ms
+#: (its older generations collected every 7,000 and 70,000 allocations). At 20,000 a young collection stopped
+#: the worker 10-16 ms (3-4 a run with a thousand watchers, the watchers' objects still young when the moves
+#: began); at 5,000 it stops it 2.8-4.6 ms, 16-19 times a run, for less CPU in all (27-34 ms a worker a run
+#: against 34-41), and 40 young collections to a middle one keep the older generations collected as seldom as
+#: at 20,000: every 200,000 and 2,000,000 net allocations (``gc.callbacks`` in the workers, bench/README.md).
+GC_THRESHOLD = (5_000, 40, 10)
 
 
 def gc_threshold(value: str | None) -> tuple[int, int, int]:
@@ -96,7 +100,7 @@ def gc_threshold(value: str | None) -> tuple[int, int, int]:
         return GC_THRESHOLD
     parts = value.split(",")
     if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"ROBOTCORE_GC_THRESHOLD must be three whole numbers such as 20000,10,10, got {value!r}")
+        raise ValueError(f"ROBOTCORE_GC_THRESHOLD must be three whole numbers such as 5000,40,10, got {value!r}")
     first, second, third = (int(p) for p in parts)
     return first, second, third
 

@@ -247,6 +247,10 @@ def test_the_workers_collect_at_the_configured_thresholds() -> None:
     import sys
 
     assert gc_threshold(None) == gc_threshold(" ") == GC_THRESHOLD and GC_THRESHOLD[0] > 700
+    # young collections kept small, since each stops the worker (10-16 ms at 20,000 with a thousand watchers
+    # open, 3-5 ms at 5,000), and the older generations collected as seldom as at 20000,10,10
+    young, middle, old = GC_THRESHOLD
+    assert young <= 5_000 and young * middle >= 200_000 and young * middle * old >= 2_000_000
     assert gc_threshold("700,10,10") == (700, 10, 10)
     assert gc_threshold("0, 10, 10") == (0, 10, 10)
     for bad in ("700", "700,10", "a,b,c", "-1,10,10", "1.5,10,10", "700,10,10,1"):
