@@ -85,10 +85,10 @@ def default_workers(database_url: str, worker_class: str, cores: int) -> int:
 #: gevent worker holding a thousand watchers collect about 30 times a second, at about 1 ms each (the young
 #: objects' references reach into the watchers' long-lived ones), 3-8% of its CPU, with pauses up to 37-103 ms
 #: (its older generations collected every 7,000 and 70,000 allocations). At 20,000 a young collection stopped
-#: the worker 10-16 ms (3-4 a run with a thousand watchers, the watchers' objects still young when the moves
-#: began); at 5,000 it stops it 2.8-4.6 ms, 16-19 times a run, for less CPU in all (27-34 ms a worker a run
-#: against 34-41), and 40 young collections to a middle one keep the older generations collected as seldom as
-#: at 20,000: every 200,000 and 2,000,000 net allocations (``gc.callbacks`` in the workers, bench/README.md).
+#: the worker 10-16 ms, 3-4 times a run with a thousand watchers; at 5,000, 2.8-4.6 ms, 16-19 times a run, for
+#: less CPU in all (27-34 ms a worker a run against 34-41). 40 young collections to a middle one keep the older
+#: generations collected as seldom as at 20,000: every 200,000 and 2,000,000 net allocations (``gc.callbacks``
+#: in the workers, bench/README.md).
 GC_THRESHOLD = (5_000, 40, 10)
 
 
