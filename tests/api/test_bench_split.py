@@ -95,3 +95,23 @@ def test_a_load_client_batch_collects_before_and_never_during() -> None:
             assert gc.isenabled() is on
     finally:
         (gc.enable if was_on else gc.disable)()
+
+
+def test_a_load_targets_verdict_stands_on_the_median_of_its_rounds() -> None:
+    """``service_load``'s verdicts: the median of the rounds' ratios against the goal (met on the goal itself),
+    never one round's, with their spread and the count of rounds that met it alone; a round without a figure
+    (nan: a phase with no request) is left out, and a run with none meets nothing."""
+    load = load_bench("service_load")
+    v = load.round_verdict([0.4, 0.6, 0.55], 0.5, at_least=True)
+    assert (v["median"], v["min"], v["max"], v["met"], v["rounds_met"], v["rounds"]) == (0.55, 0.4, 0.6, True, 2, 3)
+    assert load.verdict_line("move / hello-world throughput", v) == \
+        "| move / hello-world throughput | 0.55 (0.40-0.60) | >= 0.5 | yes, 2 of 3 rounds |"
+    # a latency ratio must stay at or under its goal: two rounds under it do not make the median
+    v = load.round_verdict([2.0, 1.6, 1.0, 1.5, 1.7], 1.5, at_least=False)
+    assert (v["median"], v["met"], v["rounds_met"]) == (1.6, False, 2)
+    assert load.verdict_line("p99", v).endswith("| <= 1.5 | NO, 2 of 5 rounds |")
+    assert load.round_verdict([1.4, 1.6], 1.5, at_least=False)["met"]          # the median of two: 1.5
+    v = load.round_verdict([float("nan"), 0.7], 0.67, at_least=True)
+    assert (v["median"], v["met"], v["rounds_met"], v["rounds"]) == (0.7, True, 1, 2)
+    assert not load.round_verdict([], 0.5, at_least=True)["met"]
+    assert not load.round_verdict([float("nan")], 0.5, at_least=True)["met"]
