@@ -5,6 +5,7 @@ game, and answers with a body built by ``payloads`` (the choke point). Docstring
 from __future__ import annotations
 
 import io
+import json
 import re
 import socket
 import ssl
@@ -14,8 +15,9 @@ from typing import Any
 import orjson
 from flask import Response, request, url_for
 from flask.globals import _cv_app, _cv_request
-from flask_smorest import Blueprint
+from flask_smorest import Blueprint as SmorestBlueprint
 from marshmallow import INCLUDE
+from webargs.flaskparser import FlaskParser
 
 import robotcore
 from robotcore.bots import BOTS, bot_options
@@ -193,6 +195,27 @@ def client_gone(environ: dict[str, Any]) -> ClientGone | None:
     if sock is None:
         return None
     return ClientGone(getattr(sock, "_sock", sock))
+
+
+class _BodyParser(FlaskParser):
+    """webargs' parser of the bodies, where a body that the standard library's ``json`` refuses with a plain
+    ``ValueError`` rather than a ``JSONDecodeError`` (an integer of more digits than the interpreter converts:
+    ``sys.get_int_max_str_digits``, 4,300) is malformed JSON too, as webargs answers any other: it escaped as a
+    500 before."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        try:
+            return super()._raw_load_json(req)
+        except json.JSONDecodeError:
+            raise
+        except ValueError as exc:
+            raise json.JSONDecodeError(str(exc), "(the request body)", 0) from None
+
+
+class Blueprint(SmorestBlueprint):
+    """flask-smorest's blueprint, with ``_BodyParser`` for the bodies."""
+
+    ARGUMENTS_PARSER = _BodyParser()
 
 
 # -- meta -------------------------------------------------------------------------------------------------------

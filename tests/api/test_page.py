@@ -181,6 +181,23 @@ def test_deeply_nested_json_is_a_client_error(api: ApiClient, path: str) -> None
     assert resp.status_code in (400, 413) and resp.mimetype == "application/problem+json"
 
 
+@pytest.mark.parametrize("path", ["/v1/matches", "/v1/matches/abc/moves", "/v1/matches/abc/bot-move",
+                                  "/v1/games/robotrick/engine/new"])
+@pytest.mark.parametrize("where", ["seed", "action", "expected_version", "unknown"])
+def test_an_integer_past_pythons_digit_limit_is_malformed_json(api: ApiClient, path: str, where: str) -> None:
+    """The standard library's json refuses an integer of more than ``sys.get_int_max_str_digits()`` digits with
+    a plain ValueError (it was a 500): malformed JSON, as any body it cannot read, and nothing created."""
+    digits = "9" * (sys.get_int_max_str_digits() + 1) if hasattr(sys, "get_int_max_str_digits") else "9" * 5000
+    body = {"seed": '{"game": "robotrick", "seed": %s}', "action": '{"action": {"id": %s}, "expected_version": 0}',
+            "expected_version": '{"action": {"id": 1}, "expected_version": %s}',
+            "unknown": '{"game": "robotrick", "x": %s}'}[where] % digits
+    before = api.get("/v1/matches").get_json()
+    resp = api.post(path, data=body, content_type="application/json", token="t" * 43)
+    assert (resp.status_code, resp.get_json()["code"]) == (400, "malformed-json"), resp.get_json()
+    assert resp.mimetype == "application/problem+json"
+    assert api.get("/v1/matches").get_json() == before
+
+
 @pytest.mark.parametrize("path", ["/v1/matches", "/v1/health", "/"])
 def test_options_is_answered_without_a_body(api: ApiClient, path: str) -> None:
     resp = api.call("OPTIONS", path, check=False)
