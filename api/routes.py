@@ -54,9 +54,10 @@ ETAG_HEADER = {"ETag": {"description": "the match version, quoted", "schema": {"
 
 
 def problems(blp: Blueprint, *codes: str, if_match: bool = False) -> Any:
-    """Document the problem answers an operation may give, grouped by status, with their codes."""
+    """Document the problem answers an operation may give, grouped by status, with their codes (and
+    ``rate-limited``: with limits set, every path counts against them, ``ratelimit.RateLimits``)."""
     by_status: dict[int, list[str]] = {}
-    for code in codes:
+    for code in (*codes, "rate-limited"):
         by_status.setdefault(CODES[code][0], []).append(code)
     if if_match:
         by_status[412] = ["stale-version"]          # the version came in If-Match
@@ -89,6 +90,8 @@ def document_only(*decorators: Any) -> Any:
 
 
 BODY = ("malformed-json", "payload-too-large", "unsupported-media-type", "validation")
+#: what every operation that reads or writes the store may answer besides its own (the store busy or unreachable)
+STORE = ("unavailable",)
 MOVE = (*BODY, "invalid-token", "forbidden-seat", "not-found", "not-your-turn", "game-over", "stale-version",
         "idempotency-key-reuse", "invalid-action", "illegal-action", "version-required")
 
@@ -225,6 +228,7 @@ meta = Blueprint("meta", __name__, url_prefix="/v1", description="Service health
 
 @meta.route("/health")
 @meta.response(200, s.HealthSchema)
+@problems(meta)
 def health() -> Response:
     """Liveness: answers without touching the database (the bench's hello-world floor)"""
     return payloads.send({"status": "ok"})
@@ -232,6 +236,7 @@ def health() -> Response:
 
 @meta.route("/bots")
 @meta.response(200, s.BotListSchema)
+@problems(meta)
 def bots() -> Response:
     """The built-in bots and their options: a seat can be given to one, and any seat can ask one for a move"""
     limits = service().settings.bot_limits()
@@ -251,6 +256,7 @@ games = Blueprint("games", __name__, url_prefix="/v1/games",
 
 @games.route("")
 @games.response(200, s.GameListSchema)
+@problems(games)
 def list_games() -> Response:
     """Every registered game: players, parameters with defaults, action-space size"""
     return payloads.send({"games": [payloads.game_entry(robotcore.load_game(n)) for n in robotcore.list_games()]})
@@ -324,7 +330,7 @@ _CREATE_SCHEMA = s.CreateMatchSchema()
 @document_only(matches.arguments(s.CreateMatchSchema()),
                matches.response(201, s.MatchCreatedSchema,
                                 headers={"Location": {"description": "the match", "schema": {"type": "string"}}}))
-@problems(matches, *BODY, "not-found", "invalid-parameter")
+@problems(matches, *BODY, "not-found", "invalid-parameter", "bots-busy", *STORE)
 def create_match() -> Response:
     """Create a match: one secret token per human seat, shown once; bot seats play by themselves"""
     body = _json_body(_environ(), _CREATE_SCHEMA, s.plain_create)
@@ -335,7 +341,7 @@ def create_match() -> Response:
 @matches.route("", methods=["GET"])
 @matches.arguments(s.ListQuerySchema(), location="query")
 @matches.response(200, s.MatchListSchema)
-@problems(matches, "validation")
+@problems(matches, "validation", *STORE)
 def list_matches(query: dict[str, Any]) -> Response:
     """The most recent listed matches (created with `listed: true`), newest first: anyone may watch them"""
     return payloads.send(service().recent(query["limit"]))
@@ -343,7 +349,7 @@ def list_matches(query: dict[str, Any]) -> Response:
 
 @matches.route("/<string:match_id>")
 @matches.response(200, s.MatchViewSchema, headers=ETAG_HEADER)
-@problems(matches, "invalid-token", "not-found")
+@problems(matches, "invalid-token", "not-found", *STORE)
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_match(match_id: str) -> Response:
     """The match as the token's seat sees it, or as a spectator sees it without a token
@@ -386,7 +392,7 @@ def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
 @matches.route("/<string:match_id>/moves", methods=["POST"])
 @document_only(matches.arguments(s.MoveSchema()), matches.response(200, s.MoveResultSchema),
                matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY]))
-@problems(matches, *MOVE, if_match=True)
+@problems(matches, *MOVE, "bots-busy", *STORE, if_match=True)
 def post_move(match_id: str) -> Response:
     """Play an action for the token's seat, chosen at `expected_version` (or If-Match)"""
     environ = _environ()                       # (read once: each look through Flask's request proxy costs)
@@ -400,7 +406,7 @@ def post_move(match_id: str) -> Response:
 @matches.route("/<string:match_id>/bot-move", methods=["POST"])
 @matches.arguments(s.BotMoveSchema())
 @matches.response(200, s.BotMoveResultSchema)
-@problems(matches, *(p for p in MOVE if p != "version-required"), "bots-busy", if_match=True)
+@problems(matches, *(p for p in MOVE if p != "version-required"), "bots-busy", *STORE, if_match=True)
 @matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
     """Ask a built-in bot for the token's seat: propose an action, or play it (`play: true`)
@@ -415,7 +421,7 @@ def post_bot_move(body: dict[str, Any], match_id: str) -> Response:
 @matches.route("/<string:match_id>/events")
 @matches.arguments(s.EventsQuerySchema(), location="query")
 @matches.response(200, s.EventsSchema)
-@problems(matches, "validation", "invalid-token", "not-found")
+@problems(matches, "validation", "invalid-token", "not-found", *STORE)
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_events(query: dict[str, Any], match_id: str) -> Response:
     """Long-poll: the actions after version `after` and the current view
@@ -442,7 +448,7 @@ reconnects with `Last-Event-ID`."""
 @matches.route("/<string:match_id>/stream", parameters=[LAST_EVENT_ID])
 @matches.arguments(s.StreamQuerySchema(), location="query")
 @matches.response(200, content_type="text/event-stream", description=_EVENT_STREAM_DOC)
-@problems(matches, "validation", "invalid-token", "not-found", "too-many-watchers")
+@problems(matches, "validation", "invalid-token", "not-found", "too-many-watchers", *STORE)
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_stream(query: dict[str, Any], match_id: str) -> Response:
     """Live updates as server-sent events (EventSource), held without a server thread
@@ -464,7 +470,7 @@ def get_stream(query: dict[str, Any], match_id: str) -> Response:
 
 @matches.route("/<string:match_id>/log")
 @matches.response(200, s.LogSchema)
-@problems(matches, "invalid-token", "not-found")
+@problems(matches, "invalid-token", "not-found", *STORE)
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_log(match_id: str) -> Response:
     """The move log (others' private actions redacted until the end); after the end, the outcome and the reveal"""
@@ -474,7 +480,7 @@ def get_log(match_id: str) -> Response:
 @matches.route("/<string:match_id>/replay")
 @matches.arguments(s.ReplayQuerySchema(), location="query")
 @matches.response(200, s.ReplayStepSchema)
-@problems(matches, "validation", "invalid-token", "not-found", "not-finished")
+@problems(matches, "validation", "invalid-token", "not-found", "not-finished", *STORE)
 @matches.doc(security=TOKEN_OPTIONAL)
 def get_replay(query: dict[str, Any], match_id: str) -> Response:
     """A finished match step by step: the view of `seat` (default: a spectator) after the first `at` actions"""

@@ -78,6 +78,24 @@ def test_bot_move_documents_no_version_requirement() -> None:
     assert "428" in doc["paths"]["/v1/matches/{match_id}/moves"]["post"]["responses"]
 
 
+def test_the_refusals_of_the_servers_own_limits_are_documented_where_they_happen() -> None:
+    """Every path counts against the rate limits (429 ``rate-limited``, when set); a creation or a move that
+    makes a slow bot seat due is refused ``bots-busy`` when the think pool is full, as a bot-move is; every
+    operation on matches reads the store, which may be busy (503 ``unavailable``)."""
+    doc = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+
+    def codes(path: str, method: str, status: str) -> str:
+        return str(doc["paths"][path][method]["responses"].get(status, {}).get("description", ""))
+
+    for path, item in doc["paths"].items():
+        for method in set(item) - {"parameters"}:
+            assert "`rate-limited`" in codes(path, method, "429"), f"{method} {path}"
+            if path.startswith("/v1/matches"):
+                assert "`unavailable`" in codes(path, method, "503"), f"{method} {path}"
+    for path in ("/v1/matches", "/v1/matches/{match_id}/moves", "/v1/matches/{match_id}/bot-move"):
+        assert "`bots-busy`" in codes(path, "post", "503"), path
+
+
 def test_served_document_is_the_committed_one(tmp_path: Path, openapi_schema: Any) -> None:
     api = make_api(database_url("sqlite", tmp_path), openapi_schema)
     served = api.get("/v1/openapi.json").get_json()
