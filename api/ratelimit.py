@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
+import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -45,7 +48,29 @@ class RateLimits:
         self.app = app
         self.address_limits = address_limits
         self.token_limits = token_limits
-        self.limiter = strategies.MovingWindowRateLimiter(storage.storage_from_string(storage_uri))
+        self.storage_uri = storage_uri
+        if urllib.parse.urlparse(storage_uri).scheme not in storage.SCHEMES:
+            raise ValueError(f"rate_limit_storage (ROBOTCORE_RATE_LIMIT_STORAGE): no such store {storage_uri!r}; "
+                             f"one of {', '.join(sorted(storage.SCHEMES))}")
+        if not storage_uri.startswith("memory:"):
+            storage.storage_from_string(storage_uri)     # its client library is installed: fails now, at start
+        self._limiter: strategies.MovingWindowRateLimiter | None = None
+        self._pid = -1
+        self._making = threading.Lock()
+
+    @property
+    def limiter(self) -> strategies.MovingWindowRateLimiter:
+        """This process's limiter, made at its first request. Made with the app, in gunicorn's master before
+        it forks its workers, a memory store's expiry timer (a greenlet under gevent) was inherited by every
+        worker, and failed there at once with a ``KeyError`` traceback in the log; its counters are per process
+        anyway, and a shared store's connections are best opened by the process that uses them."""
+        if self._pid != os.getpid():
+            with self._making:
+                if self._pid != os.getpid():
+                    self._limiter = strategies.MovingWindowRateLimiter(storage.storage_from_string(self.storage_uri))
+                    self._pid = os.getpid()
+        assert self._limiter is not None
+        return self._limiter
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         checks: list[tuple[RateLimitItem, str, str, str]] = [

@@ -5,6 +5,7 @@ changes nothing."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from robotcore_api.app import create_app
+from robotcore_api.client import Client
 from robotcore_api.service import Settings
 
 from .conftest import ApiClient, database_url, make_api
@@ -65,6 +67,32 @@ def test_no_limit_unless_configured_and_bad_limits_refused(tmp_path: Path, opena
         assert api.get("/v1/health").status_code == 200
     with pytest.raises(ValueError, match="ROBOTCORE_RATE_LIMIT_TOKEN"):
         create_app(settings=Settings(database_url=database_url("sqlite", tmp_path), rate_limit_token="lots"))
+
+
+def test_an_unknown_counter_store_is_refused_at_start(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="ROBOTCORE_RATE_LIMIT_STORAGE"):
+        create_app(settings=Settings(database_url=database_url("sqlite", tmp_path), rate_limit_address="5/second",
+                                     rate_limit_storage="nosuch://here"))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="gunicorn runs on POSIX only")
+def test_limits_under_gunicorn_count_in_each_worker_and_start_without_a_traceback(tmp_path: Path) -> None:
+    """The counters are made by each worker at its first request: made with the app in gunicorn's master, a
+    memory store's expiry timer went into every forked worker and failed there (a KeyError traceback in the
+    log at each start)."""
+    from .test_live import LiveServer
+
+    srv = LiveServer(f"sqlite:///{tmp_path / 'limits.db'}", tmp_path, workers=1,
+                     ROBOTCORE_RATE_LIMIT_ADDRESS="1000/minute").start()
+    try:
+        client = Client(srv.url, retries=0)
+        statuses = [client.request("GET", "/v1/health")[0] for _ in range(5)]
+        time.sleep(0.5)                              # (the failing timer ran 10 ms after the worker started)
+    finally:
+        srv.stop()
+    assert statuses == [200] * 5
+    log = (tmp_path / f"gunicorn-{srv.port}.log").read_text()
+    assert "Booting worker" in log and "Traceback" not in log and "KeyError" not in log, log
 
 
 def test_bot_budgets_over_the_setting_are_refused(tmp_path: Path, openapi_schema: Any) -> None:
