@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from limits import RateLimitItem, parse_many, storage, strategies
+from limits.errors import ConfigurationError
 
 from . import payloads
 from .auth import parse_bearer
@@ -49,11 +50,12 @@ class RateLimits:
         self.address_limits = address_limits
         self.token_limits = token_limits
         self.storage_uri = storage_uri
-        if urllib.parse.urlparse(storage_uri).scheme not in storage.SCHEMES:
-            raise ValueError(f"rate_limit_storage (ROBOTCORE_RATE_LIMIT_STORAGE): no such store {storage_uri!r}; "
-                             f"one of {', '.join(sorted(storage.SCHEMES))}")
-        if not storage_uri.startswith("memory:"):
-            storage.storage_from_string(storage_uri)     # its client library is installed: fails now, at start
+        if urllib.parse.urlparse(storage_uri).scheme != "memory":
+            try:        # a store made and dropped: an unknown one, or one without its client library, fails now
+                storage.storage_from_string(storage_uri)
+            except ConfigurationError as exc:
+                raise ValueError(f"rate_limit_storage (ROBOTCORE_RATE_LIMIT_STORAGE): {storage_uri!r}: {exc}") \
+                    from None
         self._limiter: strategies.MovingWindowRateLimiter | None = None
         self._pid = -1
         self._making = threading.Lock()
