@@ -25,8 +25,14 @@ from sqlalchemy.exc import OperationalError
 import robotcore
 from robotcore import Game, State
 from robotcore.bots import BOTS, Bot, bot_options, make_bot, parse_bot_spec
-from robotcore.errors import CorruptStateError, InvalidActionError, RobotcoreError, UnknownGameError
-from robotcore.registry import game_class
+from robotcore.errors import (
+    CorruptStateError,
+    InvalidActionError,
+    InvalidParameterError,
+    RobotcoreError,
+    UnknownGameError,
+)
+from robotcore.registry import game_class, params_for_seats
 
 from . import payloads
 from .auth import hash_token as _hash
@@ -316,9 +322,12 @@ class MatchService:
     def create(self, game_name: str, params: dict[str, Any], seats: list[dict[str, Any]] | None,
                seed: int | None, listed: bool = False) -> dict[str, Any]:
         params = dict(params)
-        if seats is not None and "players" not in params and game_name in robotcore.list_games():
-            if any(p.name == "players" for p in game_class(game_name).param_specs):
-                params["players"] = len(seats)
+        if seats is not None and game_name in robotcore.list_games():
+            try:
+                params = params_for_seats(game_name, params, len(seats))
+            except InvalidParameterError as exc:
+                raise Problem("validation", str(exc), errors=field_errors("json", "seats", "wrong number of seats")) \
+                    from None
         game = load_game(game_name, params)
         if seats is None:
             seats = [{"type": "human"} for _ in range(game.num_players)]

@@ -11,6 +11,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import robotcore
 from robotcore.core.seeds import derive_seed
@@ -65,17 +66,34 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    from robotcore.bots import make_bot, split_bot_specs
-    from robotcore.tools.match import play_bots
+def _seated(name: str, given: Sequence[str],
+            params: dict[str, Any]) -> tuple[robotcore.Game, list[str], dict[str, Any]]:
+    """The game and a bot per seat from ``--bots`` (one spec per argument, or several in one, comma-separated):
+    one bot (or none: random) plays every seat; several also set the number of players of a game that has
+    that parameter, when ``--params`` leaves it out, as the service's seats do (``params_for_seats``)."""
+    from robotcore.bots import split_bot_specs
 
-    game = robotcore.load_game(args.game, **args.params)
-    bots = split_bot_specs(args.bots) or ["random"] * game.num_players
+    bots = split_bot_specs(list(given)) or ["random"]
+    if len(bots) > 1:
+        params = robotcore.registry.params_for_seats(name, params, len(bots))
+    game = robotcore.load_game(name, **params)
     if len(bots) == 1:
         bots = bots * game.num_players
     if len(bots) != game.num_players:
-        print(f"robotcore play: error: {game.title} has {game.num_players} seats: give one bot "
-              f"(for every seat) or {game.num_players} bots, got {len(bots)}", file=sys.stderr)
+        raise robotcore.InvalidParameterError(
+            f"{game.title} has {game.num_players} seats: give one bot (for every seat) or {game.num_players} "
+            f"bots, got {len(bots)}")
+    return game, bots, params
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from robotcore.bots import make_bot
+    from robotcore.tools.match import play_bots
+
+    try:
+        game, bots, _ = _seated(args.game, args.bots, args.params)
+    except robotcore.InvalidParameterError as exc:
+        print(f"robotcore play: error: {exc}", file=sys.stderr)
         return 2
     players = []
     for i, spec in enumerate(bots):
@@ -95,16 +113,23 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print(state)
     outcome = state.outcome()
     assert outcome is not None
-    print(f"final scores {list(outcome.scores)}; winner(s): {', '.join(map(str, outcome.winners))}"
-          + (" (shared)" if outcome.shared else ""))
+    if game.num_players == 1:                   # a solo game is won or lost (a lost one has no winner)
+        print(f"final score {outcome.scores[0]}; {'won' if outcome.winners else 'lost'}")
+    else:
+        print(f"final scores {list(outcome.scores)}; winner(s): {', '.join(map(str, outcome.winners))}"
+              + (" (shared)" if outcome.shared else ""))
     return 0
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from robotcore.bots import split_bot_specs
     from robotcore.tools.match import simulate
 
-    report = simulate(args.game, split_bot_specs([args.bots]), args.games, args.seed, **args.params)
+    try:
+        _, bots, params = _seated(args.game, args.bots, args.params)
+    except robotcore.InvalidParameterError as exc:
+        print(f"robotcore simulate: error: {exc}", file=sys.stderr)
+        return 2
+    report = simulate(args.game, bots, args.games, args.seed, **params)
     print(json.dumps(report, indent=1))
     return 0
 
@@ -174,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         '"ismcts:iterations=500" "mcts:ms=50" "module:Class:opt=1"')
     p.add_argument("--params", default="{}", type=_json_object,
                    help="game parameters as JSON, e.g. '{\"hangars\": 4}'")
-    p.add_argument("--quiet", action="store_true", help="print only the end")
+    p.add_argument("--quiet", action="store_true", help="print the seats and the end, not every move")
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("tournament", help="bots against bots: seat rotation, paired deals, ratings, SPRT")
     p.add_argument("--game", required=True, choices=robotcore.list_games())
@@ -200,8 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.set_defaults(func=_cmd_tournament)
     p = sub.add_parser("simulate", help="many matches: score spread, win shares, game length")
     p.add_argument("game", choices=robotcore.list_games())
-    p.add_argument("--bots", required=True,
-                   help='a bot per seat, comma-separated: names or specs, e.g. "random,mcts:iterations=200,greedy"')
+    p.add_argument("--bots", nargs="+", default=[],
+                   help="a bot per seat (one for all), as names or comma-separated names (default: random) or "
+                        'specs, e.g. random "mcts:iterations=200" greedy')
     p.add_argument("--games", type=_bounded_int(1), default=200)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--params", default="{}", type=_json_object, help="game parameters as JSON")

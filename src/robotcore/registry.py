@@ -6,15 +6,17 @@ Games are imported lazily, so ``import robotcore`` stays cheap and one broken ga
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
 from robotcore.core.game import Game
 from robotcore.core.state import State, read_header
-from robotcore.errors import CorruptStateError, UnknownGameError
+from robotcore.errors import CorruptStateError, InvalidParameterError, UnknownGameError
 
-__all__ = ["GameName", "GameEntry", "GAMES", "ALL_GAMES", "list_games", "load_game", "make", "from_bytes"]
+__all__ = ["GameName", "GameEntry", "GAMES", "ALL_GAMES", "list_games", "load_game", "make", "from_bytes",
+           "params_for_seats"]
 
 #: Names of the registered games (for type checkers: ``robotcore.make("robotrick")``).
 GameName = Literal["robotrick", "scrapyard", "nicodemus", "sparks", "smartphone"]
@@ -79,6 +81,25 @@ def load_game(name: str, **params: Any) -> Game:
         except TypeError:       # an unhashable parameter value: build it directly (it will be refused)
             pass
     return game_class(name)(**params)
+
+
+def params_for_seats(name: str, params: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """``params`` for a match of ``seats`` seats: a game whose number of players is a parameter takes it from the
+    seats when ``params`` leave it out (the rule of the service's seats and the command line's bots); a game
+    not played by that many seats is an ``InvalidParameterError`` that says how many it is played by. A
+    ``players`` given in ``params`` is left to the game (and its seats must then match it)."""
+    out = dict(params)
+    cls = game_class(name)
+    spec = next((p for p in cls.param_specs if p.name == "players"), None)
+    if spec is None or "players" in out:
+        return out
+    low, high = spec.min, spec.max
+    if (low is not None and seats < low) or (high is not None and seats > high):
+        allowed = (f"{low}" if low == high else f"{low} to {high}" if low is not None and high is not None
+                   else f"at least {low}" if low is not None else f"at most {high}")
+        raise InvalidParameterError(f"{cls.title} is played by {allowed} seats, got {seats}")
+    out["players"] = seats
+    return out
 
 
 def make(name: str, *, seed: int | None = None, **params: Any) -> State:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +30,51 @@ def test_robotcore_serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 def test_robotcore_play_refuses_a_wrong_number_of_bots(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "robotrick", "--bots", "random,random"]) == 2
     err = capsys.readouterr().err
-    assert "Robotrick has 3 seats" in err and "got 2" in err and "Traceback" not in err
+    assert "Robotrick is played by 3 seats, got 2" in err and "Traceback" not in err
     assert cli.main(["play", "robotrick", "--bots", "random,nobot,random"]) == 2
     assert "no bot named 'nobot'" in capsys.readouterr().err
     assert cli.main(["play", "nicodemus", "--bots", "random", "--quiet"]) == 0      # one bot for every seat
+    # players given: the bots must match them
+    assert cli.main(["play", "sparks", "--bots", "random,random", "--params", '{"players": 3}']) == 2
+    assert "Sparks has 3 seats: give one bot (for every seat) or 3 bots, got 2" in capsys.readouterr().err
+
+
+def _seats_played(command: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The bots of each seat, as ``robotcore play --quiet`` or ``robotcore simulate`` report them."""
+    extra = ["--games", "2"] if command == "simulate" else ["--quiet"]
+    assert cli.main([command, *argv, *extra]) == 0
+    out = capsys.readouterr().out
+    if command == "simulate":
+        return list(json.loads(out)["bots"])
+    seats = re.search(r"seats: (.*)", out)
+    assert seats is not None and re.search(r"final scores \[", out), out
+    return [b.split("=", 1)[1] for b in seats.group(1).split(", ")]
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_the_bots_set_the_number_of_players_as_the_services_seats_do(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Several bots, one per argument or comma-separated (README), make a game of that many players where the
+    number is a parameter; one bot plays every seat of the default number; a count the game is not played by
+    is an error that says what it is."""
+    assert _seats_played(command, ["sparks", "--bots", "random", "greedy"], capsys) == ["random", "greedy"]
+    assert _seats_played(command, ["sparks", "--bots", "random,greedy,random"], capsys) == ["random", "greedy",
+                                                                                           "random"]
+    assert _seats_played(command, ["sparks", "--bots", "greedy"], capsys) == ["greedy"] * 4    # the default
+    assert _seats_played(command, ["robotrick", "--bots", "random"], capsys) == ["random"] * 3
+    extra = ["--games", "2"] if command == "simulate" else []
+    assert cli.main([command, "scrapyard", "--bots", "random", "random", "random", "random", "random", *extra]) == 2
+    assert f"robotcore {command}: error: Scrapyard is played by 2 to 4 seats, got 5" in capsys.readouterr().err
+
+
+def test_a_solo_game_ends_won_or_lost(capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in range(1, 6):
+        assert cli.main(["play", "sparks", "--seed", str(seed), "--quiet", "--bots", "greedy",
+                         "--params", '{"players": 1, "goals": 6}']) == 0
+        last = capsys.readouterr().out.splitlines()[-1]
+        assert re.fullmatch(r"final score -?\d+; (won|lost)", last), last
+    assert cli.main(["play", "sparks", "--quiet", "--bots", "greedy"]) == 0
+    assert "winner(s): " in capsys.readouterr().out.splitlines()[-1]
 
 
 def test_robotcore_play_help_lists_every_bot(capsys: pytest.CaptureFixture[str]) -> None:

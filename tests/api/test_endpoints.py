@@ -320,6 +320,26 @@ def test_human_seat_budget_is_reported_under_budget_ms(api: ApiClient) -> None:
     assert resp.get_json()["errors"]["json"]["seats"] == {"0": {"budget_ms": ["a human seat has no bot budget"]}}
 
 
+@pytest.mark.parametrize(("game", "seats", "said"), [
+    ("robotrick", 2, "Robotrick is played by 3 seats, got 2"),
+    ("nicodemus", 3, "Nicodemus is played by 2 seats, got 3"),
+    ("sparks", 5, "Sparks is played by 1 to 4 seats, got 5"),
+    ("scrapyard", 1, "Scrapyard is played by 2 to 4 seats, got 1"),
+])
+def test_a_wrong_number_of_seats_is_told_as_seats(api: ApiClient, game: str, seats: int, said: str) -> None:
+    """Seats without ``players`` in the parameters set the number of players: a count the game is not played
+    by is a validation error of ``seats`` that says what it is played by (not a ``players`` the client never
+    sent), and makes nothing."""
+    if game not in GAMES:
+        pytest.skip(f"{game} is not registered")
+    before = api.get("/v1/matches").get_json()
+    resp = api.post("/v1/matches", json={"game": game, "seats": [{"type": "human"}] * seats})
+    body = resp.get_json()
+    assert (resp.status_code, body["code"], body["detail"]) == (422, "validation", said)
+    assert body["errors"] == {"json": {"seats": ["wrong number of seats"]}}
+    assert api.get("/v1/matches").get_json() == before
+
+
 @pytest.mark.parametrize(
     ("body", "status", "problem"),
     [
@@ -334,7 +354,7 @@ def test_human_seat_budget_is_reported_under_budget_ms(api: ApiClient) -> None:
         ({"game": "robotrick", "seats": [{"type": "bot", "bot": "nobody"}] * 3}, 422, "validation"),
         ({"game": "robotrick", "seats": [{"type": "human", "bot": "random"}] * 3}, 422, "validation"),
         ({"game": "robotrick", "seats": [{"type": "bot", "bot": "random"}] * 3}, 422, "validation"),
-        ({"game": "robotrick", "seats": [{"type": "human"}] * 2}, 422, "invalid-parameter"),
+        ({"game": "robotrick", "seats": [{"type": "human"}] * 2}, 422, "validation"),
         ({"game": "robotrick", "extra": 1}, 422, "validation"),
         ({"game": "robotrick", "params": {"nope": 1}}, 422, "invalid-parameter"),
         ({"game": "robotrick", "params": {"hangars": "3"}}, 422, "invalid-parameter"),
