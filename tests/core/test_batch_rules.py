@@ -33,6 +33,9 @@ def test_one_seed_rule_everywhere(name: str) -> None:
             batch.random_playouts(game, rows.copy(), seed=bad)
         with pytest.raises(InvalidParameterError):
             state.resample_hidden(state.actors[0], bad)
+        with pytest.raises(InvalidParameterError):
+            game.state_from_row(rows[1], seed=bad)      # (a float was cut to an int, -1 an OverflowError)
+    assert game.state_from_row(rows[1], seed=2**64 - 1).seed == 2**64 - 1
     for bad_list in ([-1], [2**64], [0, 2**70], [1.5], [[1, 2]]):
         with pytest.raises(InvalidParameterError):
             game.new_batch(bad_list)

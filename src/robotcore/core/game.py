@@ -219,7 +219,9 @@ class Game(abc.ABC):
     def state_from_row(self, row: npt.ArrayLike, seed: int = 0) -> State:
         """A State (with empty history) from one row of a batch array, after the engine's invariant check. The
         row holds bytes: uint8 values, or integers from 0 to 255 (a float, or 300, is refused: a conversion
-        to uint8 would wrap it into another byte)."""
+        to uint8 would wrap it into another byte). ``seed``, the one ``State.seed`` reports, is checked as every
+        seed is (an int in ``[0, 2**64)``)."""
+        seed = check_seed(seed)
         given = np.asarray(row)
         if given.ndim != 1:
             raise CorruptStateError("a state row must be one-dimensional")
