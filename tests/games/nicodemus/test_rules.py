@@ -1172,6 +1172,19 @@ def test_games_end_within_the_length_bound() -> None:
     assert longest == 5
 
 
+def test_a_turn_count_no_game_reaches_is_a_corrupt_state() -> None:
+    """Every turn takes an action, so no game counts more turns than ``max_game_length``: a larger count (a fuzz
+    review's 65535, which the next turn wrapped to 0) is refused; the bound itself is accepted."""
+    g = robotcore.load_game("nicodemus")
+    f = fields(g.new_initial_state(500))
+    f["turn"] = g.max_game_length
+    assert from_fields(g, f).view(None)["turn"] == g.max_game_length
+    for bad in (g.max_game_length + 1, 65535):
+        f["turn"] = bad
+        with pytest.raises(robotcore.CorruptStateError):
+            from_fields(g, f)
+
+
 # -- the seed's notes ---------------------------------------------------------------------------------------
 
 def test_seed_note_producing_charcoalium_is_never_better_than_the_charcoalium_use() -> None:

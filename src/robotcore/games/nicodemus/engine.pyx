@@ -1395,6 +1395,10 @@ cdef int nm_validate(const void* c, const void* st) noexcept nogil:
         return 2
     if s.ws_n[0] > WORKSHOP_MAX or s.ws_n[1] > WORKSHOP_MAX:
         return 2
+    # every turn takes an action, and a game takes at most Nicodemus.max_game_length of them: a uint16 count past
+    # that came from no game (65535 wrapped to 0 at the next turn)
+    if s.turn > 8 * cfg.num_cards + cfg.num_projects + 3:
+        return 2
     # the machines of the deck, the bric-a-brac and the workshops per type (at most 64 + 10 + 8: no byte overflows)
     memset(placed, 0, MAX_TYPES)
     for i in range(s.deck_n):
