@@ -749,6 +749,44 @@ def test_work_is_counted_in_a_closed_workshop_only() -> None:
         build(game, f)
 
 
+def test_no_seat_knows_what_another_discarded_in_a_closed_workshop() -> None:
+    """In a closed workshop a seat's discards are its own knowledge until the workshop ends (``to_discard``):
+    a state in which another seat "knows" one is refused, where it was accepted and then confused
+    ``resample_hidden``, which took the card out of every seat's knowledge, so that a seat's re-dealt world
+    no longer matched its own view (a fuzz review). Every single-card edit of a seat's private knowledge of the
+    discard pile is either refused or keeps each seat's view through its resampling."""
+    game = game_of(open_workshop=False)
+    state, rng = game.new_initial_state(502), random.Random(2)
+    for _ in range(rng.randrange(1500)):        # the review's position: seats 1 and 3 working
+        seat = rng.choice(state.actors)
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    f = fields(state)
+    assert f["phase"] == WORKSHOP and not f["priv_disc"][0] & (1 << 1) and f["disc"] & (1 << 1)
+    f["priv_disc"][0] |= 1 << 1                 # seat 0 "knows" a card another seat discarded today
+    with pytest.raises(robotcore.CorruptStateError):
+        build(game, f)
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = advance(game.new_initial_state(seed), rng, lambda f: f["phase"] == WORKSHOP and f["done"] == 0)
+        state = advance(state, rng, lambda f: any(f["worked"]))
+        f = fields(state)
+        for q in range(game.num_players):
+            for c in range(2 * 64):
+                if not (f["disc"] >> c) & 1 or (f["priv_disc"][q] >> c) & 1:
+                    continue
+                g = copy.deepcopy(f)
+                g["priv_disc"][q] |= 1 << c
+                checked += 1
+                try:
+                    edited = build(game, g)
+                except robotcore.CorruptStateError:
+                    continue
+                for seat in range(game.num_players):
+                    assert edited.resample_hidden(seat, 1).view(seat) == edited.view(seat), (seed, q, c, seat)
+    assert checked > 50
+
+
 def test_place_puts_a_hand_card_on_an_empty_workbench() -> None:
     n = 0
     for before, seat, _text, d, after in of_type("place"):

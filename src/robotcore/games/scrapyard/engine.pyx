@@ -1401,6 +1401,10 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
                     return 22           # seen by the others at once in an open workshop
             elif (pub_cards[p][i] & ~cards[i]) & s.disc_pub[i]:
                 return 22               # unseen by the others until a closed workshop ends
+            else:
+                for q in range(n):      # (nor known to any other seat in private: only ``to_discard`` tells)
+                    if q != p and (pub_cards[p][i] & ~cards[i]) & s.priv_disc[q][i]:
+                        return 22
             if (pub_cards[p][i] & ~cards[i]) & ~s.priv_disc[p][i]:
                 return 22               # but known to the seat that discarded them
             if pub_cards[p][i] & today_broken[i]:
