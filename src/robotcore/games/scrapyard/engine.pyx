@@ -1225,6 +1225,7 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
     cdef uint64_t union_[2]
     cdef uint64_t cards[2]
     cdef uint64_t pub_cards[MAX_P][2]
+    cdef uint64_t gone                  # (workshop) what a seat discarded since the reveal, one word
     cdef uint64_t today_broken[2]
     cdef uint64_t hands[MAX_P][2]
     cdef uint64_t reserves[MAX_P][2]
@@ -1394,18 +1395,19 @@ cdef int sy_validate(const void* c, const void* st) noexcept nogil:
         for i in range(2):
             if cards[i] & ~pub_cards[p][i]:
                 return 22               # a player's cards come from what it held at the reveal
-            if (pub_cards[p][i] & ~cards[i]) & ~s.disc[i]:
+            gone = pub_cards[p][i] & ~cards[i]
+            if gone & ~s.disc[i]:
                 return 22               # and what left went to the discard pile
             if cfg.open_workshop:
-                if (pub_cards[p][i] & ~cards[i]) & ~s.disc_pub[i]:
+                if gone & ~s.disc_pub[i]:
                     return 22           # seen by the others at once in an open workshop
-            elif (pub_cards[p][i] & ~cards[i]) & s.disc_pub[i]:
-                return 22               # unseen by the others until a closed workshop ends
             else:
-                for q in range(n):      # (nor known to any other seat in private: only ``to_discard`` tells)
-                    if q != p and (pub_cards[p][i] & ~cards[i]) & s.priv_disc[q][i]:
+                if gone & s.disc_pub[i]:
+                    return 22           # unseen by the others until a closed workshop ends
+                for q in range(n):      # nor known to any other seat in private (only ``to_discard`` tells)
+                    if q != p and gone & s.priv_disc[q][i]:
                         return 22
-            if (pub_cards[p][i] & ~cards[i]) & ~s.priv_disc[p][i]:
+            if gone & ~s.priv_disc[p][i]:
                 return 22               # but known to the seat that discarded them
             if pub_cards[p][i] & today_broken[i]:
                 return 22
