@@ -363,3 +363,25 @@ def test_replay_refuses_a_malformed_history_with_a_robotcore_error(default_game:
     for bad in ([(0, 0, 0)], [(1,)], 5, [(0, "x")], [None]):
         with pytest.raises(robotcore.RobotcoreError):
             default_game.replay(1, bad)  # type: ignore[arg-type]
+
+
+def test_replay_takes_the_rows_of_a_history_array_and_names_the_item_it_refuses(default_game: robotcore.Game) -> None:
+    """An ``(N, 2)`` integer array (``np.array(state.history)``, how RL code stores a history) was refused as
+    "action must be an integer, not ndarray"; and only a pair of the wrong length said where it was."""
+    rng = random.Random(5)
+    state = default_game.new_initial_state(4)
+    for _ in range(12):
+        if state.is_terminal:
+            break
+        seat = state.current_player
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    rows = np.array(state.history)
+    assert rows.shape == (len(state.history), 2)
+    assert default_game.replay(4, rows) == state
+    assert default_game.replay(4, [list(pair) for pair in state.history]) == state
+    first = state.history[0]
+    for bad, error in (([first, "x"], robotcore.InvalidActionError),
+                       ([first, (state.history[1][0], default_game.num_actions)], robotcore.InvalidActionError),
+                       ([first, first], robotcore.IllegalActionError)):
+        with pytest.raises(error, match="^history item 1: "):
+            default_game.replay(4, bad)

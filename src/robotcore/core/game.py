@@ -9,6 +9,7 @@ from __future__ import annotations
 import abc
 import hashlib
 import json
+import operator
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ import numpy.typing as npt
 from robotcore.core import state as _state
 from robotcore.core.seeds import check_seed, check_seeds
 from robotcore.core.state import GameCore, State
-from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError
+from robotcore.errors import CorruptStateError, InvalidActionError, InvalidParameterError, RobotcoreError
 from robotcore.types import ParamSpec, View
 
 __all__ = ["Game", "Content", "is_decimal"]
@@ -52,6 +53,16 @@ class Content(abc.ABC):
     def digest(self) -> str:
         blob = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":")).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def _is_integer(item: object) -> bool:
+    """Whether ``item`` is one integer (an int, a NumPy integer, any ``__index__``), not a pair of them (a NumPy
+    row has ``__index__`` too, which refuses it)."""
+    try:
+        operator.index(item)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
 
 
 class Game(abc.ABC):
@@ -198,22 +209,34 @@ class Game(abc.ABC):
         """Rebuild a state from ``State.to_bytes()``; foreign or corrupted bytes raise ``CorruptStateError``."""
         return _state.state_from_bytes(self, self._core, data)
 
-    def replay(self, seed: int, actions: Iterable[tuple[int, int] | int]) -> State:
-        """Replay a history (``(seat, action)`` pairs, or bare actions for the current player). A malformed item
-        is an ``InvalidActionError`` naming its place; an illegal one raises as ``State.apply`` does."""
+    def replay(self, seed: int,
+               actions: Iterable[Sequence[int] | int] | npt.NDArray[np.integer[Any]]) -> State:
+        """Replay a history: ``(seat, action)`` pairs (tuples, lists, the rows of an ``(N, 2)`` integer array:
+        ``np.array(state.history)``), or bare actions for the current player. A malformed item is an
+        ``InvalidActionError``, an illegal one raises as ``State.apply`` does; either names its place in the
+        history."""
         state = self.new_initial_state(seed)
         try:
             items = iter(actions)
         except TypeError:
             raise InvalidParameterError(f"actions must be an iterable, got {type(actions).__name__}") from None
         for i, item in enumerate(items):
-            if isinstance(item, (tuple, list)):
-                if len(item) != 2:
-                    raise InvalidActionError(f"history item {i}: a (seat, action) pair, got {item!r}")
-                seat, action = item
-                state.apply(action, seat)
-            else:
-                state.apply(item)
+            try:
+                if type(item) is tuple and len(item) == 2:     # (the common item first: the service's replays)
+                    state.apply(item[1], item[0])
+                    continue
+                if isinstance(item, (str, bytes, bytearray)) or _is_integer(item):
+                    state.apply(item)            # a bare action (a text is refused there as no action id)
+                    continue
+                try:
+                    pair = tuple(item)
+                except TypeError:
+                    raise InvalidActionError(f"an action id or a (seat, action) pair, got {item!r}") from None
+                if len(pair) != 2:
+                    raise InvalidActionError(f"a (seat, action) pair, got {item!r}")
+                state.apply(pair[1], pair[0])
+            except RobotcoreError as exc:    # (the same class, told where in the history)
+                raise type(exc)(f"history item {i}: {exc}") from None
         return state
 
     def state_from_row(self, row: npt.ArrayLike, seed: int = 0) -> State:
