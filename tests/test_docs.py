@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -62,3 +63,20 @@ def test_stubs_match_the_compiled_modules() -> None:
         capture_output=True, text=True, env=env, cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="typing.get_overloads is Python 3.11's")
+def test_load_game_is_typed_with_each_games_own_class() -> None:
+    """To type checkers ``load_game("sparks")`` is a ``SparksGame`` (its own methods without a cast): one overload
+    per game of ``GameName``, each answering with the class the registry loads, then ``str`` answering ``Game``."""
+    import typing
+
+    from robotcore import registry
+
+    hints = [typing.get_type_hints(f, vars(registry) | {
+        entry.cls: entry.load() for entry in registry.GAMES.values()}) for f in typing.get_overloads(
+        registry.load_game)]
+    named = {typing.get_args(h["name"])[0]: h["return"] for h in hints if typing.get_origin(h["name"]) is Literal}
+    assert named == {name: registry.game_class(name) for name in typing.get_args(registry.GameName)}
+    assert set(named) == set(registry.GAMES)
+    assert hints[-1]["name"] is str and hints[-1]["return"] is robotcore.Game

@@ -9,16 +9,24 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from robotcore.core.game import Game
 from robotcore.core.state import State, read_header
 from robotcore.errors import CorruptStateError, InvalidParameterError, UnknownGameError
 
+if TYPE_CHECKING:       # (the games import the kernel, not this module; at run time they load on demand)
+    from robotcore.games.nicodemus import NicodemusGame
+    from robotcore.games.robotrick import RobotrickGame
+    from robotcore.games.scrapyard import ScrapyardGame
+    from robotcore.games.smartphone import SmartphoneGame
+    from robotcore.games.sparks import SparksGame
+
 __all__ = ["GameName", "GameEntry", "GAMES", "ALL_GAMES", "list_games", "load_game", "make", "from_bytes",
            "params_for_seats"]
 
-#: Names of the registered games (for type checkers: ``robotcore.make("robotrick")``).
+#: Names of the five games. To type checkers ``load_game`` answers each with its own class (``load_game("sparks")``
+#: is a ``SparksGame``, with its own methods), and any other name with a ``Game``.
 GameName = Literal["robotrick", "scrapyard", "nicodemus", "sparks", "smartphone"]
 
 
@@ -69,6 +77,20 @@ def game_class(name: str) -> type[Game]:
 @lru_cache(maxsize=64)
 def _cached(name: str, items: tuple[tuple[str, type, Any], ...]) -> Game:
     return game_class(name)(**{k: v for k, _, v in items})
+
+
+@overload
+def load_game(name: Literal["robotrick"], **params: Any) -> RobotrickGame: ...
+@overload
+def load_game(name: Literal["scrapyard"], **params: Any) -> ScrapyardGame: ...
+@overload
+def load_game(name: Literal["nicodemus"], **params: Any) -> NicodemusGame: ...
+@overload
+def load_game(name: Literal["sparks"], **params: Any) -> SparksGame: ...
+@overload
+def load_game(name: Literal["smartphone"], **params: Any) -> SmartphoneGame: ...
+@overload
+def load_game(name: str, **params: Any) -> Game: ...
 
 
 def load_game(name: str, **params: Any) -> Game:
