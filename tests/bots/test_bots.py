@@ -37,10 +37,16 @@ def test_a_bot_refuses_a_seat_with_nothing_to_decide() -> None:
     state = robotcore.make("robotrick", seed=5)
     state.apply(state.legal_actions(0)[0], 0)
     state.apply(state.legal_actions(0)[0], 0)
-    with pytest.raises(robotcore.InvalidParameterError):
+    # as State.apply refuses the seat (it was an InvalidParameterError, as for a bad option)
+    with pytest.raises(robotcore.NotYourTurnError, match=r"seat 0 has nothing to decide now \(acting: \[1, 2\]\)"):
         make_bot("random").choose(state, 0)
     with pytest.raises(robotcore.InvalidParameterError):
         make_bot("no-such-bot")
+    while not state.is_terminal:
+        seat = state.current_player
+        state.apply(state.legal_actions(seat)[0], seat)
+    with pytest.raises(robotcore.GameOverError):
+        make_bot("greedy").choose(state, 0)
 
 
 @pytest.mark.parametrize("bot, options", [("montecarlo", {"playouts": 8}), ("ismcts", {"iterations": 120}),

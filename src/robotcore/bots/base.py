@@ -37,7 +37,7 @@ import numpy.typing as npt
 from robotcore.core.game import Game
 from robotcore.core.rng import Rng
 from robotcore.core.state import State
-from robotcore.errors import IllegalActionError, InvalidParameterError
+from robotcore.errors import GameOverError, IllegalActionError, InvalidParameterError, NotYourTurnError
 from robotcore.types import View
 
 __all__ = ["Observer", "Bot", "BotLike", "BOTS", "register", "make_bot", "parse_bot_spec", "load_bot_class"]
@@ -161,9 +161,7 @@ class Bot(abc.ABC):
     def choose(self, state: State, seat: int, budget_ms: float | None = None) -> int:
         """``act`` on ``seat``'s observer of ``state``; the action is checked to be legal."""
         observer = Observer(state, seat)
-        legal = observer.legal_actions()
-        if not legal:
-            raise InvalidParameterError(f"seat {seat} has nothing to decide now")
+        legal = self._legal(observer)
         if budget_ms is not None:
             number_option("budget_ms", budget_ms, unit=" (0: the least effort)")
         action = self.act(observer, budget_ms)
@@ -172,9 +170,13 @@ class Bot(abc.ABC):
         return int(action)
 
     def _legal(self, observer: Observer) -> list[int]:
+        """The seat's legal actions; ``GameOverError`` or ``NotYourTurnError`` (as ``State.apply`` raises) when it
+        has none."""
         legal: list[int] = observer.legal_actions()
         if not legal:
-            raise InvalidParameterError(f"seat {observer.seat} has nothing to decide now")
+            if not observer.actors:
+                raise GameOverError(f"the game is over: seat {observer.seat} has nothing to decide")
+            raise NotYourTurnError(f"seat {observer.seat} has nothing to decide now (acting: {observer.actors})")
         return legal
 
 
