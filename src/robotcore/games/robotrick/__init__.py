@@ -55,7 +55,8 @@ class RobotrickGame(Game):
     view_module: ClassVar[ModuleType] = view
     param_specs = (
         ParamSpec("players", int, 3, "number of seats (the rules are for exactly 3, plus Droco)", min=3, max=3),
-        ParamSpec("hangars", int, 3, "face-up captures allowed per round: 3, or 4 in the first-game variant",
+        ParamSpec("hangars", int, 3, "face-up captures allowed per round: the rules play 3, their first-game "
+                  "variant 4 (0 to 12 accepted, for experiments)",
                   min=0, max=12),
         ParamSpec("same_ai_card", bool, False, "variant: one AI card for all rounds"),
         ParamSpec("rounds", int, 3, "rounds in a game (the rules play 3)", min=1, max=3),
