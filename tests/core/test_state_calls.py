@@ -385,3 +385,27 @@ def test_replay_takes_the_rows_of_a_history_array_and_names_the_item_it_refuses(
                        ([first, first], robotcore.IllegalActionError)):
         with pytest.raises(error, match="^history item 1: "):
             default_game.replay(4, bad)
+
+
+def test_bytes_of_another_game_say_what_differs() -> None:
+    """A state's header names its game, parameters and content digest: the refusal says which of them differs,
+    and how to read a custom-content state (API review: it said "another game, parameter set or content" for
+    all three, though only ``content=`` loads the last)."""
+    from robotcore.games.robotrick import RobotrickContent
+
+    default = robotcore.make("robotrick", seed=3)
+    double = RobotrickContent(vp=tuple(2 * v for v in RobotrickContent.default().vp),
+                              ai_cards=RobotrickContent.default().ai_cards)
+    custom = robotcore.load_game("robotrick", content=double).new_initial_state(3)
+    cases = [
+        (robotcore.load_game("scrapyard"), default, r"a state of 'robotrick', not of 'scrapyard'"),
+        (robotcore.load_game("robotrick", hangars=4), default, r"robotrick with other parameters: .*'hangars': 3"),
+        (robotcore.load_game("robotrick"), custom, r"robotrick with other content .*: load them with that content"),
+        (custom.game, default, r"robotrick with other content"),
+    ]
+    for game, state, message in cases:
+        with pytest.raises(robotcore.CorruptStateError, match=message):
+            game.from_bytes(state.to_bytes())
+    with pytest.raises(robotcore.CorruptStateError, match="content=..."):
+        robotcore.from_bytes(custom.to_bytes())
+    assert robotcore.from_bytes(custom.to_bytes(), content=double) == custom

@@ -1059,8 +1059,25 @@ def state_from_bytes(game, GameCore core, data) -> State:
     """Rebuild a State of ``game`` from ``to_bytes()`` output; foreign or corrupted bytes raise CorruptStateError."""
     header, seed, raw, hist = _parse(data)
     if header != core.header:
-        raise CorruptStateError("these bytes belong to another game, parameter set or content")
+        raise CorruptStateError(_foreign(header, core.header))
     return state_from_parts(game, core, raw, hist, seed)
+
+
+def _foreign(header: bytes, own: bytes) -> str:
+    """Why a state's header is not this game's: which of the game, its parameters and its content differs (a
+    state of custom content loads with that content only: ``content=``)."""
+    import json
+    try:
+        doc, mine = json.loads(header), json.loads(own)
+        game, params, content = doc["game"], doc["params"], doc["content"]
+    except (ValueError, RecursionError, TypeError, KeyError):
+        return "these bytes belong to another game, parameter set or content (their header is unreadable)"
+    if game != mine["game"]:
+        return f"these bytes are a state of {str(game)[:40]!r}, not of {mine['game']!r}"
+    if params != mine["params"]:
+        return f"these bytes are a state of {mine['game']} with other parameters: {str(params)[:200]}"
+    return (f"these bytes are a state of {mine['game']} with other content (digest {str(content)[:40]}; this "
+            f"game's is {mine['content']}): load them with that content (from_bytes(data, content=...))")
 
 
 def state_from_parts(game, GameCore core, raw, hist, uint64_t seed) -> State:
