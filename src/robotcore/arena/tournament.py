@@ -1,9 +1,10 @@
 """Tournaments: seat rotation over paired deals, local processes or Ray, live standings, resumable results.
 
 Schedule. With ``k`` bots and ``n`` seats, a *deal* is one game seed played ``k`` times, rotation ``r`` putting
-bot ``(r + s) mod k`` in seat ``s``: every bot sits in every seat once per deal and the luck of the deal cancels
-(the board-game form of engine testers' swapped colours); with more bots than seats a deal is played once for
-every ordered choice of ``n`` bots, so every pair meets. Game ``i`` is deal ``i // L``, seating ``i % L``; the
+bot ``order[(r + s) mod k]`` in seat ``s``, for an order of the bots drawn for that deal: every bot sits in every
+seat once per deal and the luck of the deal cancels (the board-game form of engine testers' swapped colours),
+and over the deals every bot sits next to every other one; with more bots than seats and at most 720 ordered
+choices of ``n`` bots, a deal is played once for each of them, so every pair meets in every deal. Game ``i`` is deal ``i // L``, seating ``i % L``; the
 game count is rounded up to whole deals. A game is a pure function of the configuration and its index
 (the deal seed and every bot's seed are derived from the tournament seed), so results are identical whatever
 the backend, the number of workers and the order in which games finish; only the times differ.
@@ -48,30 +49,45 @@ import robotcore
 from robotcore.arena import stats
 from robotcore.arena.sprt import SPRT
 from robotcore.bots.base import Bot, make_bot, number_option
+from robotcore.core.rng import Rng
 from robotcore.core.seeds import check_seed, derive_seed
 from robotcore.errors import InvalidParameterError
 from robotcore.tools.match import play_bots
 
-FORMAT = 1
+#: 2: each deal's rotations of an order drawn for it (1: of the bots as listed)
+FORMAT = 2
 
 
-def lineups(num_bots: int, num_seats: int) -> list[list[int]]:
-    """The seatings of one deal: the ``k`` rotations when there are no more bots than seats; otherwise every
-    ordered choice of ``n`` different bots (each bot meets each other one, in every seat), when there are at
-    most 720 of them, else the rotations."""
+def lineups(num_bots: int, num_seats: int, order: Sequence[int] | None = None) -> list[list[int]]:
+    """The seatings of one deal: with more bots than seats and at most 720 ordered choices of ``n`` different
+    bots, every one of them (each bot meets each other one, in every seat); otherwise the ``k`` rotations of
+    ``order`` (the bots as listed by default; a tournament draws one for each deal: ``deal_order``)."""
     k, n = num_bots, num_seats
     if k > n and math.perm(k, n) <= 720:
         return [list(p) for p in itertools.permutations(range(k), n)]
-    return [[(r + s) % k for s in range(n)] for r in range(k)]
+    ring = list(range(k)) if order is None else list(order)
+    return [[ring[(r + s) % k] for s in range(n)] for r in range(k)]
 
 
-def schedule(num_bots: int, num_seats: int, games: int) -> list[dict[str, Any]]:
-    """Game ``i``: deal ``i // L``, seating ``i % L`` of ``lineups`` (module docstring)."""
-    seatings = lineups(num_bots, num_seats)
-    per = len(seatings)
+def deal_order(num_bots: int, seed: int, deal: int) -> list[int]:
+    """The order of the bots whose rotations a deal plays (when it plays rotations), drawn from the tournament's
+    seed: over the deals every bot sits next to, and is in the same game as, every other one. Rotations of one
+    fixed order kept the same neighbours in every game, and with more bots than 720 ordered choices (28 bots
+    at a 3-seat game) most pairs of bots never met."""
+    order = list(range(num_bots))
+    Rng(derive_seed(seed, "order", deal)).shuffle(order)
+    return order
+
+
+def schedule(num_bots: int, num_seats: int, games: int, seed: int) -> list[dict[str, Any]]:
+    """Game ``i``: deal ``i // L``, seating ``i % L`` of that deal's ``lineups`` (module docstring)."""
+    per = len(lineups(num_bots, num_seats))
     deals = -(-games // per)
-    return [{"index": d * per + r, "deal": d, "rotation": r, "lineup": seatings[r]}
-            for d in range(deals) for r in range(per)]
+    jobs = []
+    for d in range(deals):
+        seatings = lineups(num_bots, num_seats, deal_order(num_bots, seed, d))
+        jobs += [{"index": d * per + r, "deal": d, "rotation": r, "lineup": seatings[r]} for r in range(per)]
+    return jobs
 
 
 def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
@@ -170,7 +186,7 @@ class Tournament:
                 "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta},
         }
         self.num_players = g.num_players
-        self.jobs = schedule(len(bots), g.num_players, games)
+        self.jobs = schedule(len(bots), g.num_players, games, int(seed))
         self.per_deal = len(lineups(len(bots), g.num_players))
         self.out = None if out is None else Path(out)
         self.workers = workers
