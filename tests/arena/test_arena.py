@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import random
 from pathlib import Path
 
@@ -187,6 +188,12 @@ def test_sprt_checks_its_bounds() -> None:
         SPRT(elo0=10, elo1=5)
     with pytest.raises(InvalidParameterError):
         SPRT(alpha=0.7)
+    # an infinite bound made the LLR infinite, a verdict at the first deal, and -Infinity (no JSON) in the results
+    for bad in ({"elo0": -math.inf}, {"elo1": math.inf}, {"elo0": math.nan}, {"beta": math.nan}, {"elo1": True}):
+        with pytest.raises(InvalidParameterError, match="must be a finite number"):
+            SPRT(**bad)
+    with pytest.raises(InvalidParameterError, match="elo0 must be a finite number"):
+        Tournament("nicodemus", ["random", "greedy"], 4, seed=1, sprt=(0, 1), elo0=-math.inf)
 
 
 @pytest.fixture(scope="module")

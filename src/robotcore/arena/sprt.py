@@ -78,6 +78,11 @@ class SPRT:
     decision: str | None = field(default=None)
 
     def __post_init__(self) -> None:
+        for name in ("elo0", "elo1", "alpha", "beta"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                # (an infinite bound decided at once, and wrote -Infinity, which is no JSON, into the results)
+                raise InvalidParameterError(f"{name} must be a finite number, got {value!r}")
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
             raise InvalidParameterError("alpha and beta must be in (0, 0.5)")
         if not self.elo1 > self.elo0:
