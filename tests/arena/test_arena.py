@@ -313,9 +313,27 @@ def test_intervals_keep_the_width_their_deals_allow() -> None:
     assert "inf" in format_table(summarise(config, sweep, 2))
 
 
+def test_a_shared_first_place_is_a_draw_not_a_win() -> None:
+    """An all-draw match read a win rate of 1.000 for both bots (search review): a win is a first place alone,
+    a shared one counts in the score share (half each) and as a draw in the pairwise table."""
+    from robotcore.arena.stats import summarise
+
+    config = {"game": "nicodemus", "params": {}, "seed": 0, "bots": ["a", "b"]}
+    draws = [_game(2 * d + r, d, [r, 1 - r], [0, 0]) for d in range(10) for r in range(2)]
+    summary = summarise(config, draws, 2)
+    for row in summary["bots"]:
+        assert row["score_share"] == 0.5 and row["win_rate"] == 0.0
+    three = [_game(d, d, [0, 1, 2], [0, 0, 2]) for d in range(10)]
+    rows = summarise(dict(config, bots=["a", "b", "c"]), three, 3)["bots"]
+    assert [r["win_rate"] for r in rows] == [0.0, 0.0, 0.0]
+    alone = [_game(d, d, [0, 1, 2], [0, 1, 1]) for d in range(10)]
+    rows = summarise(dict(config, bots=["a", "b", "c"]), alone, 3)["bots"]
+    assert [r["win_rate"] for r in rows] == [1.0, 0.0, 0.0]
+
+
 def test_a_bot_in_several_seats_is_one_side_of_the_game() -> None:
     """With fewer bots than seats a bot holds several seats of a game: its share is theirs together and it won
-    when one of them placed first (it used to read 0.5 for a bot that won every game)."""
+    when they alone placed first (it used to read 0.5 for a bot that won every game)."""
     from robotcore.arena.stats import summarise
 
     config = {"game": "scrapyard", "params": {}, "seed": 0, "bots": ["a", "b"]}

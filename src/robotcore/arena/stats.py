@@ -47,19 +47,18 @@ RATING_MODEL = ("Bradley-Terry (MM) over every pair of bots in each game (full r
 
 def _per_bot_values(rec: dict[str, Any], key: str, num_bots: int) -> dict[int, float]:
     """Each bot's value in one game. With fewer bots than seats a bot holds several seats, played as one side:
-    its returns are its seats' together (its share of the game), it won when one of its seats placed first,
+    its returns are its seats' together (its share of the game), it won when its seats alone placed first,
     and its score is its seats' mean."""
+    if key == "win":
+        # first place alone: a first place shared with another bot is a draw (in the score share), no win (an
+        # all-draw match read a win rate of 1.000 for both bots)
+        firsts = {b for seat, b in enumerate(rec["bots"]) if rec["places"][seat] == 0}
+        return {b: 1.0 if firsts == {b} else 0.0 for b in rec["bots"]}
     vals: dict[int, list[float]] = {}
     for seat, b in enumerate(rec["bots"]):
-        if key == "win":
-            v = 1.0 if rec["places"][seat] == 0 else 0.0
-        else:
-            v = float(rec[key][seat])
-        vals.setdefault(b, []).append(v)
+        vals.setdefault(b, []).append(float(rec[key][seat]))
     if key == "returns":
         return {b: sum(v) for b, v in vals.items()}
-    if key == "win":
-        return {b: max(v) for b, v in vals.items()}
     return {b: sum(v) / len(v) for b, v in vals.items()}
 
 
