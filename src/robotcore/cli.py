@@ -155,7 +155,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     t = Tournament(args.game, bots, args.games, args.seed, params=args.params,
                    budget_ms=args.budget_ms, out=args.out, workers=args.workers, backend=args.backend,
                    address=args.address, sprt=sprt, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
-                   beta=args.beta, progress=not args.quiet)
+                   beta=args.beta, progress=not args.quiet, forfeits=args.on_error == "forfeit")
     # a SIGTERM stops it as Ctrl-C does (its workers stopped, what is written kept for a resume), not killed
     # with its workers left running; the handler is the process's own again afterwards (main() may be called
     # by a program, on its main thread only: elsewhere signals cannot be handled)
@@ -211,6 +211,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--params", default="{}", type=_json_object, help="game parameters as JSON")
     p.add_argument("--budget-ms", type=float, default=None, help="time budget per move handed to every bot")
+    p.add_argument("--on-error", choices=["forfeit", "stop"], default="forfeit",
+                   help="a bot that raises or answers an illegal move: loses that game, the tournament going on "
+                        "(forfeit), or stops the tournament with its error (stop)")
     p.add_argument("--out", default=None, help="results folder (resumable: the same command continues)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
     p.add_argument("--backend", choices=["local", "ray"], default="local")

@@ -389,17 +389,62 @@ def test_every_runner_resets_and_tells_the_bots(capsys: pytest.CaptureFixture[st
 
 
 def test_a_bots_error_names_the_game_seat_and_bot() -> None:
-    """A bot that answers an illegal move stops the tournament with an error that says where: the game, the
-    seat and the bot's label (the default class name, 'bot', used to stand for any of them)."""
+    """With ``forfeits=False`` a bot that answers an illegal move stops the tournament with an error that says
+    where: the game, the seat and the bot's label (the default class name, 'bot', used to stand for any of
+    them)."""
     with pytest.raises(IllegalActionError) as info:
-        Tournament("robotrick", ["tests.arena.test_arena:Illegal", "random"], 2, seed=1, workers=1).run()
+        Tournament("robotrick", ["tests.arena.test_arena:Illegal", "random"], 2, seed=1, workers=1,
+                   forfeits=False).run()
     notes = " ".join(getattr(info.value, "__notes__", []))
     assert "tests.arena.test_arena:Illegal" in notes and "seat" in notes and "in game 0" in notes
+
+
+def test_a_bot_that_fails_forfeits_its_games_and_the_tournament_goes_on(tmp_path: Path) -> None:
+    """A bot that raised, or answered an illegal move, stopped the whole tournament with no summary, and the
+    same command replayed the same failing game (search review). By default it loses that game, as engine
+    testers score a crash: its seats last, the others sharing first place, the error kept in the record."""
+    bots = ["tests.arena.test_arena:LateFailure", "random", "greedy"]
+    t = Tournament("nicodemus", bots, 6, seed=3, workers=1, out=tmp_path / "f")
+    summary = t.run()
+    assert summary["games"] == 6
+    lost = [r for r in t.games if "forfeit" in r]
+    assert lost == [r for r in t.games if 0 in r["bots"]] and lost     # it fails in each of its games (3rd move)
+    for r in lost:
+        seat = r["forfeit"]["seat"]
+        assert r["bots"][seat] == 0 and r["forfeit"]["bot"] == bots[0] and "no third move" in r["forfeit"]["error"]
+        assert r["places"][seat] == 1 and r["returns"][seat] == 0.0
+        assert all(p == 0 for s, p in enumerate(r["places"]) if s != seat)
+        assert sum(r["returns"]) == pytest.approx(1.0)
+    rows = {b["bot"]: b for b in summary["bots"]}
+    assert rows[bots[0]]["forfeits"] == len(lost) and rows[bots[0]]["score_share"] == 0.0
+    assert rows["random"]["forfeits"] == 0
+    assert f"forfeits: tests.arena.test_arena:LateFailure lost {len(lost)} game(s)" in format_table(summary)
+    assert "no third move" in (tmp_path / "f" / "games.csv").read_text()
+    again = Tournament("nicodemus", bots, 6, seed=3, workers=1, out=tmp_path / "f")
+    again.run()                                            # resumed: the forfeits are results, nothing is replayed
+    assert _strip(again.games) == _strip(t.games)
+    solo = Tournament("sparks", ["tests.arena.test_arena:LateFailure", "random"], 4, seed=1, params={"players": 1},
+                      workers=1).run()
+    first, second = solo["bots"]
+    assert first["forfeits"] == 2 and first["win_rate"] == 0.0 and second["score_share"] == 1.0
 
 
 class Illegal(Bot):
     def act(self, observer, budget_ms=None) -> int:  # noqa: ANN001
         return -1
+
+
+class LateFailure(Bot):
+    """Plays two random moves, then raises."""
+
+    def reset(self) -> None:
+        self.played = 0
+
+    def act(self, observer, budget_ms=None) -> int:  # noqa: ANN001
+        self.played += 1
+        if self.played > 2:
+            raise RuntimeError("no third move")
+        return observer.legal_actions()[0]
 
 
 def test_the_tournament_command_gives_sigterm_back() -> None:

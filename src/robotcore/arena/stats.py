@@ -99,7 +99,8 @@ def _interval(values: list[float]) -> tuple[float, float, float]:
 def comparable(records: list[dict[str, Any]], num_players: int) -> list[dict[str, Any]]:
     """The records the comparisons between bots read: the games themselves, or in a solo game (a game holds one
     bot) one ranking per deal of at least two games, each bot placed by its score there (places as a game's:
-    0 the best, a tie shares the place; returns: the best score's bots share 1.0)."""
+    0 the best, a tie shares the place; returns: the best score's bots share 1.0; a game lost by a forfeit
+    below every other)."""
     if num_players > 1:
         return records
     deals: dict[int, list[dict[str, Any]]] = {}
@@ -111,11 +112,12 @@ def comparable(records: list[dict[str, Any]], num_players: int) -> list[dict[str
             continue
         games = sorted(games, key=lambda g: g["index"])
         scores = [g["scores"][0] for g in games]
-        best = max(scores)
-        top = scores.count(best)
+        keys = [-math.inf if "forfeit" in g else float(x) for g, x in zip(games, scores)]    # a forfeit: last
+        best = max(keys)
+        top = keys.count(best)
         out.append({"index": games[-1]["index"], "deal": deal, "bots": [g["bots"][0] for g in games],
-                    "scores": scores, "places": [sum(1 for t in scores if t > s) for s in scores],
-                    "returns": [1.0 / top if s == best else 0.0 for s in scores]})
+                    "scores": scores, "places": [sum(1 for t in keys if t > k) for k in keys],
+                    "returns": [1.0 / top if k == best else 0.0 for k in keys]})
     return out
 
 
@@ -252,6 +254,7 @@ def summarise(config: dict[str, Any], records: list[dict[str, Any]], num_players
             "win_rate": wm, "win_rate_ci": [wlo, whi],
             "mean_score": statistics.fmean(scores[b]) if scores[b] else float("nan"),
             "rating": ratings[b], "rating_ci": rci, "moves": moves, "ms_per_move": ms / moves if moves else 0.0,
+            "forfeits": sum(1 for r in played if r.get("forfeit", {}).get("bot") == name),
         })
     pairwise = []
     for a in range(k):

@@ -103,6 +103,9 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     try:
         moves, spent = play_bots(state, bots, config.get("budget_ms"), [labels[b] for b in job["lineup"]])
     except Exception as exc:
+        faulty = getattr(exc, "robotcore_seat", None)          # (play_bots names the seat whose bot raised)
+        if config.get("forfeits") and isinstance(faulty, int):
+            return _forfeited(job, seed, labels, state, faulty, exc)
         if hasattr(exc, "add_note"):                        # (Python 3.11+)
             exc.add_note(f"in game {job['index']} of the tournament (deal {job['deal']}, seed {seed})")
         raise
@@ -114,6 +117,28 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
         "scores": list(outcome.scores), "places": list(outcome.places),
         "returns": state.returns(), "moves": moves,
         "ms_per_move": [round(1000 * t / m, 4) if m else 0.0 for t, m in zip(spent, moves)],
+    }
+
+
+def _forfeited(job: dict[str, Any], seed: int, labels: list[str], state: robotcore.State, seat: int,
+               exc: BaseException) -> dict[str, Any]:
+    """The record of a game the bot of ``seat`` lost by an error (an exception, an illegal answer), as engine
+    testers score a crash: its seats placed last, the others sharing first place (returns 1.0 together); the
+    scores as they stood; ``forfeit`` says who and why. Times are not kept (0.0)."""
+    lineup = list(job["lineup"])
+    faulty = lineup[seat]
+    others = sum(1 for b in lineup if b != faulty)
+    moves = [0] * len(lineup)
+    for s, _action in state.history:
+        moves[s] += 1
+    return {
+        "index": job["index"], "deal": job["deal"], "rotation": job["rotation"], "seed": seed,
+        "bots": lineup, "seats": [labels[b] for b in lineup], "scores": state.scores(),
+        "places": [1 if b == faulty else 0 for b in lineup],
+        "returns": [0.0 if b == faulty else 1.0 / others for b in lineup], "moves": moves,
+        "ms_per_move": [0.0] * len(lineup),
+        "forfeit": {"seat": seat, "bot": labels[faulty], "move": state.move_number,
+                    "error": f"{type(exc).__name__}: {exc}"[:500]},
     }
 
 
@@ -148,14 +173,18 @@ class Tournament:
 
     ``workers`` > 1 runs games in spawned processes: a script that runs a tournament must do it under
     ``if __name__ == "__main__":`` (examples/tournament.py), and a user's bot class must be importable by
-    ``module:Class`` from the workers."""
+    ``module:Class`` from the workers.
+
+    ``forfeits`` (default): a bot that raises, or answers an illegal move, loses that game (its seats last, the
+    others sharing first place; the record's ``forfeit`` says who, when and why) and the tournament goes on, as
+    engine testers score a crash. ``forfeits=False`` stops the tournament with the bot's error instead."""
 
     def __init__(self, game: str, bots: Sequence[str], games: int, seed: int = 0, *,
                  params: dict[str, Any] | None = None, budget_ms: float | None = None, out: str | Path | None = None,
                  workers: int = 1, backend: str = "local", address: str | None = None,
                  sprt: tuple[int | str, int | str] | None = None, elo0: float = 0.0, elo1: float = 50.0,
                  alpha: float = 0.05, beta: float = 0.05, progress: bool = False,
-                 plot: bool = True) -> None:
+                 plot: bool = True, forfeits: bool = True) -> None:
         g = robotcore.load_game(game, **(params or {}))
         if len(bots) < 2:
             raise InvalidParameterError("a tournament needs at least two bots")
@@ -170,6 +199,8 @@ class Tournament:
             raise InvalidParameterError(f"backend must be 'local' or 'ray', got {backend!r}")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise InvalidParameterError(f"workers must be a positive int, got {workers!r}")
+        if not isinstance(forfeits, bool):
+            raise InvalidParameterError(f"forfeits must be True or False, got {forfeits!r}")
         self.sprt_pair: tuple[int, int] | None = None
         if sprt is not None:
             pair = tuple(self._bot_index(list(bots), x) for x in sprt)
@@ -180,7 +211,7 @@ class Tournament:
             sprt = (labels[pair[0]], labels[pair[1]])
         self.config: dict[str, Any] = {
             "format": FORMAT, "game": game, "params": g.plain_params(), "bots": list(bots), "games": games,
-            "seed": int(seed), "budget_ms": budget_ms,
+            "seed": int(seed), "budget_ms": budget_ms, "forfeits": bool(forfeits),
             "sprt": None if sprt is None or self.sprt_pair is None else {
                 "a": sprt[0], "b": sprt[1], "a_index": self.sprt_pair[0], "b_index": self.sprt_pair[1],
                 "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta},
@@ -323,6 +354,10 @@ class Tournament:
                     for rec in batch:
                         self.records[rec["index"]] = rec
                         write(rec)
+                        if "forfeit" in rec and self.progress:
+                            f = rec["forfeit"]
+                            print(f"\ngame {rec['index']}: {f['bot']} (seat {f['seat']}) forfeits at move "
+                                  f"{f['move']}: {f['error']}", file=sys.stderr)
                     verdict, next_index = self._feed_sprt(next_index)
                     if self.progress:
                         self._show_progress(total, t0)
@@ -389,7 +424,7 @@ class Tournament:
 # -- outputs -----------------------------------------------------------------------------------------------------
 
 GAME_COLUMNS = ["index", "deal", "rotation", "seed", "seat", "bot", "score", "place", "return", "moves",
-                "ms_per_move"]
+                "ms_per_move", "forfeit"]
 
 
 def game_rows(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -398,7 +433,9 @@ def game_rows(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         for seat, spec in enumerate(r["seats"]):
             yield {"index": r["index"], "deal": r["deal"], "rotation": r["rotation"], "seed": r["seed"],
                    "seat": seat, "bot": spec, "score": r["scores"][seat], "place": r["places"][seat],
-                   "return": r["returns"][seat], "moves": r["moves"][seat], "ms_per_move": r["ms_per_move"][seat]}
+                   "return": r["returns"][seat], "moves": r["moves"][seat], "ms_per_move": r["ms_per_move"][seat],
+                   # the error of the seat that lost the game by it
+                   "forfeit": r["forfeit"]["error"] if r.get("forfeit", {}).get("seat") == seat else ""}
 
 
 def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, Any], plot: bool = True) -> list[str]:
@@ -454,6 +491,9 @@ def format_table(summary: dict[str, Any]) -> str:
             f"{b['bot']:{width}s} {b['games']:>5d} {b['score_share']:>7.3f} {_ci(b['score_share_ci'], 3):>14s} "
             f"{b['win_rate']:>7.3f} {_ci(b['win_rate_ci'], 3):>14s} {b['mean_score']:>10.2f} {b['rating']:>6.0f} "
             f"{_ci(b['rating_ci'], 0):>13s} {b['ms_per_move']:>8.2f}")
+    for b in summary["bots"]:
+        if b.get("forfeits"):
+            lines.append(f"forfeits: {b['bot']} lost {b['forfeits']} game(s) by an error (games.json: 'forfeit')")
     if summary["deals"] < 2:
         lines.append("intervals: n/a (they are over deals: play 2 deals or more)")
     lines.append(f"ratings: {summary['rating_model']}")

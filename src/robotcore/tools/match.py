@@ -20,7 +20,7 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
     simultaneous phase the lowest pending seat first), ``on_move(seat, action)`` hears it, and every other seat
     is told of it (``observe``: None when the action is hidden from it). Returns each seat's moves and seconds
     of thinking. An error raised by a bot carries a note naming the seat, the bot (``names[seat]``) and the
-    move."""
+    move, and the seat as ``robotcore_seat``."""
     n = state.num_players
     public = state.game.is_public_action
     spent = [0.0] * n
@@ -33,9 +33,7 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
         try:
             action = bots[seat].choose(state, seat, budget_ms)
         except Exception as exc:
-            if hasattr(exc, "add_note"):                    # (Python 3.11+)
-                exc.add_note(f"seat {seat} (bot {names[seat] if names else bots[seat].name}), "
-                             f"move {state.move_number}")
+            _blame(exc, seat, names[seat] if names else bots[seat].name, state.move_number)
             raise
         spent[seat] += time.perf_counter() - t0
         moves[seat] += 1
@@ -44,8 +42,23 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
             on_move(seat, action)
         for other, bot in enumerate(bots):
             if other != seat:
-                bot.observe(Observer(state, other), seat, action if public(action) else None)
+                try:
+                    bot.observe(Observer(state, other), seat, action if public(action) else None)
+                except Exception as exc:
+                    _blame(exc, other, names[other] if names else bot.name, state.move_number)
+                    raise
     return moves, spent
+
+
+def _blame(exc: BaseException, seat: int, name: str, move: int) -> None:
+    """Name the seat whose bot raised ``exc``: in a note (Python 3.11+) and as ``exc.robotcore_seat`` (the
+    tournament's forfeits read it)."""
+    if hasattr(exc, "add_note"):
+        exc.add_note(f"seat {seat} (bot {name}), move {move}")
+    try:
+        exc.robotcore_seat = seat  # type: ignore[attr-defined]
+    except AttributeError:                  # (an exception type without a __dict__)
+        pass
 
 
 def play_match(name: str, bots: Sequence[str | Bot], seed: int, budget_ms: float | None = None,
