@@ -23,7 +23,7 @@ BOTS = ["ismcts:iterations=40", "random", "greedy"]
 
 
 def _strip(records: list[dict]) -> list[dict]:
-    return [{k: v for k, v in r.items() if k != "ms_per_move"} for r in records]
+    return [{k: v for k, v in r.items() if k not in tmod.TIMES} for r in records]
 
 
 def test_schedule_puts_every_bot_in_every_seat_on_paired_deals() -> None:
@@ -427,6 +427,42 @@ def test_a_bot_that_fails_forfeits_its_games_and_the_tournament_goes_on(tmp_path
                       workers=1).run()
     first, second = solo["bots"]
     assert first["forfeits"] == 2 and first["win_rate"] == 0.0 and second["score_share"] == 1.0
+
+
+def test_moves_over_the_budget_are_counted_and_reported() -> None:
+    """A bot that thought 50 ms a move under --budget-ms 10 played on with nothing said (search review): each
+    game's record now has every seat's longest think and its moves over the budget (``BUDGET_MARGIN``), the
+    summary each bot's, and the table names a bot that went over."""
+    from robotcore.tools.match import BUDGET_MARGIN
+
+    t = Tournament("nicodemus", ["tests.arena.test_arena:Slow", "random"], 2, seed=1, workers=1, budget_ms=20)
+    summary = t.run()
+    slow, quick = summary["bots"]
+    assert slow["over_budget"] == 2 * Slow.SLOW_MOVES and quick["over_budget"] == 0
+    assert slow["max_ms"] >= 1000 * Slow.SLEEP_S > 20 * (1 + BUDGET_MARGIN) + 1
+    for r in t.games:
+        seat = r["bots"].index(0)
+        assert r["over_budget"][seat] == Slow.SLOW_MOVES and r["max_ms"][seat] >= 1000 * Slow.SLEEP_S
+    assert f"over budget: tests.arena.test_arena:Slow thought past the budget in {2 * Slow.SLOW_MOVES} of" in \
+        format_table(summary)
+
+
+class Slow(Bot):
+    """Takes ``SLEEP_S`` for each of its first ``SLOW_MOVES`` moves of a game."""
+
+    SLEEP_S = 0.06
+    SLOW_MOVES = 3
+
+    def reset(self) -> None:
+        self.played = 0
+
+    def act(self, observer, budget_ms=None) -> int:  # noqa: ANN001
+        import time
+
+        self.played += 1
+        if self.played <= self.SLOW_MOVES:
+            time.sleep(self.SLEEP_S)
+        return observer.legal_actions()[0]
 
 
 class Illegal(Bot):

@@ -255,6 +255,10 @@ def summarise(config: dict[str, Any], records: list[dict[str, Any]], num_players
             "mean_score": statistics.fmean(scores[b]) if scores[b] else float("nan"),
             "rating": ratings[b], "rating_ci": rci, "moves": moves, "ms_per_move": ms / moves if moves else 0.0,
             "forfeits": sum(1 for r in played if r.get("forfeit", {}).get("bot") == name),
+            "max_ms": max((r.get("max_ms", r["ms_per_move"])[s] for r in played for s, x in enumerate(r["bots"])
+                           if x == b), default=0.0),
+            "over_budget": sum(r.get("over_budget", [0] * len(r["bots"]))[s] for r in played
+                               for s, x in enumerate(r["bots"]) if x == b),
         })
     pairwise = []
     for a in range(k):

@@ -54,6 +54,9 @@ from robotcore.core.seeds import check_seed, derive_seed
 from robotcore.errors import InvalidParameterError
 from robotcore.tools.match import play_bots
 
+#: a game record's times, the only part of it that is not a function of the configuration and the game's index
+TIMES = ("ms_per_move", "max_ms", "over_budget")
+
 #: 2: each deal's rotations of an order drawn for it (1: of the bots as listed)
 FORMAT = 2
 
@@ -101,7 +104,7 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
         bots.append(make_bot(specs[b], seed=derive_seed(config["seed"], "bot", job["index"], seat)))
     state = game.new_initial_state(seed)
     try:
-        moves, spent = play_bots(state, bots, config.get("budget_ms"), [labels[b] for b in job["lineup"]])
+        thinking = play_bots(state, bots, config.get("budget_ms"), [labels[b] for b in job["lineup"]])
     except Exception as exc:
         faulty = getattr(exc, "robotcore_seat", None)          # (play_bots names the seat whose bot raised)
         if config.get("forfeits") and isinstance(faulty, int):
@@ -115,8 +118,9 @@ def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
         "index": job["index"], "deal": job["deal"], "rotation": job["rotation"], "seed": seed,
         "bots": list(job["lineup"]), "seats": [labels[b] for b in job["lineup"]],
         "scores": list(outcome.scores), "places": list(outcome.places),
-        "returns": state.returns(), "moves": moves,
-        "ms_per_move": [round(1000 * t / m, 4) if m else 0.0 for t, m in zip(spent, moves)],
+        "returns": state.returns(), "moves": thinking.moves,
+        "ms_per_move": [round(1000 * t / m, 4) if m else 0.0 for t, m in zip(thinking.seconds, thinking.moves)],
+        "max_ms": [round(1000 * t, 4) for t in thinking.longest], "over_budget": thinking.over_budget,
     }
 
 
@@ -136,7 +140,7 @@ def _forfeited(job: dict[str, Any], seed: int, labels: list[str], state: robotco
         "bots": lineup, "seats": [labels[b] for b in lineup], "scores": state.scores(),
         "places": [1 if b == faulty else 0 for b in lineup],
         "returns": [0.0 if b == faulty else 1.0 / others for b in lineup], "moves": moves,
-        "ms_per_move": [0.0] * len(lineup),
+        "ms_per_move": [0.0] * len(lineup), "max_ms": [0.0] * len(lineup), "over_budget": [0] * len(lineup),
         "forfeit": {"seat": seat, "bot": labels[faulty], "move": state.move_number,
                     "error": f"{type(exc).__name__}: {exc}"[:500]},
     }
@@ -424,7 +428,7 @@ class Tournament:
 # -- outputs -----------------------------------------------------------------------------------------------------
 
 GAME_COLUMNS = ["index", "deal", "rotation", "seed", "seat", "bot", "score", "place", "return", "moves",
-                "ms_per_move", "forfeit"]
+                "ms_per_move", "max_ms", "over_budget", "forfeit"]
 
 
 def game_rows(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -434,6 +438,7 @@ def game_rows(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             yield {"index": r["index"], "deal": r["deal"], "rotation": r["rotation"], "seed": r["seed"],
                    "seat": seat, "bot": spec, "score": r["scores"][seat], "place": r["places"][seat],
                    "return": r["returns"][seat], "moves": r["moves"][seat], "ms_per_move": r["ms_per_move"][seat],
+                   "max_ms": r["max_ms"][seat], "over_budget": r["over_budget"][seat],
                    # the error of the seat that lost the game by it
                    "forfeit": r["forfeit"]["error"] if r.get("forfeit", {}).get("seat") == seat else ""}
 
@@ -494,6 +499,9 @@ def format_table(summary: dict[str, Any]) -> str:
     for b in summary["bots"]:
         if b.get("forfeits"):
             lines.append(f"forfeits: {b['bot']} lost {b['forfeits']} game(s) by an error (games.json: 'forfeit')")
+        if b.get("over_budget"):
+            lines.append(f"over budget: {b['bot']} thought past the budget in {b['over_budget']} of its "
+                         f"{b['moves']} moves (longest {b['max_ms']:.1f} ms)")
     if summary["deals"] < 2:
         lines.append("intervals: n/a (they are over deals: play 2 deals or more)")
     lines.append(f"ratings: {summary['rating_model']}")

@@ -2,29 +2,46 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import robotcore
 from robotcore.bots import Bot, Observer, make_bot
 from robotcore.core.seeds import derive_seed
 
+#: a move is over its budget when its bot thought longer than ``budget_ms`` plus this share of it and a millisecond
+#: (the call's own overhead: a bot that stops at its budget takes a little more)
+BUDGET_MARGIN = 0.1
+
+
+class Thinking(NamedTuple):
+    """Each seat's moves, seconds of thinking in all, longest think (seconds), and moves over the budget."""
+
+    moves: list[int]
+    seconds: list[float]
+    longest: list[float]
+    over_budget: list[int]
+
 
 def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | None = None,
               names: Sequence[str] | None = None,
-              on_move: Callable[[int, int], None] | None = None) -> tuple[list[int], list[float]]:
+              on_move: Callable[[int, int], None] | None = None) -> Thinking:
     """Play ``state`` (in place) to its end with ``bots[i]`` in seat i, as every runner does (the tournament,
     ``robotcore play``, ``play_match``): each bot ``reset`` first, then the current player chooses (in a
     simultaneous phase the lowest pending seat first), ``on_move(seat, action)`` hears it, and every other seat
-    is told of it (``observe``: None when the action is hidden from it). Returns each seat's moves and seconds
-    of thinking. An error raised by a bot carries a note naming the seat, the bot (``names[seat]``) and the
+    is told of it (``observe``: None when the action is hidden from it). Returns each seat's moves and times of
+    thinking (``Thinking``: a move is over a budget by more than ``BUDGET_MARGIN`` of it and 1 ms). An error raised by a bot carries a note naming the seat, the bot (``names[seat]``) and the
     move, and the seat as ``robotcore_seat``."""
     n = state.num_players
     public = state.game.is_public_action
     spent = [0.0] * n
     moves = [0] * n
+    longest = [0.0] * n
+    over = [0] * n
+    limit = math.inf if budget_ms is None else (budget_ms * (1 + BUDGET_MARGIN) + 1.0) / 1000
     for bot in bots:
         bot.reset()
     while not state.is_terminal:
@@ -35,8 +52,11 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
         except Exception as exc:
             _blame(exc, seat, names[seat] if names else bots[seat].name, state.move_number)
             raise
-        spent[seat] += time.perf_counter() - t0
+        took = time.perf_counter() - t0
+        spent[seat] += took
         moves[seat] += 1
+        longest[seat] = max(longest[seat], took)
+        over[seat] += took > limit
         state.apply(action, seat)
         if on_move is not None:
             on_move(seat, action)
@@ -47,7 +67,7 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
                 except Exception as exc:
                     _blame(exc, other, names[other] if names else bot.name, state.move_number)
                     raise
-    return moves, spent
+    return Thinking(moves, spent, longest, over)
 
 
 def _blame(exc: BaseException, seat: int, name: str, move: int) -> None:
