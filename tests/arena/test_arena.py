@@ -108,6 +108,33 @@ def test_an_interrupted_tournament_resumes_from_its_results_file(tmp_path: Path)
         Tournament("robotrick", BOTS, 6, seed=3, out=out).run()
 
 
+def test_a_tournament_goes_on_with_more_games(tmp_path: Path) -> None:
+    """Run again with more games (an SPRT left undecided), the same --out was refused as 'another tournament'
+    (search review), though game i is the same in a longer run: it now plays only the new games."""
+    out = tmp_path / "x"
+    Tournament("nicodemus", ["random", "greedy"], 4, seed=2, out=out, workers=1).run()
+    played: list[int] = []
+    real = tmod._play_many
+
+    def counting(config: dict, jobs: list) -> list:
+        played.extend(j["index"] for j in jobs)
+        return real(config, jobs)
+
+    tmod._play_many = counting
+    try:
+        longer = Tournament("nicodemus", ["random", "greedy"], 8, seed=2, out=out, workers=1)
+        longer.run()
+    finally:
+        tmod._play_many = real
+    assert sorted(played) == [4, 5, 6, 7]
+    whole = Tournament("nicodemus", ["random", "greedy"], 8, seed=2, workers=1)
+    whole.run()
+    assert _strip(longer.games) == _strip(whole.games)
+    assert json.loads((out / "games.jsonl").read_text().splitlines()[0])["config"]["games"] == 8
+    shorter = Tournament("nicodemus", ["random", "greedy"], 4, seed=2, out=out, workers=1)
+    assert shorter.run()["games"] == 4 and _strip(shorter.games) == _strip(whole.games[:4])
+
+
 def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["tournament", "--game", "nicodemus", "--bots", "mcts:iterations=40", "random", "--games", "4",
                  "--seed", "1", "--workers", "1", "--quiet", "--out", str(tmp_path / "c")])

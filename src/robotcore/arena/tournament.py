@@ -11,7 +11,8 @@ the backend, the number of workers and the order in which games finish; only the
 
 Results. Every finished game is appended at once to ``<out>/games.jsonl`` (its first line is the
 configuration): an interrupted tournament started again with the same configuration and ``--out`` plays only
-the missing games. At the end: ``games.json`` and ``games.csv`` (seeds, seats, scores, returns, places, moves,
+the missing games, and one started again with more games (an SPRT left undecided) plays only the new ones.
+At the end: ``games.json`` and ``games.csv`` (seeds, seats, scores, returns, places, moves,
 time per move), ``summary.json`` and ``summary.csv``, and ``ratings.png`` (ratings with their intervals).
 
 Statistics (``robotcore.arena.stats``): score share (the game's returns: the winners share 1.0) and win rate
@@ -259,15 +260,23 @@ class Tournament:
         if not lines:
             return
         head = json.loads(lines[0])
-        if head.get("config") != self.config:
+        before = head.get("config")
+        # the number of games may change: game i is the same in a longer or a shorter run (an undecided SPRT
+        # goes on with more games); the first line then says the new number
+        if not isinstance(before, dict) or {**before, "games": self.config["games"]} != self.config:
             raise InvalidParameterError(
-                f"{path} holds another tournament ({head.get('config')}); use another --out to start afresh")
+                f"{path} holds another tournament ({before}); use another --out to start afresh")
+        if before["games"] != self.config["games"]:
+            lines[0] = json.dumps({"config": self.config})
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        scheduled = {j["index"] for j in self.jobs}
         for line in lines[1:]:
             try:
                 rec = json.loads(line)
             except ValueError:
                 continue                  # a line cut short by the interruption: that game is played again
-            self.records[int(rec["index"])] = rec
+            if int(rec["index"]) in scheduled:
+                self.records[int(rec["index"])] = rec
 
     def _writer(self) -> Callable[[dict[str, Any]], None]:
         if self.out is None:
