@@ -214,7 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--on-error", choices=["forfeit", "stop"], default="forfeit",
                    help="a bot that raises or answers an illegal move: loses that game, the tournament going on "
                         "(forfeit), or stops the tournament with its error (stop)")
-    p.add_argument("--out", default=None, help="results folder (resumable: the same command continues, with more --games it plays the new ones)")
+    p.add_argument("--out", default=None,
+                   help="results folder (resumable: the same command continues, with more --games it plays the new "
+                        "ones)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
     p.add_argument("--backend", choices=["local", "ray"], default="local")
     p.add_argument("--address", default=None, help="Ray cluster address (default: start a local one)")
