@@ -150,12 +150,19 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from robotcore.bots import split_bot_specs
 
     bots = split_bot_specs(args.bots)
+    # an option that would do nothing is refused (it was ignored without a word)
+    if args.address is not None and args.backend != "ray":
+        raise robotcore.InvalidParameterError("--address is a Ray cluster's: it needs --backend ray")
+    tests = {k: v for k, v in (("elo0", args.elo0), ("elo1", args.elo1), ("alpha", args.alpha),
+                               ("beta", args.beta)) if v is not None}
+    if tests and not args.sprt:
+        raise robotcore.InvalidParameterError(f"the SPRT's options (--{', --'.join(tests)}) need --sprt A B")
     # --sprt names a bot by position (0-based), by its label in the results or by its spec; Tournament checks it
     sprt = None if not args.sprt else (_bot_ref(args.sprt[0]), _bot_ref(args.sprt[1]))
     t = Tournament(args.game, bots, args.games, args.seed, params=args.params,
                    budget_ms=args.budget_ms, out=args.out, workers=args.workers, backend=args.backend,
-                   address=args.address, sprt=sprt, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha,
-                   beta=args.beta, progress=not args.quiet, forfeits=args.on_error == "forfeit")
+                   address=args.address, sprt=sprt, progress=not args.quiet, forfeits=args.on_error == "forfeit",
+                   **tests)
     # a SIGTERM stops it as Ctrl-C does (its workers stopped, what is written kept for a resume), not killed
     # with its workers left running; the handler is the process's own again afterwards (main() may be called
     # by a program, on its main thread only: elsewhere signals cannot be handled)
@@ -222,10 +229,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--address", default=None, help="Ray cluster address (default: start a local one)")
     p.add_argument("--sprt", nargs=2, metavar=("A", "B"), default=None,
                    help="stop as soon as an SPRT decides whether bot A is stronger than bot B")
-    p.add_argument("--elo0", type=float, default=0.0)
-    p.add_argument("--elo1", type=float, default=50.0)
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.05)
+    # (None: not given; the SPRT's defaults are Tournament's, 0, 50, 0.05, 0.05)
+    p.add_argument("--elo0", type=float, default=None, help="the SPRT's H0: A is not stronger by more (default 0)")
+    p.add_argument("--elo1", type=float, default=None, help="the SPRT's H1: A is stronger by this (default 50)")
+    p.add_argument("--alpha", type=float, default=None, help="the SPRT's false positive rate (default 0.05)")
+    p.add_argument("--beta", type=float, default=None, help="the SPRT's false negative rate (default 0.05)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=_cmd_tournament)
     p = sub.add_parser("simulate", help="many matches: score spread, win shares, game length")

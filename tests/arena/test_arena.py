@@ -147,6 +147,24 @@ def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     # a digit that is not a decimal one names no bot: a usage error, not a ValueError's traceback
     assert main(["tournament", "--game", "nicodemus", "--bots", "random", "random", "--games", "2",
                  "--sprt", "\u00b2", "1"]) == 2
+    # options that would do nothing are refused, where they were ignored (search review)
+    capsys.readouterr()
+    for extra, says in ((["--address", "ray://head:10001"], "needs --backend ray"),
+                        (["--elo1", "20", "--alpha", "0.1"], "the SPRT's options (--elo1, --alpha) need --sprt")):
+        assert main(["tournament", "--game", "nicodemus", "--bots", "random", "greedy", "--games", "2",
+                     "--workers", "1", "--quiet", *extra]) == 2
+        assert says in capsys.readouterr().err
+
+
+def test_the_progress_line_names_each_bot_by_its_class_or_name(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A user's bot was shown by its module ("tests.arena.test_arena[0]"); a class without a name of its own
+    answered to "bot" in its errors (search review)."""
+    t = Tournament("nicodemus", ["tests.arena.test_arena:Illegal", "ismcts:iterations=20"], 2, seed=1, workers=1,
+                   progress=True)
+    t.run()
+    err = capsys.readouterr().err
+    assert "Illegal[0]" in err and "ismcts[1]" in err and "bot 'Illegal' answered -1" in err
 
 
 def test_equal_bots_under_the_sprt_play_on_without_a_false_verdict() -> None:

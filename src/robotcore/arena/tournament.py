@@ -94,6 +94,13 @@ def schedule(num_bots: int, num_seats: int, games: int, seed: int) -> list[dict[
     return jobs
 
 
+def _short(spec: str) -> str:
+    """A bot's spec in the progress line: a built-in bot's name ("ismcts" of "ismcts:iterations=2000"), a user's
+    bot's class ("Greedy1" of "examples.my_bots:Greedy1:tries=3", where the module alone was shown)."""
+    parts = spec.split(":")
+    return parts[1] if len(parts) > 1 and "." in parts[0] and "=" not in parts[1] else parts[0]
+
+
 def play_game(config: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
     """Play one scheduled game; its record (everything but the times is a function of config and job)."""
     game = robotcore.load_game(config["game"], **config["params"])
@@ -411,7 +418,7 @@ class Tournament:
         width = 30
         filled = int(width * done / total)
         shares = stats.score_shares(list(self.records.values()), len(self.config["bots"]), self.num_players)
-        standings = "  ".join(f"{name.split(':')[0]}[{i}] {s:.3f}" for i, (name, s)
+        standings = "  ".join(f"{_short(name)}[{i}] {s:.3f}" for i, (name, s)
                               in enumerate(zip(self.config["bots"], shares)))
         extra = ""
         if self.sprt is not None:

@@ -135,7 +135,13 @@ class Bot(abc.ABC):
     ``seed`` (the bot's own random stream, ``self.rng``) and the bot's options as keyword arguments.
     """
 
+    #: what errors and tables call the bot; a subclass that sets none is called by its class's name
     name: ClassVar[str] = "bot"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:      # (every user's bot was 'bot' in its errors)
+            cls.name = cls.__name__
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = int(seed)
