@@ -60,7 +60,7 @@ def test_results_do_not_depend_on_workers(tmp_path: Path) -> None:
     s1, s2 = one.run(), two.run()
     assert _strip(one.games) == _strip(two.games)
     assert [b["score_share"] for b in s1["bots"]] == [b["score_share"] for b in s2["bots"]]
-    for name in ("games.jsonl", "games.json", "games.csv", "summary.json", "summary.csv", "ratings.png"):
+    for name in ("games.jsonl", "games.json", "games.csv", "summary.json", "summary.csv", "pairwise.csv", "ratings.png"):
         assert (tmp_path / "t" / name).stat().st_size > 0
     summary = json.loads((tmp_path / "t" / "summary.json").read_text())
     assert summary["games"] == 6 and {b["bot"] for b in summary["bots"]} == set(BOTS)
@@ -141,6 +141,10 @@ def test_the_tournament_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert code == 0
     out = capsys.readouterr().out
     assert "score share" in out and "mcts:iterations=40" in out
+    # the pairwise table in the text and its own CSV, not in summary.json alone (search review)
+    pair = json.loads((tmp_path / "c" / "summary.json").read_text())["pairwise"][0]
+    assert f"mcts:iterations=40 vs random: {pair['a_wins']}-{pair['draws']}-{pair['b_wins']}" in out
+    assert list(csv.DictReader((tmp_path / "c" / "pairwise.csv").open()))[0]["a_wins"] == str(pair["a_wins"])
     assert main(["tournament", "--game", "nicodemus", "--bots", "nope", "random", "--games", "2"]) == 2
     assert main(["tournament", "--game", "nicodemus", "--bots", "random", "random", "--games", "2",
                  "--sprt", "0", "5"]) == 2

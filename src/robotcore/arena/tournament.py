@@ -13,7 +13,7 @@ Results. Every finished game is appended at once to ``<out>/games.jsonl`` (its f
 configuration): an interrupted tournament started again with the same configuration and ``--out`` plays only
 the missing games, and one started again with more games (an SPRT left undecided) plays only the new ones.
 At the end: ``games.json`` and ``games.csv`` (seeds, seats, scores, returns, places, moves,
-time per move), ``summary.json`` and ``summary.csv``, and ``ratings.png`` (ratings with their intervals).
+time per move), ``summary.json``, ``summary.csv`` and ``pairwise.csv``, and ``ratings.png`` (ratings with their intervals).
 
 Statistics (``robotcore.arena.stats``): score share (the game's returns: the winners share 1.0) and win rate
 with 95% intervals over deals (the deal is the independent unit: its rotations share a seed), mean official
@@ -477,7 +477,11 @@ def write_outputs(out: Path, records: list[dict[str, Any]], summary: dict[str, A
         w.writeheader()
         for row in plain["bots"]:
             w.writerow({k: (json.dumps(v) if isinstance(v, list) else v) for k, v in row.items()})
-    written = ["games.jsonl", "games.json", "games.csv", "summary.json", "summary.csv"]
+    with (out / "pairwise.csv").open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, ["a", "b", "games", "a_wins", "draws", "b_wins", "a_score"])
+        w.writeheader()
+        w.writerows(plain["pairwise"])
+    written = ["games.jsonl", "games.json", "games.csv", "summary.json", "summary.csv", "pairwise.csv"]
     if plot and stats.plot_ratings(summary, out / "ratings.png"):
         written.append("ratings.png")
     return written
@@ -512,6 +516,11 @@ def format_table(summary: dict[str, Any]) -> str:
             f"{b['bot']:{width}s} {b['games']:>5d} {b['score_share']:>7.3f} {_ci(b['score_share_ci'], 3):>14s} "
             f"{b['win_rate']:>7.3f} {_ci(b['win_rate_ci'], 3):>14s} {b['mean_score']:>10.2f} {b['rating']:>6.0f} "
             f"{_ci(b['rating_ci'], 0):>13s} {b['ms_per_move']:>8.2f}")
+    if summary.get("pairwise"):
+        lines.append("pairwise (games where both played; a bot's best seat against the other's): A vs B, "
+                     "A's wins-draws-losses, A's score")
+        for p in summary["pairwise"]:
+            lines.append(f"  {p['a']} vs {p['b']}: {p['a_wins']}-{p['draws']}-{p['b_wins']}, {p['a_score']:.3f}")
     for b in summary["bots"]:
         if b.get("forfeits"):
             lines.append(f"forfeits: {b['bot']} lost {b['forfeits']} game(s) by an error (games.json: 'forfeit')")
