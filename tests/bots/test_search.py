@@ -400,3 +400,27 @@ def test_nicodemus_native_leaf_evaluation_is_the_score_race() -> None:
         seat = state.current_player
         assert make_bot("ismcts", seed=1, iterations=60, rollout="eval", depth=5).choose(state, seat) \
             in state.legal_actions(seat)
+
+
+def test_search_plays_the_solo_game_toward_its_goal() -> None:
+    """Solo Sparks returns 1.0 for a win and 0.0 for a loss, and random playouts almost never win: the searches
+    backed up zeros and played no better than random (mcts 15, ismcts 25 points a game against greedy's 30, in
+    the search review). They now back up the engine's graded value of a finished solo game
+    (``EngineSpec.solo_value``: 1.0 for a win, less the further from it) and beat greedy on the same seeds,
+    winning some of them; the returns themselves stay 1.0 or 0.0."""
+    from robotcore.tools.match import play_bots
+
+    game = robotcore.load_game("sparks", players=1)
+    scores: dict[str, list[int]] = {}
+    won = 0
+    for spec in ("mcts:iterations=1000", "ismcts:iterations=500", "greedy"):
+        scores[spec] = []
+        for seed in range(8):
+            state = game.new_initial_state(seed)
+            play_bots(state, [make_bot(spec, seed=seed)])
+            assert state.returns() in ([0.0], [1.0])
+            scores[spec].append(state.scores()[0])
+            won += spec != "greedy" and state.returns() == [1.0]
+    greedy = sum(scores["greedy"])
+    assert sum(scores["mcts:iterations=1000"]) > 1.3 * greedy and sum(scores["ismcts:iterations=500"]) > 1.3 * greedy
+    assert won >= 1

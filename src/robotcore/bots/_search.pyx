@@ -198,6 +198,15 @@ cdef int64_t _bounded_playout(const EngineSpec* spec, const void* cfg, void* st,
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
+cdef inline void _search_returns(const EngineSpec* spec, const void* cfg, const void* w, double* ret) noexcept nogil:
+    """What a finished game is worth to search: its returns, or a solo game's graded value where its engine has
+    one (``EngineSpec.solo_value``)."""
+    if spec.num_seats == 1 and spec.solo_value != NULL:
+        ret[0] = spec.solo_value(cfg, w)
+    else:
+        compute_returns(spec, cfg, w, ret)
+
+
 cdef int _iterate(const EngineSpec* spec, const void* cfg, Tree* t, void* w, int seat, double c,
                   int64_t max_len, int32_t* path, int leaf, int64_t depth) noexcept nogil:
     """One iteration from the world ``w`` (played in place): select, expand, roll out (or evaluate), back up."""
@@ -256,12 +265,12 @@ cdef int _iterate(const EngineSpec* spec, const void* cfg, Tree* t, void* w, int
         if spec.actors(cfg, w) != 0:
             spec.evaluate(cfg, w, ret)
         else:
-            compute_returns(spec, cfg, w, ret)
+            _search_returns(spec, cfg, w, ret)
     else:
         if spec.actors(cfg, w) != 0:
             if _playout(spec, cfg, w, &t.rng, max_len) < 0:
                 return ERR_ENGINE
-        compute_returns(spec, cfg, w, ret)
+        _search_returns(spec, cfg, w, ret)
     for i in range(npath):
         nd = &t.nodes[path[i]]
         nd.visits += 1

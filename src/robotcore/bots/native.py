@@ -8,8 +8,9 @@ implementation serves every game. Determinisations come from the engine's native
 
 - ``iterations``: the budget per decision (deterministic for a seed); ``ms``: a time budget per decision
   instead (the ``budget_ms`` argument of ``choose`` overrides both);
-- ``c``: the UCB1 exploration constant (returns are in [0, 1]: the winners share 1.0); default 0.7, and 0.3 for
-  ``mcts`` with ``rollout="eval"``;
+- ``c``: the UCB1 exploration constant (returns are in [0, 1]: the winners share 1.0; a solo game whose engine
+  grades its results, ``EngineSpec.solo_value`` (Sparks), backs up that value instead of its 0-or-1 return);
+  default 0.7, and 0.3 for ``mcts`` with ``rollout="eval"``;
 - ``threads``: root parallelism (ISMCTS: one tree per thread, the result depends on the thread count; PIMC:
   worlds spread over threads, the result does not);
 - ``worlds``: PIMC: its determinisations (trees) per decision; ISMCTS in a game without a native resampler: the

@@ -60,6 +60,11 @@ ctypedef void (*evaluate_fn)(const void* cfg, const void* st, double* out) noexc
 # whether the seat won the finished game ``st`` (a solo game's goal). Its return is then 1.0 for a win and 0.0
 # for a loss, and a lost game's ``Outcome`` has no winner.
 ctypedef bint (*solo_won_fn)(const void* cfg, const void* st) noexcept nogil
+# Optional, with ``solo_won`` (NULL, the default: search backs up the returns, 1.0 or 0.0): what a finished solo
+# game is worth to search, in [0, 1]: 1.0 exactly when it was won, less the further a lost game was from its
+# goal. Random playouts almost never win a solo game, so 0-or-1 returns left the search nothing to tell its
+# moves apart by; the returns themselves are unchanged.
+ctypedef double (*solo_value_fn)(const void* cfg, const void* st) noexcept nogil
 
 
 ctypedef struct EngineSpec:
@@ -82,6 +87,7 @@ ctypedef struct EngineSpec:
     legal_mask_words_fn legal_mask_words
     uint32_t mask_scratch
     solo_won_fn solo_won
+    solo_value_fn solo_value
 
 
 @cython.final

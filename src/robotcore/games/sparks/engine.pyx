@@ -1929,6 +1929,22 @@ cdef bint sp_solo_won(const void* c, const void* st) noexcept nogil:
             and seat_score(cfg, s, 0) >= cfg.solo_target)
 
 
+cdef double sp_solo_value(const void* c, const void* st) noexcept nogil:
+    """``EngineSpec.solo_value``: 1.0 for a won solo game; a lost one 0.9 x (half the share of its goal tiles
+    met, half its points' share of ``solo_target``, capped at 1), so that search prefers the playouts that came
+    nearer to the win (random ones almost never win: their returns alone were all 0)."""
+    cdef const SPConfig* cfg = <const SPConfig*>c
+    cdef const SPState* s = <const SPState*>st
+    cdef double goals = 1.0, points = 1.0
+    if sp_solo_won(c, st):
+        return 1.0
+    if s.goals:
+        goals = popcount(goals_met(cfg, &s.pl[0]) & s.goals) / <double>popcount(s.goals)
+    if cfg.solo_target > 0:
+        points = min(1.0, max(0.0, seat_score(cfg, s, 0) / <double>cfg.solo_target))
+    return 0.9 * (0.5 * goals + 0.5 * points)
+
+
 cdef inline uint64_t sp_actor_mask(const void* c, const void* st, int seat, uint64_t* words) noexcept nogil:
     # sp_legal_mask for a seat known to act (the playout loop asks only for the lowest actor's) into the loop's
     # MAX_MASK_WORDS words, and the set of the mask words it wrote (each holds an action: ``setb``, ``set_one``
@@ -2334,6 +2350,7 @@ SPEC.resample_prepare = sp_resample_prepare
 SPEC.resample_draw = sp_resample_draw
 SPEC.resample_scratch = sizeof(SPResample)
 SPEC.solo_won = sp_solo_won
+SPEC.solo_value = sp_solo_value
 
 STATE_SIZE = sizeof(SPState)
 PLAYER_SIZE = sizeof(Player)
