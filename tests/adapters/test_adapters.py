@@ -226,6 +226,14 @@ def test_openspiel_information_states_and_resampling(name: str) -> None:
     world = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert world.information_state_string(player) == state.information_state_string(player)
     assert world.rc.state_bytes() != state.rc.state_bytes()          # the hidden part was re-dealt
+    # the other seats' actions hidden from the player are not the world's: not listed as the real ones (the
+    # world's information state of seat 0 listed its real pass while its view showed the card the world drew)
+    import json
+
+    public = world.rc.game.is_public_action
+    for i, (seat, a) in enumerate(state.actions):
+        if seat != player and not public(a):
+            assert json.loads(world.information_state_string(seat))["actions"][i] == [seat, "hidden"]
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 20,
                            random_state=np.random.RandomState(1))
     assert bot.step(state) in state.legal_actions()

@@ -153,8 +153,9 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             self.rc_game = g.rc_game
             self.deals = g.deals
             # (seat, action) of the game so far; kept through resample_from_infostate (resample_hidden returns
-            # a state without history), so that information states stay the observer's
-            self.actions: list[tuple[int, int]] = []
+            # a state without history), so that information states stay the observer's: there the actions that
+            # observer could not see are None (the world drew them again, which ones it does not say)
+            self.actions: list[tuple[int, int | None]] = []
 
         def current_player(self) -> int:
             if self.rc is None:
@@ -209,7 +210,11 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
                 return _State(self.get_game(), None)
             seed = int(float(probability_sampler()) * (1 << 53))
             world = _State(self.get_game(), self.rc.resample_hidden(player_id, seed))
-            world.actions = self.actions[:]
+            # the real actions hidden from the player are not the world's: kept, they made the other seats'
+            # information states in the world contradict their views (a pass of R1 listed, R9 passed)
+            public = self.rc_game.is_public_action
+            world.actions = [(seat, a) if seat == player_id or (a is not None and public(a)) else (seat, None)
+                             for seat, a in self.actions]
             return world
 
     class _Observer:
@@ -269,8 +274,8 @@ def register(name: str, deals: int = 0, **params: Any) -> str:
             view = state.rc.view(player if self.private else None)
             if not self.perfect_recall:
                 return json.dumps(view, sort_keys=True)
-            seen = [[seat, action if (self.private and seat == player) or self.game.is_public_action(action)
-                     else "hidden"]
+            seen = [[seat, "hidden" if action is None or not (
+                        (self.private and seat == player) or self.game.is_public_action(action)) else action]
                     for seat, action in state.actions]
             return json.dumps({"view": view, "actions": seen}, sort_keys=True)
 
