@@ -48,6 +48,10 @@ class ParamSpec:
 class Outcome:
     """The end of a game as a value: scores, places (0 = first, ties share) and the winners.
 
+    A solo game (one seat) has one place, 0, whatever its result: whether it was won is ``winners`` (empty for
+    a lost game in ``State.outcome``, as its return is 0.0); ranking keys alone cannot tell, so ``from_keys``
+    gives a lone seat the win. Code that compares results should read the winners or the returns, not places.
+
     >>> o = Outcome.from_keys([5, 9, 9], [5, 9, 9])
     >>> o.winners, o.places, o.shared
     ((1, 2), (2, 0, 0), True)
