@@ -84,3 +84,26 @@ def test_a_greedy_bot_with_a_preferred_action_plays_it_whenever_its_choice_is_of
     assert chose["biased"] > 0
     with pytest.raises(robotcore.InvalidParameterError):
         make_bot("greedy", prefer=3)
+
+
+def test_montecarlo_under_a_budget_plays_rounds_of_one_playout_per_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a budget a round was ``playouts`` (32) playouts of every action, each from a re-deal in Python, so
+    the first round alone overshot a 5 ms budget up to 42 ms (search review). A round is now one playout per
+    action: the least effort (budget 0) is one re-deal per legal action."""
+    from robotcore.bots import Observer
+
+    calls = {"n": 0}
+    real = Observer.resample
+
+    def counting(self: Observer, seed: int) -> robotcore.State:
+        calls["n"] += 1
+        return real(self, seed)
+
+    monkeypatch.setattr(Observer, "resample", counting)
+    state = robotcore.make("smartphone", seed=2)
+    seat = state.current_player
+    make_bot("montecarlo", seed=1).choose(state, seat, budget_ms=0)
+    assert calls["n"] == len(state.legal_actions(seat))
+    calls["n"] = 0
+    make_bot("montecarlo", seed=1, playouts=4).choose(state, seat)       # without a budget: its playouts each
+    assert calls["n"] == 4 * len(state.legal_actions(seat))

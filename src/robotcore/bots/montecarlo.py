@@ -17,7 +17,8 @@ CHUNK_ROWS = 4096
 class MonteCarloBot(Bot):
     """For each legal action: ``playouts`` random playouts, each from a fresh re-deal of what the seat cannot
     see, run natively in one batch. Picks the action with the best mean return (winners share 1.0).
-    With ``budget_ms``, rounds of playouts continue until the budget is spent (at least one round)."""
+    With ``budget_ms``, rounds of one playout per action instead, until the budget is spent (at least one
+    round): a round of ``playouts`` each took up to 42 ms under a 5 ms budget (Smartphone's 63 actions)."""
 
     name = "montecarlo"
 
@@ -35,7 +36,8 @@ class MonteCarloBot(Bot):
         totals = np.zeros(len(legal))
         # one round: every (action, playout) pair in order, played in batches of at most CHUNK_ROWS states so
         # that memory stays bounded whatever ``playouts`` is (1000 playouts of 63 actions: 63 000 states)
-        pairs = len(legal) * self.playouts
+        per = self.playouts if deadline is None else 1
+        pairs = len(legal) * per
         values = np.empty(pairs)
         while True:
             for start in range(0, pairs, CHUNK_ROWS):
@@ -43,12 +45,12 @@ class MonteCarloBot(Bot):
                 rows = []
                 for i in range(start, stop):
                     world = observer.resample(self.rng.next_u64())
-                    world.apply(legal[i // self.playouts], seat)
+                    world.apply(legal[i // per], seat)
                     rows.append(np.frombuffer(world.state_bytes(), dtype=np.uint8))
                 arr = np.stack(rows)
                 batch.random_playouts(game, arr, self.rng.next_u64())
                 values[start:stop] = batch.returns(game, arr)[:, seat]
-            totals += values.reshape(len(legal), self.playouts).sum(axis=1)
+            totals += values.reshape(len(legal), per).sum(axis=1)
             if deadline is None or time.perf_counter() >= deadline:
                 break
         best = np.flatnonzero(totals == totals.max())
