@@ -402,6 +402,22 @@ cdef enum:
     CLASS_POOL = -2
 
 
+cdef void _by_fate(const SYState* s, int* slots, int m) noexcept nogil:
+    """Order day slots by their track, then by their fate (when, and how, their card left the hand: what the
+    seat knows of a slot whose card it does not), in a stable insertion sort: the slots' places in the deal are
+    hidden, so they must not decide which card a fate gets. (Two states told apart only by which card another
+    seat kept drew different worlds from one seed: the kept mark sat at another slot.)"""
+    cdef int i, j, x
+    for i in range(1, m):
+        x = slots[i]
+        j = i - 1
+        while j >= 0 and (slots[j] // HAND_SIZE > x // HAND_SIZE or (
+                slots[j] // HAND_SIZE == x // HAND_SIZE and s.day_fate[slots[j]] > s.day_fate[x])):
+            slots[j + 1] = slots[j]
+            j -= 1
+        slots[j + 1] = x
+
+
 cdef void _shuffle_slots(SYState* s, const SYConfig* cfg, int* slots, int m, uint64_t* rng) noexcept nogil:
     """Permute the cards of day slots ``slots[0:m]`` among themselves, Structures with Structures and Upgrades
     with Upgrades (the backs every seat saw stay where they were)."""
@@ -413,6 +429,7 @@ cdef void _shuffle_slots(SYState* s, const SYConfig* cfg, int* slots, int m, uin
             if cfg.kind[s.day_card[slots[i]]] == kind:
                 idx[cnt] = slots[i]
                 cnt += 1
+        _by_fate(s, idx, cnt)
         # the cards in id order first (an insertion sort of at most 7): which slot holds which is hidden from
         # the seat, so it must not steer the shuffle
         for i in range(1, cnt):
@@ -569,6 +586,7 @@ cdef int sy_resample_draw(const void* cfgp, const void* scratch, const void* st,
     s.deck[0] = 0
     s.deck[1] = 0
     for kind in range(2):
+        _by_fate(s, pool_slots[kind], npool_slots[kind])
         i = npool[kind] - 1
         while i > 0:
             j = <int>rng_below(&rng, <uint32_t>(i + 1))
