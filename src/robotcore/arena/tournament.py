@@ -2,18 +2,19 @@
 
 Schedule. With ``k`` bots and ``n`` seats, a *deal* is one game seed played ``k`` times, rotation ``r`` putting
 bot ``order[(r + s) mod k]`` in seat ``s``, for an order of the bots drawn for that deal: every bot sits in every
-seat once per deal and the luck of the deal cancels (the board-game form of engine testers' swapped colours),
-and over the deals every bot sits next to every other one; with more bots than seats and at most 720 ordered
-choices of ``n`` bots, a deal is played once for each of them, so every pair meets in every deal. Game ``i`` is deal ``i // L``, seating ``i % L``; the
-game count is rounded up to whole deals. A game is a pure function of the configuration and its index
-(the deal seed and every bot's seed are derived from the tournament seed), so results are identical whatever
-the backend, the number of workers and the order in which games finish; only the times differ.
+seat once per deal and the luck of the deal cancels (the board-game form of engine testers' swapped colours), and
+over the deals every bot sits next to every other one; with more bots than seats and at most 720 ordered choices
+of ``n`` bots, a deal is played once for each of them, so every pair meets in every deal. Game ``i`` is
+deal ``i // L``, seating ``i % L``; the game count is rounded up to whole deals. A game is a pure function of the
+configuration and its index (the deal seed and every bot's seed are derived from the tournament seed), so results
+are identical whatever the backend, the number of workers and the order in which games finish; only the times
+differ.
 
-Results. Every finished game is appended at once to ``<out>/games.jsonl`` (its first line is the
-configuration): an interrupted tournament started again with the same configuration and ``--out`` plays only
-the missing games, and one started again with more games (an SPRT left undecided) plays only the new ones.
-At the end: ``games.json`` and ``games.csv`` (seeds, seats, scores, returns, places, moves,
-time per move), ``summary.json``, ``summary.csv`` and ``pairwise.csv``, and ``ratings.png`` (ratings with their intervals).
+Results. Every finished game is appended at once to ``<out>/games.jsonl`` (its first line is the configuration):
+an interrupted tournament started again with the same configuration and ``--out`` plays only the missing games,
+and one started again with more games (an SPRT left undecided) plays only the new ones. At the end: ``games.json``
+and ``games.csv`` (seeds, seats, scores, returns, places, moves, time per move), ``summary.json``, ``summary.csv``
+and ``pairwise.csv``, and ``ratings.png`` (ratings with their intervals).
 
 Statistics (``robotcore.arena.stats``): score share (the game's returns: the winners share 1.0) and win rate
 with 95% intervals over deals (the deal is the independent unit: its rotations share a seed), mean official
