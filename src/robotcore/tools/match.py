@@ -33,8 +33,9 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
     ``robotcore play``, ``play_match``): each bot ``reset`` first, then the current player chooses (in a
     simultaneous phase the lowest pending seat first), ``on_move(seat, action)`` hears it, and every other seat
     is told of it (``observe``: None when the action is hidden from it). Returns each seat's moves and times of
-    thinking (``Thinking``: a move is over a budget by more than ``BUDGET_MARGIN`` of it and 1 ms). An error raised by a bot carries a note naming the seat, the bot (``names[seat]``) and the
-    move, and the seat as ``robotcore_seat``."""
+    thinking (``Thinking``: a move is over a budget by more than ``BUDGET_MARGIN`` of it and 1 ms). An error
+    raised by a bot (in ``reset``, ``choose`` or ``observe``) carries a note naming the seat, the bot
+    (``names[seat]``) and the move, and the seat as ``robotcore_seat``."""
     n = state.num_players
     public = state.game.is_public_action
     spent = [0.0] * n
@@ -42,8 +43,12 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
     longest = [0.0] * n
     over = [0] * n
     limit = math.inf if budget_ms is None else (budget_ms * (1 + BUDGET_MARGIN) + 1.0) / 1000
-    for bot in bots:
-        bot.reset()
+    for seat, bot in enumerate(bots):
+        try:
+            bot.reset()
+        except Exception as exc:
+            _blame(exc, seat, names[seat] if names else bot.name, state.move_number)
+            raise
     while not state.is_terminal:
         seat = state.current_player
         t0 = time.perf_counter()
