@@ -196,8 +196,6 @@ cdef int64_t _bounded_playout(const EngineSpec* spec, const void* cfg, void* st,
     return n
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
 cdef inline void _search_returns(const EngineSpec* spec, const void* cfg, const void* w, double* ret) noexcept nogil:
     """What a finished game is worth to search: its returns, or a solo game's graded value where its engine has
     one (``EngineSpec.solo_value``)."""
@@ -207,6 +205,8 @@ cdef inline void _search_returns(const EngineSpec* spec, const void* cfg, const 
         compute_returns(spec, cfg, w, ret)
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef int _iterate(const EngineSpec* spec, const void* cfg, Tree* t, void* w, int seat, double c,
                   int64_t max_len, int32_t* path, int leaf, int64_t depth) noexcept nogil:
     """One iteration from the world ``w`` (played in place): select, expand, roll out (or evaluate), back up."""
