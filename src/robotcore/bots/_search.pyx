@@ -196,7 +196,8 @@ cdef int64_t _bounded_playout(const EngineSpec* spec, const void* cfg, void* st,
     return n
 
 
-cdef inline void _search_returns(const EngineSpec* spec, const void* cfg, const void* w, double* ret) noexcept nogil:
+cdef inline void _search_returns(const EngineSpec* spec, const void* cfg, const void* w,
+                                 double* ret) noexcept nogil:
     """What a finished game is worth to search: its returns, or a solo game's graded value where its engine has
     one (``EngineSpec.solo_value``)."""
     if spec.num_seats == 1 and spec.solo_value != NULL:
