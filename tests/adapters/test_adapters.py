@@ -527,3 +527,30 @@ def test_pettingzoo_raw_and_parallel_take_integer_ids_of_any_integer_type_and_no
         assert par.game_state.to_bytes() == before and par.agents
     par.step({a: np.uint8(i) for a, i in ids.items()})
     assert par.game_state.to_bytes() != before
+
+
+@pytest.mark.parametrize("which", ["env", "parallel_env"])
+def test_pettingzoo_resets_after_a_seeded_one_are_reproducible(which: str) -> None:
+    """Gymnasium's convention: reset(seed=s) seeds the game and the resets without a seed that follow (and the
+    action spaces' samples), so that a run seeded once is the same every time (RL review: the unseeded resets
+    drew random games, and two equally seeded environments sampled different actions)."""
+    pytest.importorskip("pettingzoo")
+    from robotcore.adapters import pettingzoo as pz
+
+    def run() -> list[object]:
+        e = getattr(pz, which)("robotrick")
+        e.reset(seed=42)
+        out: list[object] = [e.unwrapped.game_state.to_bytes()]
+        for _ in range(3):
+            e.reset()
+            out.append(e.unwrapped.game_state.to_bytes())
+        out.append(e.action_space("player_0").sample())
+        return out
+
+    first, second = run(), run()
+    assert first == second and len(set(first[:4])) == 4           # the same run, four different games
+    e = getattr(pz, which)("robotrick")
+    e.reset()
+    e2 = getattr(pz, which)("robotrick")
+    e2.reset()
+    assert e.unwrapped.game_state.to_bytes() != e2.unwrapped.game_state.to_bytes()    # never seeded: random

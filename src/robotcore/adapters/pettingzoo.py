@@ -39,6 +39,8 @@ from pettingzoo.utils import wrappers
 
 import robotcore
 from robotcore.adapters import RENDER_MODES, action_id, check_render_mode
+from robotcore.core.rng import Rng
+from robotcore.core.seeds import check_seed, derive_seed
 from robotcore.errors import IllegalActionError
 
 
@@ -55,7 +57,29 @@ class _NoGlobalState:
             "the engine's State is env.game_state")
 
 
-class RobotcoreAEC(_NoGlobalState, AECEnv):  # type: ignore[misc]
+class _Seeding:
+    """Episode seeds as Gymnasium's environments draw them, for both environments: ``reset(seed=s)`` plays the
+    game of seed ``s`` and seeds a stream that every later ``reset()`` without a seed draws its game from (and the
+    agents' action spaces, for ``sample``), so that a run seeded once is the same run every time; before any
+    seed, a reset is random. (An unseeded reset drew a random game even after a seeded one.)"""
+
+    possible_agents: list[str]
+    _episodes: Rng | None = None
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        raise NotImplementedError
+
+    def _episode_seed(self, seed: int | None) -> int | None:
+        if seed is None:
+            return None if self._episodes is None else self._episodes.next_u64()
+        seed = check_seed(seed)
+        self._episodes = Rng(derive_seed(seed, "episodes"))
+        for i, agent in enumerate(self.possible_agents):
+            self.action_space(agent).seed(derive_seed(seed, "action space", i))
+        return seed
+
+
+class RobotcoreAEC(_NoGlobalState, _Seeding, AECEnv):  # type: ignore[misc]
     metadata = {"render_modes": RENDER_MODES, "is_parallelizable": False}
 
     def __init__(self, name: str, render_mode: str | None = None, **params: Any) -> None:
@@ -84,7 +108,7 @@ class RobotcoreAEC(_NoGlobalState, AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.game_state = self.game.new_initial_state(seed)
+        self.game_state = self.game.new_initial_state(self._episode_seed(seed))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -155,7 +179,7 @@ def _spaces(game: robotcore.Game, agents: list[str]) -> tuple[dict[str, spaces.S
     return obs, {a: spaces.Discrete(game.num_actions) for a in agents}
 
 
-class RobotcoreParallel(_NoGlobalState, ParallelEnv):  # type: ignore[misc]
+class RobotcoreParallel(_NoGlobalState, _Seeding, ParallelEnv):  # type: ignore[misc]
     metadata = {"render_modes": RENDER_MODES, "name": "robotcore_parallel_v0"}
 
     def __init__(self, name: str, render_mode: str | None = None, illegal_action: str = "terminate",
@@ -188,7 +212,7 @@ class RobotcoreParallel(_NoGlobalState, ParallelEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        self.game_state = self.game.new_initial_state(seed)
+        self.game_state = self.game.new_initial_state(self._episode_seed(seed))
         self.agents = self.possible_agents[:]
         return self._observe(), {a: {} for a in self.agents}
 
