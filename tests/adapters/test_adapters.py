@@ -554,3 +554,40 @@ def test_pettingzoo_resets_after_a_seeded_one_are_reproducible(which: str) -> No
     e2 = getattr(pz, which)("robotrick")
     e2.reset()
     assert e.unwrapped.game_state.to_bytes() != e2.unwrapped.game_state.to_bytes()    # never seeded: random
+
+
+def test_gymnasium_opponent_bots_hear_every_new_game_and_every_move() -> None:
+    """A bot object's reset and observe hooks were never called by the Gymnasium environment (RL review), so a
+    stateful opponent carried one game's memory into the next; they are called as in a tournament."""
+    pytest.importorskip("gymnasium")
+    import numpy as np
+
+    from robotcore.adapters.gymnasium import env
+    from robotcore.bots import Bot
+
+    class Counting(Bot):
+        def reset(self) -> None:
+            self.resets = getattr(self, "resets", 0) + 1
+            self.heard: list[tuple[int, int, int | None]] = []
+
+        def observe(self, observer, seat, action) -> None:  # noqa: ANN001
+            self.heard.append((observer.seat, seat, action))
+
+        def act(self, observer, budget_ms=None) -> int:  # noqa: ANN001
+            return observer.legal_actions()[0]
+
+    mine, theirs = Counting(1), Counting(2)
+    e = env("robotrick", seat=0, opponents=[mine, theirs])
+    for episode in range(2):
+        obs, info = e.reset(seed=episode)
+        while True:
+            obs, reward, terminated, truncated, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+            if terminated:
+                break
+        history = e.unwrapped.state.history
+        for seat, bot in ((1, mine), (2, theirs)):
+            assert bot.resets == episode + 1
+            assert [(s, a) for _, s, a in bot.heard if a is not None] == [
+                (s, a) for s, a in history if s != seat and e.unwrapped.game.is_public_action(a)]
+            assert {o for o, _, _ in bot.heard} == {seat}
+            assert len(bot.heard) == sum(1 for s, _ in history if s != seat)

@@ -17,7 +17,10 @@ learner, the others are played by opponents.
   name of a built-in bot (``"greedy"``, ``"montecarlo"``, ``"ismcts"``), a bot object with
   ``choose(state, seat, budget_ms)``, or a list of those, one per other seat. Opponents act whenever they are
   among the acting seats and the learner is not; in a simultaneous phase the learner commits when its seat is
-  pending, and the others' commitments stay hidden from its observation.
+  pending, and the others' commitments stay hidden from its observation. A bot object's ``reset`` hook is
+  called at each ``reset()`` and its ``observe`` hook after every other seat's action (the learner's too), as
+  in a tournament; one object given for every opponent seat plays them all (give a list, one object per seat,
+  to a bot that keeps what it learns by seat).
 - The reward is the learner's ``returns()`` at the end (winners share 1.0), 0 before. Games always end:
   ``truncated`` is never set.
 - An illegal action, by the convention of PettingZoo's classic environments (``TerminateIllegalWrapper``), ends
@@ -40,6 +43,7 @@ from gymnasium import spaces
 import robotcore
 from robotcore.adapters import RENDER_MODES, action_id, as_integer, check_render_mode
 from robotcore.errors import GameOverError, InvalidParameterError
+from robotcore.tools.match import tell_others
 
 
 class Opponent(Protocol):
@@ -87,6 +91,18 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             else:
                 self._opponents[other] = spec
 
+    def _reset_opponents(self) -> None:
+        """A new game for each opponent's bot: its ``reset`` hook, once per object (built-in bots are made anew)."""
+        for bot in {id(b): b for b in self._opponents.values() if b is not None}.values():
+            if hasattr(bot, "reset"):
+                bot.reset()
+
+    def _apply(self, action: int, seat: int) -> None:
+        """Play ``seat``'s action and tell the opponents' bots of it (their ``observe`` hook), as every runner does."""
+        assert self.state is not None
+        self.state.apply(action, seat)
+        tell_others(self.state, self._opponents, seat, action)
+
     def _play_others(self) -> None:
         assert self.state is not None
         while not self.state.is_terminal and self.seat not in self.state.actors:
@@ -97,7 +113,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 action = legal[int(self.np_random.integers(len(legal)))]
             else:
                 action = bot.choose(self.state, other, None)
-            self.state.apply(action, other)
+            self._apply(action, other)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks().astype(np.int8)}
@@ -114,6 +130,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.state = self.game.new_initial_state(game_seed)
         self._ended_by_illegal = False
         self._make_opponents(game_seed)
+        self._reset_opponents()
         self._play_others()
         return self.state.observation(self.seat), self._info()
 
@@ -128,7 +145,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             self._ended_by_illegal = True
             info = {**self._info(), "illegal_action": True}
             return self.state.observation(self.seat), -1.0, True, False, info
-        self.state.apply(a, self.seat)
+        self._apply(a, self.seat)
         self._play_others()
         terminated = self.state.is_terminal
         reward = float(self.state.returns()[self.seat]) if terminated else 0.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import robotcore
@@ -37,7 +37,6 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
     raised by a bot (in ``reset``, ``choose`` or ``observe``) carries a note naming the seat, the bot
     (``names[seat]``) and the move, and the seat as ``robotcore_seat``."""
     n = state.num_players
-    public = state.game.is_public_action
     spent = [0.0] * n
     moves = [0] * n
     longest = [0.0] * n
@@ -65,14 +64,25 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
         state.apply(action, seat)
         if on_move is not None:
             on_move(seat, action)
-        for other, bot in enumerate(bots):
-            if other != seat:
-                try:
-                    bot.observe(Observer(state, other), seat, action if public(action) else None)
-                except Exception as exc:
-                    _blame(exc, other, names[other] if names else bot.name, state.move_number)
-                    raise
+        tell_others(state, dict(enumerate(bots)), seat, action, names)
     return Thinking(moves, spent, longest, over)
+
+
+def tell_others(state: robotcore.State, bots: Mapping[int, Any], seat: int, action: int,
+                names: Sequence[str] | None = None) -> None:
+    """Tell the bot of every other seat (``bots``: seat -> bot, None for a seat without one) that ``seat`` played
+    ``action``, through its ``observe`` hook (None in place of an action hidden from it), as every runner does;
+    an error carries the seat as ``play_bots`` says."""
+    public = state.game.is_public_action(action)
+    for other, bot in bots.items():
+        if other == seat or bot is None or not hasattr(bot, "observe"):
+            continue
+        try:
+            bot.observe(Observer(state, other), seat, action if public else None)
+        except Exception as exc:
+            _blame(exc, other, names[other] if names else getattr(bot, "name", type(bot).__name__),
+                   state.move_number)
+            raise
 
 
 def _blame(exc: BaseException, seat: int, name: str, move: int) -> None:
