@@ -414,16 +414,25 @@ def test_pettingzoo_env_is_wrapped_as_the_classic_envs_and_raw_env_is_not(name: 
     assert raw.game_state.to_bytes() == before and not any(raw.terminations.values())
 
 
-def test_render_mode_is_checked_against_the_metadata() -> None:
+def test_render_mode_is_checked_against_the_metadata(capsys: pytest.CaptureFixture[str]) -> None:
+    """"ansi" returns the game's text, "human" prints it (PettingZoo's render_test makes its environments with
+    "human", which was refused: RL review); anything else is refused."""
     pytest.importorskip("pettingzoo")
+    from pettingzoo.test import render_test
+
     from robotcore.adapters import gymnasium, pettingzoo
 
     for make in (pettingzoo.env, pettingzoo.raw_env, pettingzoo.parallel_env, gymnasium.env):
         with pytest.raises(robotcore.InvalidParameterError, match="render_mode must be None or one of"):
-            make("robotrick", render_mode="human")
+            make("robotrick", render_mode="rgb_array")
         e = make("robotrick", render_mode="ansi")
         e.reset(seed=1)
         assert e.render().startswith("Robotrick")
+        e = make("robotrick", render_mode="human")
+        e.reset(seed=1)
+        capsys.readouterr()
+        assert e.render() is None and capsys.readouterr().out.startswith("Robotrick")
+    render_test(lambda render_mode=None: pettingzoo.env("nicodemus", render_mode=render_mode))
 
 
 @pytest.mark.parametrize("illegal_action", ["terminate", "raise"])

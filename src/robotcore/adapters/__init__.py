@@ -20,7 +20,8 @@ import numpy as np
 from robotcore.errors import InvalidActionError, InvalidParameterError
 
 #: The render modes every adapter serves (``render()`` returns the game's text rendering)
-RENDER_MODES = ["ansi"]
+#: "ansi": ``render()`` returns the game's text rendering; "human": prints it (a terminal is this text's display)
+RENDER_MODES = ["ansi", "human"]
 
 
 def check_render_mode(render_mode: str | None) -> None:
@@ -28,6 +29,18 @@ def check_render_mode(render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise InvalidParameterError(
             f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+
+
+def render_in(render_mode: str | None, game: Any, state: Any) -> str | None:
+    """What an adapter's ``render()`` does in ``render_mode``: the game's text rendering of ``state``, returned
+    ("ansi") or printed ("human"); nothing without a mode or a state."""
+    if render_mode is None or state is None:
+        return None
+    text = str(game.render(state))
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def as_integer(value: Any) -> int | None:

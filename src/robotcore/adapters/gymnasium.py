@@ -41,7 +41,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 import robotcore
-from robotcore.adapters import RENDER_MODES, action_id, as_integer, check_render_mode
+from robotcore.adapters import RENDER_MODES, action_id, as_integer, check_render_mode, render_in
 from robotcore.errors import GameOverError, InvalidParameterError
 from robotcore.tools.match import tell_others
 
@@ -152,9 +152,7 @@ class RobotcoreEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self.state.observation(self.seat), reward, terminated, False, self._info()
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi" and self.state is not None:
-            return self.game.render(self.state)
-        return None
+        return render_in(self.render_mode, self.game, self.state)
 
 
 def env(name: str, seat: int = 0, opponents: str | Opponent | Sequence[str | Opponent] = "random",

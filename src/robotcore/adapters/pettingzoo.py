@@ -38,7 +38,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 import robotcore
-from robotcore.adapters import RENDER_MODES, action_id, check_render_mode
+from robotcore.adapters import RENDER_MODES, action_id, check_render_mode, render_in
 from robotcore.core.rng import Rng
 from robotcore.core.seeds import check_seed, derive_seed
 from robotcore.errors import IllegalActionError
@@ -144,9 +144,7 @@ class RobotcoreAEC(_NoGlobalState, _Seeding, AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[self.game_state.current_player]
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi" and self.game_state is not None:
-            return str(self.game_state)
-        return None
+        return render_in(self.render_mode, self.game, self.game_state)
 
     def close(self) -> None:
         pass
@@ -252,9 +250,7 @@ class RobotcoreParallel(_NoGlobalState, _Seeding, ParallelEnv):  # type: ignore[
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        if self.render_mode == "ansi" and self.game_state is not None:
-            return self.game.render(self.game_state)
-        return None
+        return render_in(self.render_mode, self.game, self.game_state)
 
     def close(self) -> None:
         pass
