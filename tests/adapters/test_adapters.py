@@ -600,3 +600,17 @@ def test_gymnasium_opponent_bots_hear_every_new_game_and_every_move() -> None:
                 (s, a) for s, a in history if s != seat and e.unwrapped.game.is_public_action(a)]
             assert {o for o, _, _ in bot.heard} == {seat}
             assert len(bot.heard) == sum(1 for s, _ in history if s != seat)
+
+
+def test_gymnasium_ids_are_registered_for_every_game() -> None:
+    """gymnasium.make and make_vec had no id to find (RL review): robotcore/<game>-v0, parameters as keywords."""
+    gymnasium = pytest.importorskip("gymnasium")
+
+    for name in robotcore.list_games():
+        e = gymnasium.make(f"robotcore.adapters.gymnasium:robotcore/{name}-v0", seat=1)
+        obs, info = e.reset(seed=3)
+        assert obs.shape == robotcore.load_game(name).observation_shape and e.unwrapped.seat == 1
+    e = gymnasium.make("robotcore/sparks-v0", players=2)
+    assert e.unwrapped.game.num_players == 2
+    vec = gymnasium.make_vec("robotcore/nicodemus-v0", num_envs=2)
+    assert vec.reset(seed=1)[0].shape == (2, *robotcore.load_game("nicodemus").observation_shape)

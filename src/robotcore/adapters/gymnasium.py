@@ -28,6 +28,8 @@ learner, the others are played by opponents.
   ``illegal_action="raise"`` raises ``IllegalActionError`` instead (the state unchanged too).
 - Once the episode has ended (``terminated``), ``step()`` raises ``GameOverError`` until ``reset()``.
 - ``reset(seed=s)`` makes the game, the random opponents and the built-in bots deterministic.
+- Registered with Gymnasium as ``robotcore/<game>-v0`` (``gymnasium.make("robotcore/robotrick-v0", seat=1)``
+  once this module is imported; ``"robotcore.adapters.gymnasium:robotcore/robotrick-v0"`` imports it).
 """
 
 from __future__ import annotations
@@ -159,3 +161,10 @@ def env(name: str, seat: int = 0, opponents: str | Opponent | Sequence[str | Opp
         render_mode: str | None = None, illegal_action: str = "terminate", **params: Any) -> RobotcoreEnv:
     return RobotcoreEnv(name, seat=seat, opponents=opponents, render_mode=render_mode,
                         illegal_action=illegal_action, **params)
+
+
+# Gymnasium ids: ``gymnasium.make("robotcore/robotrick-v0", seat=1, opponents="greedy")`` once this module is
+# imported, or ``gymnasium.make("robotcore.adapters.gymnasium:robotcore/robotrick-v0")``, which imports it (and
+# so ``make_vec`` and the registry's tools serve these environments too)
+for _name in robotcore.list_games():
+    gymnasium.register(id=f"robotcore/{_name}-v0", entry_point=f"{__name__}:RobotcoreEnv", kwargs={"name": _name})
