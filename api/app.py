@@ -362,6 +362,9 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         raise TypeError("give database_url or settings, not both")
 
     app = ServiceFlask("robotcore_api", static_folder=str(PAGE_DIR), static_url_path="/page")
+    # "/v1//matches" is no path of the API: werkzeug answered it with an HTML redirect built from the client's
+    # Host header (a cache-poisoning vector behind a cache), not with the problem+json 404 of any unknown path
+    app.url_map.merge_slashes = False
     assets = _swagger_ui_assets()
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
