@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import socket
 import ssl
@@ -208,11 +209,30 @@ class _BodyParser(FlaskParser):
 
     def _raw_load_json(self, req: Any) -> Any:
         try:
-            return super()._raw_load_json(req)
+            doc = super()._raw_load_json(req)
         except json.JSONDecodeError:
             raise
         except ValueError as exc:
             raise json.JSONDecodeError(str(exc), "(the request body)", 0) from None
+        if _has_non_finite(doc):
+            # NaN and Infinity are no JSON (RFC 8259), which the standard library reads all the same: they were
+            # answered as a bad value of their field rather than as the malformed body they are
+            raise json.JSONDecodeError("NaN and Infinity are not JSON", "(the request body)", 0)
+        return doc
+
+
+def _has_non_finite(doc: Any) -> bool:
+    """Whether a parsed JSON document holds a NaN or an infinity (walked without recursion: it may be deep)."""
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if type(x) is float and not math.isfinite(x):
+            return True
+        if type(x) is dict:
+            stack.extend(x.values())
+        elif type(x) is list:
+            stack.extend(x)
+    return False
 
 
 class Blueprint(SmorestBlueprint):

@@ -198,6 +198,19 @@ def test_an_integer_past_pythons_digit_limit_is_malformed_json(api: ApiClient, p
     assert api.get("/v1/matches").get_json() == before
 
 
+@pytest.mark.parametrize("path", ["/v1/matches", "/v1/matches/abc/moves", "/v1/games/robotrick/engine/new"])
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_malformed_json(api: ApiClient, path: str, value: str) -> None:
+    """NaN and Infinity are no JSON (RFC 8259); the standard library reads them, so such a body was answered as a
+    bad value of its field (validation, invalid-parameter: REST review), not as the malformed body it is."""
+    before = api.get("/v1/matches").get_json()
+    for body in ('{"game": "robotrick", "seed": %s}', '{"game": "robotrick", "params": {"rounds": %s}}',
+                 '{"action": {"id": 1, "json": [[%s]]}, "expected_version": 0}'):
+        resp = api.post(path, data=body % value, content_type="application/json", token="t" * 43)
+        assert (resp.status_code, resp.get_json()["code"]) == (400, "malformed-json"), resp.get_json()
+    assert api.get("/v1/matches").get_json() == before
+
+
 @pytest.mark.parametrize("path", ["/v1/matches", "/v1/health", "/"])
 def test_options_is_answered_without_a_body(api: ApiClient, path: str) -> None:
     resp = api.call("OPTIONS", path, check=False)
