@@ -245,9 +245,14 @@ def _bot_seed(match_seed: int, version: int, seat: int) -> int:
 
 
 def _thinks_quickly(spec: SeatSpec) -> bool:
-    """A bot seat played inline, in the transaction of the move that made it due: a built-in bot at its own
-    settings, with a budget of ``QUICK_BOT_MS`` at most. One whose spec sets options thinks on the pool."""
-    return (spec.budget_ms or 0) <= QUICK_BOT_MS and ":" not in (spec.bot or "")
+    """A bot seat played inline, in the transaction of the move that made it due (``_quick``)."""
+    return _quick(spec.bot, spec.budget_ms)
+
+
+def _quick(bot: str | None, budget_ms: int | None) -> bool:
+    """A think done inline, never on the bot pool: a built-in bot at its own settings, with a budget of
+    ``QUICK_BOT_MS`` at most. One whose spec sets options, or with a longer budget, thinks on the pool."""
+    return (budget_ms or 0) <= QUICK_BOT_MS and ":" not in (bot or "")
 
 
 def _due_bot(seats: list[SeatSpec], state: State) -> int | None:
@@ -859,12 +864,17 @@ class MatchService:
         seed = body.get("seed")
         bot = self._check_bot(body["bot"], "bot", state.game, secrets.randbits(63) if seed is None else seed,
                               timed=budget is not None)
-        if not self.pool.reserve():
-            raise _bots_busy(self.pool)
-        try:
-            action = self.pool.run(_think, bot, state.clone(), seat, budget)
-        finally:
-            self.pool.release()
+        if _quick(body["bot"], budget):
+            # (as a due bot seat's quick move: a pool kept full by long searches, abandoned ones included, held
+            # up every bot-move, even random's, which needs no thinking)
+            action = _think(bot, state.clone(), seat, budget)
+        else:
+            if not self.pool.reserve():
+                raise _bots_busy(self.pool)
+            try:
+                action = self.pool.run(_think, bot, state.clone(), seat, budget)
+            finally:
+                self.pool.release()
         if not body["play"]:
             return payloads.proposal(rec, state, seat, action, body["bot"], budget), False
         result, replayed = self._play(rec, state, seat, {"id": action}, rec.version if expected is None else expected,
