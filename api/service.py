@@ -826,11 +826,28 @@ class MatchService:
             return None
         if stored.fingerprint != fingerprint:
             raise Problem("idempotency-key-reuse", "this Idempotency-Key was used for a different request")
+        if rec.bots_due and stored.end_version == rec.version:
+            stored = self._settled(rec, seat, key, stored)
         rows = [r for r in self.store.actions(rec.id) if r.version <= stored.end_version]
         game = state.game
         then = game.replay(rec.seed, [(r.seat, r.action) for r in rows])
         rec_then = dataclasses.replace(rec, version=stored.end_version)
         return payloads.move_result(rec_then, then, seat, stored.version, rows[stored.version - 1].action)
+
+    def _settled(self, rec: MatchRecord, seat: int, key: str, stored: Any) -> Any:
+        """The stored answer of a move made with ``key`` whose bot seats were still due when the retry came: the
+        original request may still be waiting for them (``bot_inline_s``) before it stores the version its
+        answer shows, so the retry waits for that too, and answers as the original (REST review: a retry sent
+        meanwhile answered the version before the bots' moves). Past the original's wait, what is stored."""
+        deadline = time.monotonic() + self.settings.bot_inline_s + 0.5
+        while time.monotonic() < deadline:
+            time.sleep(0.05)                     # (gevent's sleep in a worker: a parked greenlet)
+            now, _state = self.load(rec.id, key)
+            assert now.idempotent is not None
+            settled = now.idempotent.get(seat)
+            if settled is not None and settled.end_version != stored.end_version:
+                return settled
+        return stored
 
     @staticmethod
     def _check_seat_field(body: Mapping[str, Any], seat: int) -> None:

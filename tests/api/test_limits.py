@@ -236,3 +236,35 @@ def test_a_stored_bot_seat_that_no_longer_builds_is_played_by_random(caplog: pyt
     # a spec that builds is its bot's choice
     assert _seat_move(SeatSpec("bot", bot="mcts:iterations=20"), state, seat, 77, "m1") == \
         make_bot("mcts:iterations=20", seed=77).choose(state, seat)
+
+
+def test_a_retry_sent_while_the_original_waits_for_its_bots_answers_as_the_original(
+        tmp_path: Path, openapi_schema: Any) -> None:
+    """A move whose slow bot seat thinks on the pool: its answer waits for that bot (bot_inline_s), and only then
+    stores the version it shows. A retry with the same Idempotency-Key sent meanwhile answered the version
+    before the bot's move (REST review); it waits as the original does and gives the same answer."""
+    api = make_api(database_url("sqlite", tmp_path), openapi_schema)
+    created, tokens = api.create("nicodemus", seats=[{"type": "human"}, {"type": "bot", "bot": "montecarlo",
+                                                                          "budget_ms": 800}], seed=2)
+    match_id = created["match_id"]
+    view = api.view(match_id, tokens[0])
+    while not view["to_act"]:
+        time.sleep(0.05)
+        view = api.view(match_id, tokens[0])
+    body = {"action": {"id": view["legal_actions"][0]["id"]}, "expected_version": view["version"]}
+    headers = {"Authorization": f"Bearer {tokens[0]}", "Idempotency-Key": "retry-while-waiting"}
+    answers: dict[str, Any] = {}
+
+    def send(name: str) -> None:
+        answers[name] = api.app.test_client().post(f"/v1/matches/{match_id}/moves", json=body, headers=headers)
+
+    first = threading.Thread(target=send, args=("original",))
+    first.start()
+    time.sleep(0.3)                                        # the original is waiting for the bot now
+    send("retry")
+    first.join(30)
+    original, retry = answers["original"], answers["retry"]
+    assert original.status_code == retry.status_code == 200
+    assert retry.headers.get("Idempotent-Replayed") == "true"
+    assert retry.get_json()["match"]["version"] == original.get_json()["match"]["version"] > view["version"] + 1
+    assert retry.get_json() == original.get_json()
