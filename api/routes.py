@@ -133,14 +133,17 @@ def parse_if_match(value: str | None) -> int | None:
     if value is None:
         return None
     match = _ETAG.fullmatch(value)
-    if match is None:
-        raise Problem("validation", "If-Match must be a match version (its ETag), e.g. \"12\"",
+    version = None if match is None else int(match.group(1) or match.group(2))
+    # (one version, quoted or not, of expected_version's range: an unbalanced quote was taken, a list or "*"
+    # is no version to check a move against, and past 2**31 - 1 the header got 412 where the body got 422)
+    if version is None or version > s.MAX_VERSION:
+        raise Problem("validation", "If-Match must be one match version (its ETag), e.g. \"12\"",
                       errors=field_errors("headers", "If-Match", "not a version"))
-    return int(match.group(1))
+    return version
 
 
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")
-_ETAG = re.compile(r'(?:W/)?"?([0-9]{1,10})"?')
+_ETAG = re.compile(r'(?:W/)?(?:"([0-9]{1,10})"|([0-9]{1,10}))')
 
 
 def _replayed(answer: dict[str, Any], replayed: bool) -> Response:

@@ -487,6 +487,13 @@ def test_rejected_moves_change_nothing(api: ApiClient) -> None:
         ({"action": {"id": first["id"]}, "expected_version": version + 1}, {}, tokens[seat], 409, "stale-version"),
         ({"action": {"id": first["id"]}}, {"If-Match": f'"{version + 3}"'}, tokens[seat], 412, "stale-version"),
         ({"action": {"id": first["id"]}}, {"If-Match": "yesterday"}, tokens[seat], 422, "validation"),
+        # one version, quoted whole or not at all, of expected_version's range (REST review: '"7' was taken, and
+        # '"9999999999"' was a 412 where the same expected_version is a 422); '*' and lists name no version
+        ({"action": {"id": first["id"]}}, {"If-Match": f'"{version}'}, tokens[seat], 422, "validation"),
+        ({"action": {"id": first["id"]}}, {"If-Match": '"9999999999"'}, tokens[seat], 422, "validation"),
+        ({"action": {"id": first["id"]}}, {"If-Match": "*"}, tokens[seat], 422, "validation"),
+        ({"action": {"id": first["id"]}}, {"If-Match": f'"{version}", "{version + 1}"'}, tokens[seat], 422,
+         "validation"),
         ({"action": {"id": first["id"]}, "expected_version": version}, {}, None, 401, "invalid-token"),
         ({"action": {"id": first["id"]}, "expected_version": version}, {}, "not-a-token", 401, "invalid-token"),
         ({"action": {"id": first["id"]}, "expected_version": version}, {"Idempotency-Key": "x" * 300},
