@@ -894,8 +894,16 @@ class MatchService:
                 self.pool.release()
         if not body["play"]:
             return payloads.proposal(rec, state, seat, action, body["bot"], budget), False
-        result, replayed = self._play(rec, state, seat, {"id": action}, rec.version if expected is None else expected,
-                                      via_header, key, fingerprint)
+        try:
+            result, replayed = self._play(rec, state, seat, {"id": action},
+                                          rec.version if expected is None else expected, via_header, key, fingerprint)
+        except Problem as problem:
+            if expected is None and problem.problem_code == "stale-version":
+                # the client sent no version: the one that moved on is the bot's (it said "not {rec.version}")
+                problem.description = (f"the match moved on while the bot thought (it chose at version "
+                                       f"{rec.version}, the match is at {problem.extensions['current_version']}); "
+                                       "ask again")
+            raise
         return payloads.played(result, body["bot"], budget), replayed
 
     # -- events and log --------------------------------------------------------------------------------------

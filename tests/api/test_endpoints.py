@@ -289,6 +289,31 @@ def test_bot_move_plays_without_a_version(api: ApiClient) -> None:
     assert resp.status_code == 200 and resp.get_json()["version"] == view["version"] + 1, resp.get_json()
 
 
+def test_a_bot_move_without_a_version_overtaken_while_it_thinks_says_so(api: ApiClient,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client sent no version, and a move landed while the bot thought: the refusal said "the match is at
+    version X, not V", a V the client never sent (REST review); it says the match moved on while the bot
+    thought, and the client's own request is refused unplayed."""
+    from robotcore_api import service as service_module
+
+    doc, tokens = api.create("robotrick", seed=3)
+    match_id = doc["match_id"]
+    seat, view = acting(api, match_id, tokens)
+    real = service_module._think
+
+    def overtaken(bot, state, seat_, budget_ms):  # noqa: ANN001, ANN202 - the seat moves meanwhile, elsewhere
+        moved = api.post(f"/v1/matches/{match_id}/moves", token=tokens[seat],
+                         json={"action": {"id": view["legal_actions"][0]["id"]}, "expected_version": view["version"]})
+        assert moved.status_code == 200
+        return real(bot, state, seat_, budget_ms)
+
+    monkeypatch.setattr(service_module, "_think", overtaken)
+    resp = api.post(f"/v1/matches/{match_id}/bot-move", json={"bot": "random", "play": True}, token=tokens[seat])
+    assert (resp.status_code, code(resp)) == (409, "stale-version")
+    assert "moved on while the bot thought" in resp.get_json()["detail"]
+    assert f"not {view['version']}" not in resp.get_json()["detail"]
+
+
 def test_an_unknown_parameter_lists_only_what_http_can_set(api: ApiClient) -> None:
     resp = api.post("/v1/matches", json={"game": "robotrick", "params": {"nope": 1}})
     assert (resp.status_code, code(resp)) == (422, "invalid-parameter")
