@@ -356,6 +356,7 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
             rate_limit_address=os.environ.get("ROBOTCORE_RATE_LIMIT_ADDRESS", ""),
             rate_limit_token=os.environ.get("ROBOTCORE_RATE_LIMIT_TOKEN", ""),
             rate_limit_storage=os.environ.get("ROBOTCORE_RATE_LIMIT_STORAGE", "memory://"),
+            proxy_hops=int(os.environ.get("ROBOTCORE_PROXY_HOPS", "0")),
             db_connections=int(os.environ.get("ROBOTCORE_DB_CONNECTIONS", "0")),
         )
     elif database_url is not None:
@@ -402,6 +403,13 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
         app.extensions["robotcore_rate_limits"] = limited = RateLimits(
             app.wsgi_app, address_limits, token_limits, settings.rate_limit_storage)
         app.wsgi_app = limited  # type: ignore[method-assign]
+    if isinstance(settings.proxy_hops, bool) or not isinstance(settings.proxy_hops, int) or settings.proxy_hops < 0:
+        raise ValueError(f"proxy_hops (ROBOTCORE_PROXY_HOPS) must be an int >= 0, got {settings.proxy_hops!r}")
+    if settings.proxy_hops:                     # outermost: the rate limits count the client's address
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops,  # type: ignore[method-assign]
+                                x_proto=settings.proxy_hops, x_host=settings.proxy_hops)
 
     if assets:
         @app.get("/v1/docs/assets/<path:filename>")

@@ -7,7 +7,7 @@ to 8; by default one per core for ``gevent`` workers, two per core for ``gthread
 threads per worker, default 8), ``ROBOTCORE_DATABASE_URL``, ``ROBOTCORE_ACCESS_LOG`` (a path, or ``-`` for stdout;
 default none), ``ROBOTCORE_MAX_WATCHERS``, ``ROBOTCORE_SPECTATOR_TICK_S``, ``ROBOTCORE_MAX_BUDGET_MS``, ``ROBOTCORE_BOT_THINK_SLOTS``,
 ``ROBOTCORE_BOT_QUEUE``, ``ROBOTCORE_RATE_LIMIT_ADDRESS``, ``ROBOTCORE_RATE_LIMIT_TOKEN``,
-``ROBOTCORE_RATE_LIMIT_STORAGE``, ``ROBOTCORE_DB_CONNECTIONS`` (per worker; on PostgreSQL by default 64 shared by
+``ROBOTCORE_RATE_LIMIT_STORAGE``, ``ROBOTCORE_PROXY_HOPS``, ``ROBOTCORE_DB_CONNECTIONS`` (per worker; on PostgreSQL by default 64 shared by
 the workers, 4 to 16 each: ``live.default_db_connections``), ``ROBOTCORE_GC_THRESHOLD`` (the workers' garbage
 collector thresholds, default 5000,40,10: ``live.GC_THRESHOLD``) (README).
 

@@ -123,6 +123,11 @@ class Settings:
     rate_limit_address: str = ""
     rate_limit_token: str = ""
     rate_limit_storage: str = "memory://"
+    #: Reverse proxies in front of the service that set X-Forwarded-For (and -Proto, -Host): a client's
+    #: address (its rate limits', the logs') is then read from there, ``proxy_hops`` entries from its end
+    #: (werkzeug's ProxyFix); 0 (the default): the address of the connection, the proxy's behind one. Never more
+    #: than the proxies there are: a client could then name any address it likes.
+    proxy_hops: int = 0
     #: Database connections one process keeps open at most for requests (0: the store's own default, 16 on a
     #: server, 64 on SQLite); gunicorn_conf lowers it on PostgreSQL as the workers grow
     #: (``live.default_db_connections``), so that all of them stay under the server's connection limit.

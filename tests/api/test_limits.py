@@ -20,7 +20,7 @@ from robotcore_api.service import Settings
 from .conftest import ApiClient, database_url, make_api
 
 
-def limited(tmp_path: Path, schema: Any, **limits: str) -> ApiClient:
+def limited(tmp_path: Path, schema: Any, **limits: Any) -> ApiClient:
     return make_api(database_url("sqlite", tmp_path), schema, **limits)
 
 
@@ -39,6 +39,22 @@ def test_per_address_limit(tmp_path: Path, openapi_schema: Any) -> None:
     assert_429(api.get("/v1/games"))                          # every path of that address
     other = api.client.get("/v1/health", environ_base={"REMOTE_ADDR": "10.1.2.3"})
     assert other.status_code == 200                           # another address has its own count
+
+
+def test_behind_a_proxy_the_address_is_the_forwarded_one(tmp_path: Path, openapi_schema: Any) -> None:
+    """Behind a reverse proxy every client had the proxy's address, so one bucket for all (REST review):
+    ``proxy_hops`` reads it from X-Forwarded-For, that many entries from its end; without it, nothing a client
+    sends changes its address."""
+    api = limited(tmp_path, openapi_schema, rate_limit_address="2/minute", proxy_hops=1)
+    for client in ("203.0.113.7", "203.0.113.8"):
+        for _ in range(2):
+            assert api.get("/v1/health", headers={"X-Forwarded-For": f"198.51.100.1, {client}"}).status_code == 200
+    assert_429(api.get("/v1/health", headers={"X-Forwarded-For": "203.0.113.7"}))
+    (tmp_path / "direct").mkdir()
+    direct = limited(tmp_path / "direct", openapi_schema, rate_limit_address="2/minute")
+    for client in ("203.0.113.7", "203.0.113.8"):
+        direct.get("/v1/health", headers={"X-Forwarded-For": client})
+    assert_429(direct.get("/v1/health", headers={"X-Forwarded-For": "203.0.113.9"}))
 
 
 def test_per_token_limit_counts_moves_and_a_refused_move_changes_nothing(
