@@ -52,6 +52,16 @@ IDEMPOTENCY_KEY = {
     "description": "a retry with the same key returns the original answer instead of playing twice",
 }
 ETAG_HEADER = {"ETag": {"description": "the match version, quoted", "schema": {"type": "string"}}}
+#: on a move's answer: "true" when it is the original answer to an earlier request with this Idempotency-Key
+REPLAYED_HEADER = {"Idempotent-Replayed": {
+    "description": "`true` when this is the original answer to an earlier request with the same Idempotency-Key "
+                   "(nothing played again); absent otherwise", "schema": {"type": "string", "enum": ["true"]}}}
+#: the headers that come with a problem of that status (every 429 and 503 says when to retry; a 401, the scheme)
+PROBLEM_HEADERS: dict[int, dict[str, Any]] = {
+    401: {"WWW-Authenticate": {"description": "`Bearer`, with the error (RFC 6750)", "schema": {"type": "string"}}},
+    429: {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}},
+    503: {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}},
+}
 
 
 def problems(blp: Blueprint, *codes: str, if_match: bool = False) -> Any:
@@ -67,8 +77,8 @@ def problems(blp: Blueprint, *codes: str, if_match: bool = False) -> Any:
         documented = func
         for status, group in sorted(by_status.items()):
             documented = blp.alt_response(status, schema=s.ProblemSchema, content_type=PROBLEM_MEDIA_TYPE,
-                                          description="problem `code`: " + ", ".join(f"`{c}`" for c in group)
-                                          )(documented)
+                                          description="problem `code`: " + ", ".join(f"`{c}`" for c in group),
+                                          headers=PROBLEM_HEADERS.get(status))(documented)
         # keep the documentation, drop alt_response's pass-through wrappers (each costs a call per request)
         func._apidoc = documented._apidoc
         return func
@@ -413,7 +423,8 @@ def _move_body(environ: dict[str, Any]) -> dict[str, Any]:
 
 
 @matches.route("/<string:match_id>/moves", methods=["POST"])
-@document_only(matches.arguments(s.MoveSchema()), matches.response(200, s.MoveResultSchema),
+@document_only(matches.arguments(s.MoveSchema()),
+               matches.response(200, s.MoveResultSchema, headers=REPLAYED_HEADER),
                matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY]))
 @problems(matches, *MOVE, "bots-busy", *STORE, if_match=True)
 def post_move(match_id: str) -> Response:
@@ -428,7 +439,7 @@ def post_move(match_id: str) -> Response:
 
 @matches.route("/<string:match_id>/bot-move", methods=["POST"])
 @matches.arguments(s.BotMoveSchema())
-@matches.response(200, s.BotMoveResultSchema)
+@matches.response(200, s.BotMoveResultSchema, headers=REPLAYED_HEADER)
 @problems(matches, *(p for p in MOVE if p != "version-required"), "bots-busy", *STORE, if_match=True)
 @matches.doc(security=TOKEN_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 def post_bot_move(body: dict[str, Any], match_id: str) -> Response:

@@ -96,6 +96,20 @@ def test_the_refusals_of_the_servers_own_limits_are_documented_where_they_happen
         assert "`bots-busy`" in codes(path, "post", "503"), path
 
 
+def test_the_headers_of_the_answers_are_documented() -> None:
+    """Retry-After on every 429 and 503, WWW-Authenticate on every 401, Idempotent-Replayed on the answers of
+    moves: the service sends them all, and the document named them in prose only (REST review)."""
+    doc = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
+    for path, item in doc["paths"].items():
+        for method in set(item) - {"parameters"}:
+            for status, answer in item[method]["responses"].items():
+                header = {"429": "Retry-After", "503": "Retry-After", "401": "WWW-Authenticate"}.get(status)
+                if header is not None:
+                    assert header in answer.get("headers", {}), f"{method} {path} {status}"
+    for path in ("/v1/matches/{match_id}/moves", "/v1/matches/{match_id}/bot-move"):
+        assert "Idempotent-Replayed" in doc["paths"][path]["post"]["responses"]["200"]["headers"], path
+
+
 def test_served_document_is_the_committed_one(tmp_path: Path, openapi_schema: Any) -> None:
     api = make_api(database_url("sqlite", tmp_path), openapi_schema)
     served = api.get("/v1/openapi.json").get_json()
