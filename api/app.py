@@ -473,6 +473,9 @@ def create_app(database_url: str | None = None, *, settings: Settings | None = N
 
     @app.errorhandler(RecursionError)
     def _too_deep(error: RecursionError) -> Response:
+        # a body nested past what its parsing or validation can walk; logged with where it happened, so that a
+        # recursion of the service's own, which this answer would otherwise hide, shows in the log
+        log.info("RecursionError answered as malformed-json", exc_info=error)
         problem = Problem("malformed-json", "the request body is nested too deeply")
         return payloads.send(problem.body(), problem.status, mimetype=PROBLEM_MEDIA_TYPE)
 

@@ -181,6 +181,16 @@ def test_deeply_nested_json_is_a_client_error(api: ApiClient, path: str) -> None
     assert resp.status_code in (400, 413) and resp.mimetype == "application/problem+json"
 
 
+def test_a_recursion_answered_as_malformed_json_is_logged_with_where_it_happened(
+        api: ApiClient, caplog: pytest.LogCaptureFixture) -> None:
+    """Every RecursionError is answered as a body nested too deeply (400): one of the service's own would be
+    hidden by that answer, so it is logged with its traceback (REST review)."""
+    with caplog.at_level("INFO", logger="robotcore_api"):
+        resp = api.post("/v1/matches", data="[" * 1000 + "]" * 1000, content_type="application/json")
+    assert resp.status_code == 400 and resp.get_json()["code"] == "malformed-json"
+    assert [r for r in caplog.records if r.exc_info and r.exc_info[0] is RecursionError]
+
+
 @pytest.mark.parametrize("path", ["/v1/matches", "/v1/matches/abc/moves", "/v1/matches/abc/bot-move",
                                   "/v1/games/robotrick/engine/new"])
 @pytest.mark.parametrize("where", ["seed", "action", "expected_version", "unknown"])
