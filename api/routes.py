@@ -470,7 +470,8 @@ def get_events(query: dict[str, Any], match_id: str) -> Response:
 LAST_EVENT_ID = {
     "in": "header", "name": "Last-Event-ID", "required": False,
     "schema": {"type": "string", "maxLength": 16, "pattern": "^[0-9]{1,10}$"},
-    "description": "sent by a reconnecting EventSource: the version of the last event received (as `after`)",
+    "description": "sent by a reconnecting EventSource: the version of the last event received (as `after`; "
+                   "with `after` in the URL too, the later of the two)",
 }
 _EVENT_STREAM_DOC = """Server-sent events (`text/event-stream`): first the actions after `after` with the current view, then one
 `match` event per change (`id:` the version; `data:` the body of `GET .../events`), `: keep-alive` comments
@@ -490,13 +491,14 @@ def get_stream(query: dict[str, Any], match_id: str) -> Response:
     One event per change of the match, as the token's seat (or a spectator) sees it.
     """
     after = query.get("after")
-    if after is None:
-        last = request.headers.get("Last-Event-ID")
-        if last is not None:
-            if not is_decimal(last) or len(last) > 10:
-                raise Problem("validation", "Last-Event-ID must be a match version",
-                              errors=field_errors("headers", "Last-Event-ID", "not a version"))
-            after = int(last)
+    last = request.headers.get("Last-Event-ID")
+    if last is not None:
+        # checked even beside ``after`` (it was ignored, so any text passed), and the later of the two wins: an
+        # EventSource reconnects to its URL, ``after`` included, with the last event it had as Last-Event-ID
+        if not is_decimal(last) or len(last) > 10:
+            raise Problem("validation", "Last-Event-ID must be a match version",
+                          errors=field_errors("headers", "Last-Event-ID", "not a version"))
+        after = int(last) if after is None else max(after, int(last))
     body = service().stream(match_id, bearer_token(request), after, client_gone(request.environ))
     return Response(body, 200, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -180,6 +180,7 @@ def test_stream_refusals_come_before_the_stream(api: ApiClient) -> None:
         (f"/v1/matches/{match_id}/stream?after=x", {}, (422, "validation")),
         (f"/v1/matches/{match_id}/stream", {"Last-Event-ID": "abc"}, (422, "validation")),
         (f"/v1/matches/{match_id}/stream", {"Last-Event-ID": "\u00b2"}, (422, "validation")),   # isdigit(), not int
+        (f"/v1/matches/{match_id}/stream?after=0", {"Last-Event-ID": "abc"}, (422, "validation")),  # (was ignored)
         (f"/v1/matches/{match_id}/stream?after=%EF%BC%90", {}, (422, "validation")),
     ]:
         resp = api.get(path, headers=headers)
@@ -196,6 +197,11 @@ def test_last_event_id_resumes_where_the_client_was(api: ApiClient) -> None:
     resp = api.client.get(f"/v1/matches/{match_id}/stream", buffered=False, headers={"Last-Event-ID": "1"})
     [(_, first)] = events_of(iter(resp.response), 1)
     assert [e["version"] for e in first["events"]] == [2, 3]
+    resp.close()
+    # an EventSource reconnects to its URL, after= included: its Last-Event-ID, the later, is where it was
+    resp = api.client.get(f"/v1/matches/{match_id}/stream?after=0", buffered=False, headers={"Last-Event-ID": "2"})
+    [(_, first)] = events_of(iter(resp.response), 1)
+    assert [e["version"] for e in first["events"]] == [3]
     resp.close()
 
 
