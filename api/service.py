@@ -249,14 +249,10 @@ def _bot_seed(match_seed: int, version: int, seat: int) -> int:
     return int.from_bytes(digest, "little")
 
 
-def _thinks_quickly(spec: SeatSpec) -> bool:
-    """A bot seat played inline, in the transaction of the move that made it due (``_quick``)."""
-    return _quick(spec.bot, spec.budget_ms)
-
-
 def _quick(bot: str | None, budget_ms: int | None) -> bool:
-    """A think done inline, never on the bot pool: a built-in bot at its own settings, with a budget of
-    ``QUICK_BOT_MS`` at most. One whose spec sets options, or with a longer budget, thinks on the pool."""
+    """A think done inline, never on the bot pool (a bot seat's, in the transaction of the move that made it due;
+    a bot-move's): a built-in bot at its own settings, with a budget of ``QUICK_BOT_MS`` at most. One whose spec
+    sets options, or with a longer budget, thinks on the pool."""
     return (budget_ms or 0) <= QUICK_BOT_MS and ":" not in (bot or "")
 
 
@@ -440,7 +436,7 @@ class MatchService:
             if out and time.monotonic() - start >= BOT_BATCH_S:
                 break
             spec = rec.seats[seat]
-            if quick_only and not _thinks_quickly(spec):
+            if quick_only and not _quick(spec.bot, spec.budget_ms):
                 break
             version = first_version + len(out) // 2
             action = _seat_move(spec, state, seat, _bot_seed(rec.seed, version, seat), rec.id)
@@ -452,7 +448,7 @@ class MatchService:
     def _quick_due(seats: list[SeatSpec], state: State) -> bool:
         """The bot seat due next thinks quickly (played inline, in the transaction of the move that made it due)."""
         seat = next((s for s in state.actors if seats[s].type == "bot"), None)
-        return seat is not None and _thinks_quickly(seats[seat])
+        return seat is not None and _quick(seats[seat].bot, seats[seat].budget_ms)
 
     def _await_bots(self, rec: MatchRecord, state: State, reserved: bool) -> tuple[MatchRecord, State]:
         """Bot seats are due on the match just committed: hand them (and the pool place ``reserved``, if any) to

@@ -48,6 +48,7 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
         except Exception as exc:
             _blame(exc, seat, names[seat] if names else bot.name, state.move_number)
             raise
+    by_seat = dict(enumerate(bots))
     while not state.is_terminal:
         seat = state.current_player
         t0 = time.perf_counter()
@@ -64,7 +65,7 @@ def play_bots(state: robotcore.State, bots: Sequence[Bot], budget_ms: float | No
         state.apply(action, seat)
         if on_move is not None:
             on_move(seat, action)
-        tell_others(state, dict(enumerate(bots)), seat, action, names)
+        tell_others(state, by_seat, seat, action, names)
     return Thinking(moves, spent, longest, over)
 
 
